@@ -1,0 +1,95 @@
+"""Problem plug-ins: one module per problem in this package, found and checked at load.
+
+A problem module defines (see DESIGN.md, "Problem plug-in contract"):
+
+    SLUG: str                 short id, equal to the module name
+    TITLE: str
+    STATEMENT: str            markdown shown to students
+    PARAMS: tuple[str, ...]   argument names of `solution`, in order
+    LIMITS: Limits            per-test time, memory, total budget
+    SAMPLES: list[dict]       [{"input": case, "answer": answer}, ...] from the statement
+    PROFILES: dict[str, float]  generator profile -> weight in the default random plan
+    RANDOM_COUNT: int         random boards in the default plan
+    validate(case) -> None    raises InvalidCase with a precise message
+    generate(rng, profile) -> case        seeded by the caller's random.Random
+    reference(case) -> answer
+    check(case, expected, got) -> (ok, message)   strict types; never leaks hidden inputs
+    explain(case) -> dict     {"answer", "winner", "moves": [...]}: one optimal line of play
+    shrink(case) -> iterable of smaller valid cases
+
+A case is a JSON object keyed by PARAMS. Adding a problem is adding one module here.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from functools import cache
+from types import ModuleType
+
+
+class InvalidCase(ValueError):
+    """A case that is malformed or outside the problem's constraints."""
+
+
+class UnknownProblem(LookupError):
+    pass
+
+
+@dataclass(frozen=True)
+class Limits:
+    time_s: float  # CPU time per test
+    memory_mb: int  # memory for the whole sandboxed process tree
+    total_s: float  # wall budget for the whole submission; tests past it are skipped
+
+
+REQUIRED = {
+    "SLUG": str,
+    "TITLE": str,
+    "STATEMENT": str,
+    "PARAMS": tuple,
+    "LIMITS": Limits,
+    "SAMPLES": list,
+    "PROFILES": dict,
+    "RANDOM_COUNT": int,
+}
+REQUIRED_FUNCTIONS = ("validate", "generate", "reference", "check", "explain", "shrink")
+
+
+def check_contract(module: ModuleType) -> None:
+    """Refuse a plug-in that does not follow the contract, naming what is wrong."""
+    name = module.__name__.rsplit(".", 1)[-1]
+    for attr, kind in REQUIRED.items():
+        value = getattr(module, attr, None)
+        if not isinstance(value, kind):
+            raise TypeError(f"problem {name}: {attr} must be a {kind.__name__}")
+    for attr in REQUIRED_FUNCTIONS:
+        if not callable(getattr(module, attr, None)):
+            raise TypeError(f"problem {name}: {attr}() is missing")
+    if module.SLUG != name:
+        raise TypeError(f"problem {name}: SLUG {module.SLUG!r} differs from the module name")
+    if not module.PROFILES or any(w <= 0 for w in module.PROFILES.values()):
+        raise TypeError(f"problem {name}: PROFILES needs positive weights")
+    for sample in module.SAMPLES:
+        module.validate(sample["input"])
+
+
+@cache
+def registry() -> dict[str, ModuleType]:
+    found = {}
+    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
+        if info.name.startswith("_"):
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        check_contract(module)
+        found[module.SLUG] = module
+    return found
+
+
+def get(slug: str) -> ModuleType:
+    try:
+        return registry()[slug]
+    except KeyError:
+        known = ", ".join(registry()) or "none"
+        raise UnknownProblem(f"unknown problem {slug!r} (known: {known})") from None

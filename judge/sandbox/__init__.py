@@ -1,0 +1,270 @@
+"""Runs untrusted Python in a sandbox: the only place in the judge that spawns processes.
+
+    sandbox = make_sandbox()                      # bubblewrap, or refuses (see make_sandbox)
+    with sandbox.run_python({"harness.py": b"...", "solution.py": b"..."},
+                            "harness.py", ["--results-fd", "{results_fd}"], limits) as proc:
+        line = proc.read_result(timeout=2.0)      # one line from the results channel
+    outcome = proc.outcome                        # exit status, limits hit, output, usage
+
+The submission's files are mounted read-only; the process gets a private results pipe (its
+fd number is substituted for "{results_fd}" in the arguments), stdout and stderr go to one
+capped pipe, stdin is closed. Whole-tree wall, CPU, memory, process and output limits are
+enforced from outside, and everything is killed and reaped when the run ends.
+"""
+
+from __future__ import annotations
+
+import os
+import selectors
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from judge.sandbox.jail import Jail, make_jail
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run here; the judge refuses to grade rather than run unconfined."""
+
+
+@dataclass(frozen=True)
+class RunLimits:
+    cpu_s: float  # CPU time of the whole process tree
+    wall_s: float  # wall time of the whole run
+    memory_bytes: int  # memory of the whole process tree
+    output_bytes: int = 1 << 20  # stdout + stderr
+    result_bytes: int = 32 << 20  # the results channel
+    pids: int = 32
+    file_bytes: int = 1 << 20  # largest file it may write (RLIMIT_FSIZE)
+    tmp_bytes: int = 8 << 20  # size of its private /tmp
+
+
+@dataclass
+class RunOutcome:
+    exit_code: int | None = None  # None when killed by a signal
+    signal: int | None = None
+    limit: str | None = None  # "wall", "cpu", "memory", "output", "results" when one was hit
+    output: bytes = b""  # stdout + stderr, up to the cap
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    peak_memory_bytes: int = 0
+    notes: list[str] = field(default_factory=list)
+
+
+class Process:
+    """One sandboxed run in progress; use as a context manager so it is always cleaned up."""
+
+    def __init__(self, popen: subprocess.Popen, results_r: int, output_r: int,
+                 limits: RunLimits, jail: Jail, workdir: str, cleanup) -> None:
+        self._popen = popen
+        self._limits = limits
+        self._jail = jail
+        self._workdir = workdir
+        self._cleanup = cleanup
+        self._started = time.monotonic()
+        self._buffer = bytearray()
+        self._results_total = 0
+        self._output = bytearray()
+        self._output_total = 0
+        self._eof = {results_r: False, output_r: False}
+        self._results_r = results_r
+        self._output_r = output_r
+        self._selector = selectors.DefaultSelector()
+        self._selector.register(results_r, selectors.EVENT_READ)
+        self._selector.register(output_r, selectors.EVENT_READ)
+        self.outcome: RunOutcome | None = None
+        self._limit: str | None = None
+
+    # -- reading -------------------------------------------------------------------------
+    def read_result(self, timeout: float) -> bytes | None:
+        """The next line on the results channel (without the newline).
+
+        None when the channel is closed (the process ended or was killed for a limit, see
+        `outcome.limit`). Raises TimeoutError when `timeout` seconds pass without a line; the
+        process keeps running (the caller decides whether to kill it).
+        """
+        deadline = time.monotonic() + timeout
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[: newline + 1]
+                return line
+            if self._eof[self._results_r] or self._limit:
+                return None
+            now = time.monotonic()
+            if now - self._started >= self._limits.wall_s:
+                self._hit("wall")
+                continue
+            cpu = self._jail.cpu_seconds(self._popen.pid)
+            if cpu is not None and cpu >= self._limits.cpu_s:
+                self._hit("cpu")
+                continue
+            if self._jail.memory_exceeded():
+                self._hit("memory")
+                continue
+            if now >= deadline:
+                raise TimeoutError
+            # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
+            wait = min(deadline, self._started + self._limits.wall_s) - now
+            self._pump(min(wait, self._jail.poll_interval))
+
+    def _pump(self, wait: float) -> None:
+        for key, _ in self._selector.select(max(wait, 0.0)):
+            fd = key.fd
+            try:
+                chunk = os.read(fd, 1 << 16)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._eof[fd] = True
+                self._selector.unregister(fd)
+                continue
+            if fd == self._results_r:
+                self._results_total += len(chunk)
+                if self._results_total > self._limits.result_bytes:
+                    self._hit("results")
+                else:
+                    self._buffer += chunk
+            else:
+                room = self._limits.output_bytes - len(self._output)
+                self._output += chunk[: max(room, 0)]
+                self._output_total += len(chunk)
+                if self._output_total > self._limits.output_bytes:
+                    self._hit("output")
+
+    def _hit(self, limit: str) -> None:
+        if self._limit is None:
+            self._limit = limit
+        self.kill()
+
+    # -- ending --------------------------------------------------------------------------
+    def kill(self) -> None:
+        self._jail.kill(self._popen)
+
+    def finish(self, grace: float = 1.0) -> RunOutcome:
+        """Wait for the process to end (killing it after `grace` seconds), clean up."""
+        if self.outcome is not None:
+            return self.outcome
+        end = time.monotonic() + grace
+        while self._popen.poll() is None and time.monotonic() < end:
+            self._pump(0.02)
+        self.kill()
+        self._popen.wait()
+        # Drain what is left so the last output is kept, without blocking on a held pipe.
+        for _ in range(64):
+            if all(self._eof.values()) or not self._selector.get_map():
+                break
+            self._pump(0.0)
+            if not self._selector.select(0):
+                break
+        usage = self._jail.finish(self._popen)
+        code = self._popen.returncode
+        self.outcome = RunOutcome(
+            exit_code=code if code >= 0 else None,
+            signal=-code if code < 0 else None,
+            limit=self._limit or ("memory" if usage.oom_killed else None),
+            output=bytes(self._output),
+            cpu_s=usage.cpu_s,
+            wall_s=time.monotonic() - self._started,
+            peak_memory_bytes=usage.peak_memory_bytes,
+            notes=list(self._jail.notes),
+        )
+        self._selector.close()
+        for fd in (self._results_r, self._output_r):
+            os.close(fd)
+        self._cleanup()
+        return self.outcome
+
+    def __enter__(self) -> Process:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.finish(grace=0.0 if exc[0] else 1.0)
+
+
+class Sandbox:
+    """Starts sandboxed runs; `sandboxed` is False only when explicitly configured off."""
+
+    def __init__(self, jail_factory, python: str, sandboxed: bool, notes: list[str]) -> None:
+        self._jail_factory = jail_factory
+        self.python = python
+        self.sandboxed = sandboxed
+        self.notes = notes
+
+    def run_python(self, files: dict[str, bytes], script: str, args: list[str],
+                   limits: RunLimits) -> Process:
+        workdir = tempfile.mkdtemp(prefix="judge-run-")
+        try:
+            os.chmod(workdir, 0o755)
+            for name, data in files.items():
+                if "/" in name or name.startswith("."):
+                    raise ValueError(f"bad file name {name!r}")
+                path = Path(workdir, name)
+                path.write_bytes(data)
+                path.chmod(0o444)
+            jail = self._jail_factory(limits)
+            results_r, results_w = os.pipe()
+            output_r, output_w = os.pipe()
+            argv_args = [a.replace("{results_fd}", str(results_w)) for a in args]
+            command = jail.command(self.python, workdir, script, argv_args)
+            popen = subprocess.Popen(
+                command,
+                stdin=subprocess.DEVNULL,
+                stdout=output_w,
+                stderr=output_w,
+                pass_fds=(results_w, *jail.pass_fds),
+                env=jail.environment(),
+                cwd="/",
+                preexec_fn=jail.preexec,
+                start_new_session=True,
+            )
+        except BaseException:
+            shutil.rmtree(workdir, ignore_errors=True)
+            raise
+        os.close(results_w)
+        os.close(output_w)
+        jail.started(popen)
+
+        def cleanup() -> None:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+        return Process(popen, results_r, output_r, limits, jail, workdir, cleanup)
+
+
+def make_sandbox(mode: str | None = None, python: str | None = None) -> Sandbox:
+    """The configured sandbox.
+
+    `mode` (default: $JUDGE_SANDBOX, else "bwrap") is "bwrap" or "none". "none" runs
+    unconfined and is for local development only; every verdict then says so. Without
+    bubblewrap the judge refuses rather than silently running unconfined.
+    """
+    mode = mode or os.environ.get("JUDGE_SANDBOX") or "bwrap"
+    python = python or os.environ.get("JUDGE_SANDBOX_PYTHON") or default_python()
+    if mode not in ("bwrap", "none"):
+        raise SandboxUnavailable(f"JUDGE_SANDBOX={mode!r}: expected 'bwrap' or 'none'")
+    if mode == "bwrap" and shutil.which("bwrap") is None:
+        raise SandboxUnavailable(
+            "bubblewrap (bwrap) is not installed, so submissions cannot be sandboxed: "
+            "install the Debian package 'bubblewrap', or set JUDGE_SANDBOX=none to run "
+            "submissions unconfined (local development only)")
+    factory, notes = make_jail(mode, python)
+    return Sandbox(factory, python, mode != "none", notes)
+
+
+def default_python() -> str:
+    """The interpreter submissions run on: a real binary, not a version-manager shim.
+
+    The system interpreter is preferred: it lives under /usr, readable by the unprivileged
+    sandbox user, and has no site-packages of ours.
+    """
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.access(candidate, os.X_OK):
+            return os.path.realpath(candidate)
+    import sys
+
+    return os.path.realpath(sys._base_executable)
+

@@ -1,0 +1,107 @@
+"""Verdicts and the plain results grading produces (no I/O, no framework types)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+
+class Verdict(enum.StrEnum):
+    AC = "AC"  # accepted
+    WA = "WA"  # wrong answer
+    TLE = "TLE"  # time limit exceeded
+    MLE = "MLE"  # memory limit exceeded
+    RE = "RE"  # runtime error
+    OLE = "OLE"  # output limit exceeded
+    CE = "CE"  # compile error: syntax error, no callable solution, unreadable source
+    IE = "IE"  # internal error: the judge failed, never the submission's fault
+    SKIPPED = "SKIPPED"  # not reached within the submission's total time budget
+
+    @property
+    def description(self) -> str:
+        return _DESCRIPTIONS[self]
+
+
+_DESCRIPTIONS = {
+    Verdict.AC: "Accepted",
+    Verdict.WA: "Wrong answer",
+    Verdict.TLE: "Time limit exceeded",
+    Verdict.MLE: "Memory limit exceeded",
+    Verdict.RE: "Runtime error",
+    Verdict.OLE: "Output limit exceeded",
+    Verdict.CE: "Compilation error",
+    Verdict.IE: "Internal error",
+    Verdict.SKIPPED: "Skipped",
+}
+
+
+class TestKind(enum.StrEnum):
+    SAMPLE = "sample"
+    HIDDEN = "hidden"
+    RANDOM = "random"
+
+    @property
+    def visible(self) -> bool:
+        """Hidden inputs and answers are never shown to students."""
+        return self is not TestKind.HIDDEN
+
+
+@dataclass
+class Counterexample:
+    """A failing random board shrunk to a smallest still-failing board."""
+
+    input: dict[str, Any]
+    expected: Any
+    got: Any
+    verdict: Verdict
+    message: str
+    explanation: dict[str, Any]  # problem.explain(input): winner and one optimal line
+
+
+@dataclass
+class TestResult:
+    index: int
+    kind: TestKind
+    verdict: Verdict
+    time_ms: float = 0.0  # CPU time of the call, as measured in the sandbox
+    wall_ms: float = 0.0  # wall time of the call, measured outside the sandbox
+    memory_kb: int = 0  # peak resident memory of the sandboxed process so far
+    message: str = ""
+    profile: str | None = None  # generator profile, for random tests
+    # Only for visible tests (samples, random boards); None for hidden ones.
+    input: dict[str, Any] | None = None
+    expected: Any = None
+    got: Any = None
+    counterexample: Counterexample | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class GradeResult:
+    problem: str
+    verdict: Verdict
+    passed: int
+    total: int
+    tests: list[TestResult]
+    seed: int
+    judge_version: str
+    sandboxed: bool
+    sandbox_notes: list[str] = field(default_factory=list)  # degraded protections, said aloud
+    message: str = ""  # compile error text, internal error summary, unsandboxed warning
+    max_time_ms: float = 0.0
+    peak_memory_kb: int = 0
+    wall_ms: float = 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def overall_verdict(tests: list[TestResult]) -> Verdict:
+    """AC when every test passes, else the first failing test's verdict."""
+    for test in tests:
+        if test.verdict is not Verdict.AC:
+            return test.verdict
+    return Verdict.AC
