@@ -1,0 +1,397 @@
+"""Vanishing footholds: two pieces on a grid whose footholds vanish behind them.
+
+The reference solver is a memoized search over (footholds bitmask, mover cell, other cell)
+returning (the mover wins, total moves left). The winner minimises the total number of
+moves, the loser maximises it. Cells are numbered r * cols + c.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from judge.problems import InvalidCase, Limits
+from judge.problems._common import check_int_answer, check_keys, is_int, short
+
+SLUG = "footholds"
+TITLE = "Vanishing footholds"
+PARAMS = ("board", "aloc", "bloc")
+LIMITS = Limits(time_s=10.0, memory_mb=256, total_s=60.0)
+MAX_SIDE = 5
+
+STATEMENT = """\
+# Vanishing footholds
+
+Two players, **A** and **B**, each have one piece on a rectangular grid. Every cell either holds
+a foothold (`1`) or is empty (`0`). Both pieces start on footholds, possibly on the same cell.
+
+The players take turns and **A moves first**. On its turn a player *must* move its piece one
+step up, down, left or right, onto a cell that is inside the grid and still has a foothold. A
+piece may step onto the cell where the other piece stands. As soon as a piece steps off a
+cell, the foothold of that cell vanishes.
+
+The player whose turn it is loses, and the game is over, when
+
+1. none of the four neighbouring cells has a foothold it could step to, or
+2. its own foothold has vanished: both pieces stood on the same cell and the opponent has
+   just stepped off it.
+
+Both players play perfectly. A player who can force a win wins using as few moves (counting
+both players' moves) as possible; a player who is going to lose makes the game last as many
+moves as possible.
+
+Return the total number of moves both players make.
+
+## Function
+
+```python
+def solution(board: list[list[int]], aloc: list[int], bloc: list[int]) -> int
+```
+
+`aloc` and `bloc` are the `[row, column]` of A's and B's pieces, counted from 0, with `[0, 0]`
+the top-left cell.
+
+## Constraints
+
+- The board has between 1 and 5 rows and between 1 and 5 columns; every cell is `0` or `1`.
+- `aloc` and `bloc` lie inside the board on footholds; they may be the same cell.
+- Time limit: 10 seconds per test.
+
+## Examples
+
+| board | aloc | bloc | answer |
+|---|---|---|---|
+| `[[1,1,1],[1,1,1],[1,1,1]]` | `[1,0]` | `[1,2]` | 5 |
+| `[[1,1,1],[1,0,1],[1,1,1]]` | `[1,0]` | `[1,2]` | 4 |
+| `[[1,1,1,1,1]]` | `[0,0]` | `[0,4]` | 4 |
+| `[[1]]` | `[0,0]` | `[0,0]` | 0 |
+
+In the first example A wins in 5 moves: A goes (1,0)→(1,1), B (1,2)→(0,2), A (1,1)→(0,1),
+B (0,2)→(0,1), and A steps (0,1)→(0,0); the foothold under B vanishes and B loses.
+
+In the second example B can force a win, and does so in 4 moves: A (1,0)→(0,0),
+B (1,2)→(0,2), A (0,0)→(0,1), B (0,2)→(0,1); now A has nowhere to go. (The game could be
+made to last 6 moves, but B, who wins, keeps it short.)
+
+In the third example the pieces walk towards each other; A runs out of room first after
+4 moves. In the last example A cannot move at all, so the answer is 0.
+"""
+
+SAMPLES = [
+    {"input": {"board": board, "aloc": aloc, "bloc": bloc}, "answer": answer}
+    for board, aloc, bloc, answer in (
+        ([[1, 1, 1], [1, 1, 1], [1, 1, 1]], [1, 0], [1, 2], 5),
+        ([[1, 1, 1], [1, 0, 1], [1, 1, 1]], [1, 0], [1, 2], 4),
+        ([[1, 1, 1, 1, 1]], [0, 0], [0, 4], 4),
+        ([[1]], [0, 0], [0, 0], 0),
+    )
+]
+
+# Default random plan: profile -> weight. Dense large boards (long games) catch depth caps and
+# other bugs that only show late in a game, so they get the largest share.
+PROFILES = {
+    "tiny": 0.10,
+    "shared_start": 0.10,
+    "trapped": 0.10,
+    "random": 0.20,
+    "rectangular": 0.15,
+    "dense_large": 0.35,
+}
+RANDOM_COUNT = 40
+
+
+# ---------------------------------------------------------------------------------------------
+# validation
+
+
+def _check_loc(name: str, loc: Any, board: list[list[int]]) -> None:
+    if not isinstance(loc, list) or len(loc) != 2 or not all(is_int(v) for v in loc):
+        raise InvalidCase(f"{name} must be a list of 2 ints [row, col], got {short(loc)}")
+    rows, cols = len(board), len(board[0])
+    r, c = loc
+    if not (0 <= r < rows and 0 <= c < cols):
+        raise InvalidCase(f"{name} {loc} is off the {rows}x{cols} board")
+    if board[r][c] != 1:
+        raise InvalidCase(f"{name} {loc} is not on a foothold (board[{r}][{c}] is 0)")
+
+
+def validate(case: Any) -> None:
+    check_keys(case, PARAMS)
+    board = case["board"]
+    if not isinstance(board, list):
+        raise InvalidCase(f"board must be a list of rows, got {short(board)}")
+    if not 1 <= len(board) <= MAX_SIDE:
+        raise InvalidCase(f"board has {len(board)} rows, must have 1..{MAX_SIDE}")
+    for i, row in enumerate(board):
+        if not isinstance(row, list):
+            raise InvalidCase(f"board row {i} must be a list of cells, got {short(row)}")
+    width = len(board[0])
+    if not 1 <= width <= MAX_SIDE:
+        raise InvalidCase(f"board row 0 has {width} cells, must have 1..{MAX_SIDE}")
+    for i, row in enumerate(board):
+        if len(row) != width:
+            raise InvalidCase(f"board row {i} has {len(row)} cells, row 0 has {width}")
+        for j, cell in enumerate(row):
+            if not is_int(cell) or cell not in (0, 1):
+                raise InvalidCase(f"board[{i}][{j}] must be 0 or 1, got {short(cell)}")
+    _check_loc("aloc", case["aloc"], board)
+    _check_loc("bloc", case["bloc"], board)
+
+
+# ---------------------------------------------------------------------------------------------
+# reference solver
+
+
+def _neighbours(rows: int, cols: int) -> list[tuple[int, ...]]:
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            near = []
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1)):
+                nr, nc = r + dr, c + dc
+                if 0 <= nr < rows and 0 <= nc < cols:
+                    near.append(nr * cols + nc)
+            out.append(tuple(near))
+    return out
+
+
+def _solver(board: list[list[int]]):
+    """A search function over (mask, mover, other) with a memo local to this board."""
+    rows, cols = len(board), len(board[0])
+    near = _neighbours(rows, cols)
+    memo: dict[tuple[int, int, int], tuple[bool, int]] = {}
+
+    def search(mask: int, mover: int, other: int) -> tuple[bool, int]:
+        key = (mask, mover, other)
+        found = memo.get(key)
+        if found is not None:
+            return found
+        if not mask >> mover & 1:  # the foothold under the mover has vanished
+            result = (False, 0)
+        else:
+            rest = mask & ~(1 << mover)
+            best_win = None  # fewest moves among winning moves
+            best_loss = -1  # most moves among losing moves
+            for nxt in near[mover]:
+                if mask >> nxt & 1:
+                    wins, moves = search(rest, other, nxt)
+                    if not wins:
+                        if best_win is None or moves + 1 < best_win:
+                            best_win = moves + 1
+                    elif best_win is None and moves + 1 > best_loss:
+                        best_loss = moves + 1
+            if best_win is not None:
+                result = (True, best_win)
+            elif best_loss >= 0:
+                result = (False, best_loss)
+            else:  # no foothold to step to
+                result = (False, 0)
+        memo[key] = result
+        return result
+
+    return search, near, cols
+
+
+def _start(case: dict) -> tuple[int, int, int, int]:
+    board = case["board"]
+    cols = len(board[0])
+    mask = 0
+    for r, row in enumerate(board):
+        for c, cell in enumerate(row):
+            if cell:
+                mask |= 1 << (r * cols + c)
+    (ar, ac), (br, bc) = case["aloc"], case["bloc"]
+    return mask, ar * cols + ac, br * cols + bc, cols
+
+
+def reference(case: dict) -> int:
+    """Total moves under optimal play. Expects a valid case (see validate)."""
+    search, _, _ = _solver(case["board"])
+    mask, a, b, _ = _start(case)
+    return search(mask, a, b)[1]
+
+
+def check(case: dict, expected: int, got: Any) -> tuple[bool, str]:
+    return check_int_answer(expected, got)
+
+
+def explain(case: dict) -> dict:
+    """One optimal line of play, replayable move by move."""
+    search, near, cols = _solver(case["board"])
+    mask, mover, other, _ = _start(case)
+    a_wins, answer = search(mask, mover, other)
+    players = ("A", "B")
+    moves = []
+    turn = 0
+    wins, left = a_wins, answer
+    while left > 0:
+        rest = mask & ~(1 << mover)
+        for nxt in near[mover]:
+            if not mask >> nxt & 1:
+                continue
+            child_wins, child_moves = search(rest, other, nxt)
+            if child_wins != wins and child_moves + 1 == left:
+                break
+        else:  # pragma: no cover - the search guarantees a move realising the value
+            raise AssertionError("no move realises the searched value")
+        moves.append(
+            {
+                "player": players[turn],
+                "from": list(divmod(mover, cols)),
+                "to": list(divmod(nxt, cols)),
+            }
+        )
+        mask, mover, other = rest, other, nxt
+        wins, left = child_wins, child_moves
+        turn ^= 1
+    winner = "A" if a_wins else "B"
+    loser = players[turn]
+    if not mask >> mover & 1:
+        why = f"the foothold under {loser} vanished"
+    else:
+        why = f"{loser} has no foothold to move to"
+    count = f"{answer} move" + ("" if answer == 1 else "s")
+    return {
+        "answer": answer,
+        "winner": winner,
+        "moves": moves,
+        "summary": f"{winner} wins after {count}: {why}",
+    }
+
+
+# ---------------------------------------------------------------------------------------------
+# generators
+
+
+def _board(rng: random.Random, rows: int, cols: int, density: float) -> list[list[int]]:
+    return [[1 if rng.random() < density else 0 for _ in range(cols)] for _ in range(rows)]
+
+
+def _cells(board: list[list[int]]) -> list[list[int]]:
+    return [[r, c] for r, row in enumerate(board) for c, cell in enumerate(row) if cell]
+
+
+def _ensure(board: list[list[int]], rng: random.Random) -> list[list[int]]:
+    """Make sure the board has at least one foothold."""
+    if not _cells(board):
+        board[rng.randrange(len(board))][rng.randrange(len(board[0]))] = 1
+    return board
+
+
+def _pick_two(rng: random.Random, board: list[list[int]]) -> tuple[list[int], list[int]]:
+    cells = _cells(board)
+    return list(rng.choice(cells)), list(rng.choice(cells))
+
+
+def _far_apart(rng: random.Random, board: list[list[int]]) -> tuple[list[int], list[int]]:
+    """Two footholds at (nearly) the largest Manhattan distance."""
+    cells = _cells(board)
+    pairs = [
+        (abs(p[0] - q[0]) + abs(p[1] - q[1]), p, q) for i, p in enumerate(cells) for q in cells[i:]
+    ]
+    top = max(d for d, _, _ in pairs)
+    choices = [(p, q) for d, p, q in pairs if d >= top - 1]
+    p, q = rng.choice(choices)
+    if rng.random() < 0.5:
+        p, q = q, p
+    return list(p), list(q)
+
+
+def generate(rng: random.Random, profile: str) -> dict:
+    if profile == "tiny":
+        kind = rng.choice(("1xN", "Nx1", "1x1", "small", "same"))
+        if kind == "1xN":
+            rows, cols = 1, rng.randint(1, 5)
+        elif kind == "Nx1":
+            rows, cols = rng.randint(1, 5), 1
+        elif kind == "1x1":
+            rows, cols = 1, 1
+        else:
+            rows, cols = rng.randint(1, 3), rng.randint(1, 3)
+        board = _ensure(_board(rng, rows, cols, rng.uniform(0.5, 1.0)), rng)
+        aloc, bloc = _pick_two(rng, board)
+        if kind == "same":
+            bloc = list(aloc)
+    elif profile == "shared_start":
+        rows, cols = rng.randint(1, 5), rng.randint(1, 5)
+        board = _ensure(_board(rng, rows, cols, rng.uniform(0.4, 1.0)), rng)
+        aloc = list(rng.choice(_cells(board)))
+        bloc = list(aloc)
+    elif profile == "trapped":
+        rows, cols = rng.randint(2, 5), rng.randint(2, 5)
+        board = _board(rng, rows, cols, rng.uniform(0.5, 1.0))
+        r, c = rng.randrange(rows), rng.randrange(cols)
+        board[r][c] = 1
+        near = [
+            [r + dr, c + dc]
+            for dr, dc in ((-1, 0), (1, 0), (0, -1), (0, 1))
+            if 0 <= r + dr < rows and 0 <= c + dc < cols
+        ]
+        for nr, nc in near:
+            board[nr][nc] = 0
+        if rng.random() < 0.5:  # one way out into a dead end: trapped after a move or two
+            nr, nc = rng.choice(near)
+            board[nr][nc] = 1
+        others = [cell for cell in _cells(board) if cell != [r, c]]
+        trapped_cell, other_cell = [r, c], (rng.choice(others) if others else [r, c])
+        if rng.random() < 0.5:
+            aloc, bloc = trapped_cell, other_cell
+        else:
+            aloc, bloc = other_cell, trapped_cell
+    elif profile == "random":
+        rows, cols = rng.randint(1, 5), rng.randint(1, 5)
+        board = _ensure(_board(rng, rows, cols, rng.uniform(0.3, 0.95)), rng)
+        aloc, bloc = _pick_two(rng, board)
+    elif profile == "rectangular":
+        rows = rng.randint(1, 5)
+        cols = rng.choice([n for n in range(1, 6) if n != rows])
+        if rng.random() < 0.5:
+            rows, cols = cols, rows
+        board = _ensure(_board(rng, rows, cols, rng.uniform(0.6, 1.0)), rng)
+        aloc, bloc = _far_apart(rng, board) if rng.random() < 0.6 else _pick_two(rng, board)
+    elif profile == "dense_large":
+        rows, cols = rng.randint(4, 5), rng.randint(4, 5)
+        board = _board(rng, rows, cols, rng.uniform(0.8, 1.0))
+        if sum(map(sum, board)) < 0.8 * rows * cols:
+            board = [[1] * cols for _ in range(rows)]
+        aloc, bloc = _far_apart(rng, board)
+    else:
+        raise ValueError(f"unknown footholds profile {profile!r} (known: {', '.join(PROFILES)})")
+    return {"board": board, "aloc": aloc, "bloc": bloc}
+
+
+# ---------------------------------------------------------------------------------------------
+# shrinking
+
+
+def shrink(case: dict) -> Iterator[dict]:
+    """Smaller valid cases: a row or column removed, then a single foothold removed."""
+    board, aloc, bloc = case["board"], case["aloc"], case["bloc"]
+    rows, cols = len(board), len(board[0])
+    used_rows = {aloc[0], bloc[0]}
+    used_cols = {aloc[1], bloc[1]}
+    if rows > 1:
+        for r in range(rows):
+            if r in used_rows:
+                continue
+            yield {
+                "board": [list(row) for i, row in enumerate(board) if i != r],
+                "aloc": [aloc[0] - (aloc[0] > r), aloc[1]],
+                "bloc": [bloc[0] - (bloc[0] > r), bloc[1]],
+            }
+    if cols > 1:
+        for c in range(cols):
+            if c in used_cols:
+                continue
+            yield {
+                "board": [[cell for j, cell in enumerate(row) if j != c] for row in board],
+                "aloc": [aloc[0], aloc[1] - (aloc[1] > c)],
+                "bloc": [bloc[0], bloc[1] - (bloc[1] > c)],
+            }
+    for r in range(rows):
+        for c in range(cols):
+            if board[r][c] and [r, c] != list(aloc) and [r, c] != list(bloc):
+                smaller = [list(row) for row in board]
+                smaller[r][c] = 0
+                yield {"board": smaller, "aloc": list(aloc), "bloc": list(bloc)}

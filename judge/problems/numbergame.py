@@ -1,0 +1,197 @@
+"""Number game: take or delete numbers from the ends of a row; maximise your score lead.
+
+The reference solver is the O(n^2) interval DP: best[i][j] is the best lead (mover's score
+minus the opponent's) the player to move can get from the numbers board[i:j].
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+from judge.problems import InvalidCase, Limits
+from judge.problems._common import check_int_answer, check_keys, is_int, short
+
+SLUG = "numbergame"
+TITLE = "Number game"
+PARAMS = ("board",)
+LIMITS = Limits(time_s=2.0, memory_mb=256, total_s=60.0)
+MAX_N = 50
+MAX_ABS = 1000
+
+STATEMENT = """\
+# Number game
+
+A row of `n` integers lies on the table. Two players take turns; the first player starts.
+On each turn the player to move does exactly one of these:
+
+1. takes the leftmost or the rightmost number: it is added to that player's score and removed
+   from the row;
+2. if at least two numbers are left, removes the two leftmost or the two rightmost numbers
+   without scoring them.
+
+The game ends when the row is empty. Each player plays perfectly to make its own score minus
+the other player's score as large as possible.
+
+Return the first player's final score minus the second player's final score.
+
+## Function
+
+```python
+def solution(board: list[int]) -> int
+```
+
+## Constraints
+
+- `1 <= n <= 50`, where `n = len(board)`.
+- Every number is between -1000 and 1000, inclusive.
+- Time limit: 2 seconds per test.
+
+## Examples
+
+| board | answer |
+|---|---|
+| `[-1000, -1000, -3, -1000, -1000]` | -1000 |
+| `[100, -1000, -1000, 100, -1000, -1000]` | 1100 |
+| `[7, -5, 8, 5, 1, -4, -8, 6, 7, 9]` | 7 |
+
+In the first example nobody wants a -1000, but somebody has to score the -3 or delete it
+together with a -1000. One optimal line: the first player takes a -1000 from the left, the
+second player deletes `[-1000, -3]` from the left, and each player then takes one of the last
+two -1000s: the first player ends 1000 behind.
+"""
+
+SAMPLES = [
+    {"input": {"board": [-1000, -1000, -3, -1000, -1000]}, "answer": -1000},
+    {"input": {"board": [100, -1000, -1000, 100, -1000, -1000]}, "answer": 1100},
+    {"input": {"board": [7, -5, 8, 5, 1, -4, -8, 6, 7, 9]}, "answer": 7},
+]
+
+PROFILES = {
+    "small": 0.25,
+    "large": 0.35,
+    "extreme": 0.20,
+    "mixed": 0.20,
+}
+RANDOM_COUNT = 30
+
+
+def validate(case: Any) -> None:
+    check_keys(case, PARAMS)
+    board = case["board"]
+    if not isinstance(board, list):
+        raise InvalidCase(f"board must be a list of ints, got {short(board)}")
+    if not 1 <= len(board) <= MAX_N:
+        raise InvalidCase(f"board has {len(board)} numbers, must have 1..{MAX_N}")
+    for i, value in enumerate(board):
+        if not is_int(value):
+            raise InvalidCase(f"board[{i}] must be an int, got {short(value)}")
+        if not -MAX_ABS <= value <= MAX_ABS:
+            raise InvalidCase(f"board[{i}] is {value}, must be between -{MAX_ABS} and {MAX_ABS}")
+
+
+def _table(board: list[int]) -> list[list[int]]:
+    """best[i][j]: the mover's best lead on board[i:j] (j >= i)."""
+    n = len(board)
+    best = [[0] * (n + 1) for _ in range(n + 1)]
+    for length in range(1, n + 1):
+        for i in range(n - length + 1):
+            j = i + length
+            value = max(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1])
+            if length >= 2:
+                value = max(value, -best[i + 2][j], -best[i][j - 2])
+            best[i][j] = value
+    return best
+
+
+def reference(case: dict) -> int:
+    """First player's score minus the second's under optimal play. Expects a valid case."""
+    board = case["board"]
+    return _table(board)[0][len(board)]
+
+
+def check(case: dict, expected: int, got: Any) -> tuple[bool, str]:
+    return check_int_answer(expected, got)
+
+
+def explain(case: dict) -> dict:
+    """One optimal line of play; `score` is the running first-minus-second difference."""
+    board = case["board"]
+    best = _table(board)
+    i, j = 0, len(board)
+    answer = best[i][j]
+    players = ("first", "second")
+    sign = (1, -1)
+    turn = 0
+    score = 0
+    moves = []
+    while i < j:
+        target = best[i][j]
+        options = [
+            ("take-left", [board[i]], board[i], i + 1, j),
+            ("take-right", [board[j - 1]], board[j - 1], i, j - 1),
+        ]
+        if j - i >= 2:
+            options.append(("delete-left", board[i : i + 2], 0, i + 2, j))
+            options.append(("delete-right", board[j - 2 : j], 0, i, j - 2))
+        # the table guarantees that some move realises its value
+        action, values, gain, ni, nj = next(
+            option for option in options if option[2] - best[option[3]][option[4]] == target
+        )
+        score += sign[turn] * gain
+        moves.append({"player": players[turn], "action": action, "values": values, "score": score})
+        i, j = ni, nj
+        turn ^= 1
+    winner = "first" if answer > 0 else "second" if answer < 0 else "draw"
+    if winner == "draw":
+        summary = f"a draw after {len(moves)} moves"
+    else:
+        summary = f"the {winner} player wins by {abs(answer)} after {len(moves)} moves"
+    return {"answer": answer, "winner": winner, "moves": moves, "summary": summary}
+
+
+def generate(rng: random.Random, profile: str) -> dict:
+    if profile == "small":
+        n = rng.randint(1, 10)
+        board = [rng.randint(-20, 20) for _ in range(n)]
+    elif profile == "large":  # too big for an unmemoized search
+        n = rng.randint(45, MAX_N)
+        board = [rng.randint(-MAX_ABS, MAX_ABS) for _ in range(n)]
+    elif profile == "extreme":
+        n = rng.randint(1, MAX_N)
+        kind = rng.choice(("max", "min", "equal", "alternating", "extremes"))
+        if kind == "max":
+            board = [MAX_ABS] * n
+        elif kind == "min":
+            board = [-MAX_ABS] * n
+        elif kind == "equal":
+            board = [rng.randint(-MAX_ABS, MAX_ABS)] * n
+        elif kind == "alternating":
+            first = rng.choice((MAX_ABS, -MAX_ABS))
+            board = [first if k % 2 == 0 else -first for k in range(n)]
+        else:
+            board = [rng.choice((-MAX_ABS, 0, MAX_ABS)) for _ in range(n)]
+    elif profile == "mixed":
+        n = rng.randint(11, MAX_N)
+        scale = rng.choice((5, 100, MAX_ABS))
+        board = [rng.randint(-scale, scale) for _ in range(n)]
+        if rng.random() < 0.5:  # mostly negative rows make deleting attractive
+            board = [v - scale if v > 0 and rng.random() < 0.7 else v for v in board]
+            board = [max(-MAX_ABS, v) for v in board]
+    else:
+        raise ValueError(f"unknown numbergame profile {profile!r} (known: {', '.join(PROFILES)})")
+    return {"board": board}
+
+
+def shrink(case: dict) -> Iterator[dict]:
+    """Smaller valid cases: one number dropped, then magnitudes halved or zeroed."""
+    board = case["board"]
+    if len(board) > 1:
+        for k in range(len(board)):
+            yield {"board": board[:k] + board[k + 1 :]}
+    if any(board):
+        yield {"board": [int(v / 2) for v in board]}
+        for k, value in enumerate(board):
+            if value:
+                yield {"board": [*board[:k], int(value / 2), *board[k + 1 :]]}
