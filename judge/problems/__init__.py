@@ -67,7 +67,7 @@ def check_contract(module: ModuleType) -> None:
     for attr in REQUIRED_FUNCTIONS:
         if not callable(getattr(module, attr, None)):
             raise TypeError(f"problem {name}: {attr}() is missing")
-    if module.SLUG != name:
+    if name != module.SLUG:
         raise TypeError(f"problem {name}: SLUG {module.SLUG!r} differs from the module name")
     if not module.PROFILES or any(w <= 0 for w in module.PROFILES.values()):
         raise TypeError(f"problem {name}: PROFILES needs positive weights")

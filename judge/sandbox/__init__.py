@@ -57,8 +57,16 @@ class RunOutcome:
 class Process:
     """One sandboxed run in progress; use as a context manager so it is always cleaned up."""
 
-    def __init__(self, popen: subprocess.Popen, results_r: int, output_r: int,
-                 limits: RunLimits, jail: Jail, workdir: str, cleanup) -> None:
+    def __init__(
+        self,
+        popen: subprocess.Popen,
+        results_r: int,
+        output_r: int,
+        limits: RunLimits,
+        jail: Jail,
+        workdir: str,
+        cleanup,
+    ) -> None:
         self._popen = popen
         self._limits = limits
         self._jail = jail
@@ -195,8 +203,9 @@ class Sandbox:
         self.sandboxed = sandboxed
         self.notes = notes
 
-    def run_python(self, files: dict[str, bytes], script: str, args: list[str],
-                   limits: RunLimits) -> Process:
+    def run_python(
+        self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
+    ) -> Process:
         workdir = tempfile.mkdtemp(prefix="judge-run-")
         try:
             os.chmod(workdir, 0o755)
@@ -250,7 +259,8 @@ def make_sandbox(mode: str | None = None, python: str | None = None) -> Sandbox:
         raise SandboxUnavailable(
             "bubblewrap (bwrap) is not installed, so submissions cannot be sandboxed: "
             "install the Debian package 'bubblewrap', or set JUDGE_SANDBOX=none to run "
-            "submissions unconfined (local development only)")
+            "submissions unconfined (local development only)"
+        )
     factory, notes = make_jail(mode, python)
     return Sandbox(factory, python, mode != "none", notes)
 
@@ -267,4 +277,3 @@ def default_python() -> str:
     import sys
 
     return os.path.realpath(sys._base_executable)
-

@@ -1,0 +1,196 @@
+"""`python -m judge ...`: list problems, grade a file locally (sandboxed), solve a case.
+
+Other tools depend on these commands and their JSON (DESIGN.md, "Contracts"): keep them stable.
+Exit codes: 0 a verdict or answer was produced, 1 some input case was invalid, 2 bad usage
+or unreadable file, 3 the sandbox is unavailable.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, TextIO
+
+from judge import problems
+from judge.sandbox import SandboxUnavailable
+from judge.verdict import TestResult
+
+EXIT_INVALID, EXIT_USAGE, EXIT_NO_SANDBOX = 1, 2, 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m judge", description=__doc__.split("\n")[0])
+    commands = parser.add_subparsers(dest="command", required=True)
+
+    commands.add_parser("problems", help="list the problems")
+
+    g = commands.add_parser("grade", help="grade a solution file locally, in the sandbox")
+    g.add_argument("problem")
+    g.add_argument("file", type=Path)
+    g.add_argument("--json", action="store_true", help="print one JSON object")
+    g.add_argument("--seed", type=int, help="seed of the random boards (default: random)")
+    g.add_argument(
+        "--random",
+        type=int,
+        dest="random_count",
+        metavar="N",
+        help="number of random boards (default: the problem's plan)",
+    )
+    g.add_argument(
+        "--hidden",
+        type=Path,
+        metavar="CASES.jsonl",
+        help='extra hidden cases, one JSON case (or {"input": case}) per line',
+    )
+
+    s = commands.add_parser("solve", help="reference answer and an optimal line of play")
+    s.add_argument("problem")
+    s.add_argument(
+        "--input",
+        required=True,
+        metavar="JSON",
+        help="one case as JSON, or - to read JSON lines from stdin",
+    )
+    s.add_argument("--json", action="store_true", help="print JSON lines")
+
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "problems":
+            return list_problems(sys.stdout)
+        problem = problems.get(args.problem)
+        if args.command == "grade":
+            return grade_file(problem, args, sys.stdout, sys.stderr)
+        return solve(problem, args, sys.stdin, sys.stdout)
+    except problems.UnknownProblem as exc:
+        print(f"error: {exc.args[0]}", file=sys.stderr)
+        return EXIT_USAGE
+    except SandboxUnavailable as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_NO_SANDBOX
+
+
+def list_problems(out: TextIO) -> int:
+    for slug, module in problems.registry().items():
+        limits = module.LIMITS
+        print(
+            f"{slug:12} {module.TITLE}  (solution({', '.join(module.PARAMS)}); "
+            f"{limits.time_s:g} s per test, {limits.memory_mb} MiB)",
+            file=out,
+        )
+    return 0
+
+
+def read_hidden(problem, path: Path) -> list[dict[str, Any]]:
+    cases = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            item = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if isinstance(item, dict) and "input" in item and "input" not in problem.PARAMS:
+            item = item["input"]
+        try:
+            problem.validate(item)
+        except problems.InvalidCase as exc:
+            raise ValueError(f"{path}:{number}: {exc}") from None
+        cases.append({"input": item})
+    return cases
+
+
+def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
+    from judge.grade import grade
+
+    try:
+        source = args.file.read_bytes()
+        hidden = read_hidden(problem, args.hidden) if args.hidden else []
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_USAGE
+
+    def progress(test: TestResult) -> None:
+        print(_test_line(test), file=err if args.json else out, flush=True)
+
+    if not args.json:
+        print(f"{'#':>3} {'kind':7} {'verdict':7} {'time':>9} {'memory':>9}  message", file=out)
+    result = grade(
+        problem,
+        source,
+        hidden_cases=hidden,
+        seed=args.seed,
+        random_count=args.random_count,
+        on_test=progress,
+    )
+    if args.json:
+        json.dump(result.to_dict(), out, default=str)
+        out.write("\n")
+        return 0
+    print(
+        f"\n{result.verdict.value} ({result.verdict.description}): {result.passed}/"
+        f"{result.total} passed, seed {result.seed}, {result.wall_ms / 1000:.2f} s",
+        file=out,
+    )
+    if result.message:
+        print(result.message, file=out)
+    for note in result.sandbox_notes:
+        print(f"note: {note}", file=out)
+    for test in result.tests:
+        if test.counterexample is not None:
+            cx = test.counterexample
+            print(
+                f"\nsmallest failing board found from test {test.index}:\n"
+                f"  input:    {json.dumps(cx.input)}\n  expected: {cx.expected}\n"
+                f"  got:      {json.dumps(cx.got)}\n  {cx.explanation.get('summary', '')}",
+                file=out,
+            )
+    return 0
+
+
+def _test_line(test: TestResult) -> str:
+    first = test.message.splitlines()[0] if test.message else ""
+    return (
+        f"{test.index:>3} {test.kind.value:7} {test.verdict.value:7} "
+        f"{test.time_ms:>7.1f}ms {test.memory_kb / 1024:>7.1f}MB  {first[:80]}"
+    )
+
+
+def _cases(args, stdin: TextIO) -> Iterator[str]:
+    if args.input == "-":
+        yield from (line for line in stdin if line.strip())
+    else:
+        yield args.input
+
+
+def solve(problem, args, stdin: TextIO, out: TextIO) -> int:
+    status = 0
+    for text in _cases(args, stdin):
+        try:
+            case = json.loads(text)
+            problem.validate(case)
+        except (json.JSONDecodeError, problems.InvalidCase) as exc:
+            status = EXIT_INVALID
+            message = f"not JSON: {exc.msg}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+            if args.json:
+                print(json.dumps({"error": message}), file=out, flush=True)
+            else:
+                print(f"error: {message}", file=out, flush=True)
+            continue
+        explanation = problem.explain(case)
+        if args.json:
+            print(json.dumps(explanation), file=out, flush=True)
+        else:
+            print(f"answer: {explanation['answer']}", file=out)
+            if explanation.get("summary"):
+                print(explanation["summary"], file=out)
+            for number, move in enumerate(explanation.get("moves", []), 1):
+                print(f"  {number:>2}. {_move_text(move)}", file=out)
+            out.flush()
+    return status
+
+
+def _move_text(move: dict[str, Any]) -> str:
+    return ", ".join(f"{key} {json.dumps(value)}" for key, value in move.items())

@@ -1,0 +1,123 @@
+"""The program that runs INSIDE the sandbox: standard library only, copied in alone.
+
+    python3 -I -S -B harness.py --results-fd N --start K
+
+It reads /box/tests.json ({"params": [...], "tests": [case, ...]}), loads /box/solution.py and
+calls solution(...) on tests K, K+1, ... writing one JSON line per event to fd N:
+
+    {"event": "compile_error", "message": ...}        syntax error, no callable solution
+    {"event": "load_error", "error": ..., "message": ..., "traceback": ...}
+    {"event": "ready"}
+    {"event": "result", "i": 3, "answer": {...}, "cpu": s, "wall": s, "rss_kb": n}
+    {"event": "error", "i": 3, "error": "ZeroDivisionError", "message": ..., "traceback": ...}
+
+It reports answers only, never verdicts: the expected answers are not in here, and a
+submission can forge anything this process writes, so the judge outside decides.
+"""
+
+import json
+import os
+import resource
+import sys
+import time
+import traceback
+
+SOURCE_NAME = "solution.py"
+
+
+def encode_answer(value):
+    """An exact int as digits; anything else as its type name and a short repr."""
+    kind = type(value)
+    name = getattr(kind, "__qualname__", "?")
+    if kind is int:
+        try:
+            return {"type": "int", "int": int.__repr__(value)}
+        except ValueError:  # beyond the int->str digit limit
+            return {"type": "int", "repr": "<an int with more than 4300 digits>"}
+    try:
+        text = repr(value)[:200]
+    except BaseException:  # a hostile __repr__
+        text = "<unprintable>"
+    return {"type": name if isinstance(name, str) else "?", "repr": text}
+
+
+def own_traceback(exc):
+    """The traceback trimmed to the submission's own frames."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SOURCE_NAME]
+    lines = traceback.format_list(frames[-20:])
+    lines += traceback.format_exception_only(type(exc), exc)
+    return "".join(lines)[-4000:]
+
+
+def describe_exception(exc):
+    try:
+        message = str(exc)[:1000]
+    except BaseException:
+        message = "<unprintable message>"
+    try:
+        tb = own_traceback(exc)
+    except BaseException:
+        tb = ""
+    return {"error": type(exc).__name__, "message": message, "traceback": tb}
+
+
+def main(argv):
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))
+    results_fd = int(argv[argv.index("--results-fd") + 1])
+    start = int(argv[argv.index("--start") + 1])
+    out = os.fdopen(results_fd, "w", encoding="utf-8", buffering=1)
+    dumps = json.dumps  # bound now: later monkeypatching by the submission changes nothing
+
+    def emit(obj):
+        out.write(dumps(obj) + "\n")
+        out.flush()
+
+    with open("tests.json", encoding="utf-8") as f:
+        spec = json.load(f)
+    params = spec["params"]
+    raw_tests = [json.dumps(case) for case in spec["tests"]]
+
+    try:
+        with open(SOURCE_NAME, "rb") as f:
+            source = f.read().decode("utf-8")
+        code = compile(source, SOURCE_NAME, "exec", dont_inherit=True)
+    except SyntaxError as exc:
+        where = f"line {exc.lineno}" if exc.lineno else "unknown line"
+        emit({"event": "compile_error", "message": f"SyntaxError at {where}: {exc.msg}"})
+        return
+    except (UnicodeDecodeError, ValueError) as exc:
+        emit({"event": "compile_error", "message": f"unreadable source: {exc}"})
+        return
+
+    namespace = {"__name__": "solution", "__builtins__": __builtins__}
+    try:
+        exec(code, namespace)
+    except BaseException as exc:
+        emit({"event": "load_error", **describe_exception(exc)})
+        return
+    solution = namespace.get("solution")
+    if not callable(solution):
+        found = "is not defined" if solution is None else f"is a {type(solution).__name__}"
+        emit({"event": "compile_error", "message": f"no callable solution: `solution` {found}"})
+        return
+    emit({"event": "ready"})
+
+    for index in range(start, len(raw_tests)):
+        case = json.loads(raw_tests[index])  # a fresh copy: mutations do not leak across tests
+        args = [case[name] for name in params]
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        try:
+            answer = solution(*args)
+        except BaseException as exc:
+            cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+            report = {"event": "error", "i": index, **describe_exception(exc)}
+        else:
+            cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+            report = {"event": "result", "i": index, "answer": encode_answer(answer)}
+        report.update(cpu=cpu, wall=wall, rss_kb=resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        emit(report)
+
+
+if __name__ == "__main__":
+    sys.setrecursionlimit(10_000)
+    main(sys.argv)
