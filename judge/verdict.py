@@ -37,6 +37,7 @@ _DESCRIPTIONS = {
 
 
 class TestKind(enum.StrEnum):
+    __test__ = False  # not a pytest test class
     SAMPLE = "sample"
     HIDDEN = "hidden"
     RANDOM = "random"
@@ -61,6 +62,7 @@ class Counterexample:
 
 @dataclass
 class TestResult:
+    __test__ = False  # not a pytest test class
     index: int
     kind: TestKind
     verdict: Verdict

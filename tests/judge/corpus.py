@@ -1,0 +1,43 @@
+"""The submission corpus under tests/submissions/<folder>/<problem>_<name>.py.
+
+Each file's first line says what the judge must answer: `# expect: WA` (or `# expect: RE, TLE`
+where either is right for a hostile program whose failure mode depends on the machine).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from judge.verdict import Verdict
+
+ROOT = Path(__file__).resolve().parent.parent / "submissions"
+
+
+@dataclass(frozen=True)
+class Submission:
+    path: Path
+    folder: str
+    problem: str
+    expected: frozenset[Verdict]
+
+    @property
+    def id(self) -> str:
+        return f"{self.folder}/{self.path.stem}"
+
+
+def expectation(path: Path) -> frozenset[Verdict]:
+    first = path.read_bytes().split(b"\n", 1)[0].decode("utf-8", "replace")
+    prefix = "# expect:"
+    if not first.startswith(prefix):
+        raise ValueError(f"{path}: first line must be '# expect: VERDICT'")
+    return frozenset(Verdict(v.strip()) for v in first[len(prefix) :].split(","))
+
+
+def submissions(*folders: str) -> list[Submission]:
+    found = []
+    for folder in folders:
+        for path in sorted((ROOT / folder).glob("*.py")):
+            problem = "footholds" if folder == "hostile" else path.stem.split("_", 1)[0]
+            found.append(Submission(path, folder, problem, expectation(path)))
+    return found

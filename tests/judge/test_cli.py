@@ -1,0 +1,97 @@
+"""The CLI contract other tools rely on (DESIGN.md, "Contracts")."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from tests.judge.test_grade import CORRECT
+
+
+def judge(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "judge", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_problems_lists_every_problem():
+    out = judge("problems")
+    assert out.returncode == 0
+    assert "footholds" in out.stdout and "numbergame" in out.stdout
+
+
+def test_grade_json_contract(tmp_path):
+    path = tmp_path / "sol.py"
+    path.write_text(CORRECT)
+    hidden = tmp_path / "hidden.jsonl"
+    hidden.write_text(
+        json.dumps({"board": [[1, 1]], "aloc": [0, 0], "bloc": [0, 1]})
+        + "\n"
+        + json.dumps({"input": {"board": [[1]], "aloc": [0, 0], "bloc": [0, 0]}})
+    )
+    out = judge(
+        "grade",
+        "footholds",
+        str(path),
+        "--json",
+        "--seed",
+        "4",
+        "--random",
+        "5",
+        "--hidden",
+        str(hidden),
+    )
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["verdict"] == "AC" and result["passed"] == result["total"] == 4 + 2 + 5
+    assert result["seed"] == 4
+    assert [t["kind"] for t in result["tests"]].count("hidden") == 2
+    assert all(t["verdict"] == "AC" for t in result["tests"])
+
+
+def test_grade_wrong_answer_still_exits_zero_with_readable_table(tmp_path):
+    path = tmp_path / "sol.py"
+    path.write_text("def solution(board, aloc, bloc):\n    return 1\n")
+    out = judge("grade", "footholds", str(path), "--seed", "1", "--random", "3")
+    assert out.returncode == 0, out.stderr
+    assert "WA (Wrong answer)" in out.stdout
+    assert "expected 5, got 1" in out.stdout  # the first sample's line in the table
+
+
+def test_grade_refuses_bad_hidden_file_and_unknown_problem(tmp_path):
+    path = tmp_path / "sol.py"
+    path.write_text(CORRECT)
+    hidden = tmp_path / "hidden.jsonl"
+    hidden.write_text('{"board": [[1, 2]], "aloc": [0, 0], "bloc": [0, 0]}\n')
+    out = judge("grade", "footholds", str(path), "--hidden", str(hidden))
+    assert out.returncode == 2 and "hidden.jsonl:1" in out.stderr
+    out = judge("grade", "chess", str(path))
+    assert out.returncode == 2 and "unknown problem 'chess'" in out.stderr
+
+
+def test_solve_one_case_and_json_lines():
+    case = {"board": [[1, 1, 1], [1, 1, 1], [1, 1, 1]], "aloc": [1, 0], "bloc": [1, 2]}
+    out = judge("solve", "footholds", "--input", json.dumps(case))
+    assert out.returncode == 0 and "answer: 5" in out.stdout
+    lines = "\n".join(
+        [json.dumps(case), "not json", json.dumps({"board": [[1]], "aloc": [0, 0], "bloc": [0, 0]})]
+    )
+    out = judge("solve", "footholds", "--input", "-", "--json", stdin=lines)
+    answers = [json.loads(line) for line in out.stdout.splitlines()]
+    assert out.returncode == 1  # one line was invalid
+    assert answers[0]["answer"] == 5 and answers[0]["winner"] == "A"
+    assert len(answers[0]["moves"]) == 5
+    assert "error" in answers[1] and answers[2]["answer"] == 0
+
+
+def test_solve_numbergame():
+    out = judge(
+        "solve", "numbergame", "--input", '{"board": [7, -5, 8, 5, 1, -4, -8, 6, 7, 9]}', "--json"
+    )
+    assert out.returncode == 0
+    assert json.loads(out.stdout)["answer"] == 7
