@@ -64,21 +64,26 @@ def plan_tests(
     hidden_cases: Iterable[Mapping[str, Any]] = (),
     seed: int = 0,
     random_count: int | None = None,
+    solve: bool = True,
 ) -> list[PlannedTest]:
-    """Samples, then hidden boards, then random boards drawn from `seed`."""
+    """Samples, then hidden boards, then random boards drawn from `seed`.
+
+    With solve=False, answers not already known are left None, to be computed later.
+    """
     tests = [PlannedTest(TestKind.SAMPLE, s["input"], s["answer"]) for s in problem.SAMPLES]
     for hidden in hidden_cases:
         case = hidden["input"]
         problem.validate(case)
         expected = hidden.get("answer")
-        if expected is None:
+        if expected is None and solve:
             expected = problem.reference(case)
         tests.append(PlannedTest(TestKind.HIDDEN, case, expected, ref=hidden.get("id")))
     count = problem.RANDOM_COUNT if random_count is None else random_count
     rng = random.Random(seed)
     for profile in allocate(problem.PROFILES, count):
         case = problem.generate(rng, profile)
-        tests.append(PlannedTest(TestKind.RANDOM, case, problem.reference(case), profile))
+        expected = problem.reference(case) if solve else None
+        tests.append(PlannedTest(TestKind.RANDOM, case, expected, profile))
     return tests
 
 
@@ -334,7 +339,9 @@ def grade(
         result.message = "UNSANDBOXED (JUDGE_SANDBOX=none): development use only. "
 
     try:
-        planned = plan_tests(module, hidden_cases, seed, random_count)
+        # Answers are computed as each test's report arrives, while the sandboxed process
+        # works on the next test on the other core.
+        planned = plan_tests(module, hidden_cases, seed, random_count, solve=False)
     except Exception as exc:  # a bad stored board or a failing reference: the judge's fault
         log.exception("planning tests for %s failed", module.SLUG)
         result.message += f"internal error while planning tests: {exc}"
@@ -352,6 +359,8 @@ def grade(
 
     def judge_one(index: int, outcome: Outcome) -> bool:
         test = planned[index]
+        if test.expected is None:
+            test.expected = module.reference(test.input)
         if outcome.verdict is Verdict.AC:
             ok, message = module.check(test.input, test.expected, outcome.got)
             if not ok:

@@ -1,0 +1,1 @@
+"""`make bench`: speed measured as ratios within one run, never asserted in tests."""

@@ -1,0 +1,33 @@
+"""Run every benchmark and print one line per measurement."""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import sys
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench")
+    parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
+    parser.add_argument("--only", choices=("judge", "service"), help="run one group")
+    args = parser.parse_args()
+
+    def report(name: str, value: str) -> None:
+        print(f"{name:55} {value}", flush=True)
+
+    if args.only in (None, "judge"):
+        from bench import judge_bench
+
+        print("== grading core (python -m bench --only judge)")
+        judge_bench.run(report, repeat=args.repeat)
+    if args.only in (None, "service") and importlib.util.find_spec("bench.service"):
+        from bench import service
+
+        print("== service (python -m bench --only service)")
+        service.run(report)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

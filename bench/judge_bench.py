@@ -1,0 +1,99 @@
+"""Grading-core benchmarks: sandboxed grading against the unsandboxed floor."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from judge import problems
+from judge.grade import grade, plan_tests
+from judge.sandbox import default_python, make_sandbox
+
+ROOT = Path(__file__).resolve().parent.parent
+UNMEMOIZED = ROOT / "tests/submissions/accepted/footholds_minimax.py"
+DMOJ_MEDIAN_S = 8.5  # DMOJ judge 4.1 on 100 small footholds boards, this machine (SANDBOX-NOTES)
+
+FLOOR_RUNNER = """
+import json, sys
+spec = json.load(open(sys.argv[1]))
+namespace = {}
+exec(compile(open(sys.argv[2]).read(), "solution.py", "exec"), namespace)
+for case in spec["tests"]:
+    namespace["solution"](*[case[p] for p in spec["params"]])
+"""
+
+
+def median_time(action: Callable[[], object], repeat: int) -> float:
+    samples = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        action()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples)
+
+
+def floor_time(problem, cases: list[dict], source: Path, repeat: int) -> float:
+    """The same solution on the same cases in one plain python3 process, no sandbox."""
+    with tempfile.TemporaryDirectory() as tmp:
+        spec = Path(tmp, "spec.json")
+        spec.write_text(json.dumps({"params": list(problem.PARAMS), "tests": cases}))
+        runner = Path(tmp, "run.py")
+        runner.write_text(FLOOR_RUNNER)
+        command = [default_python(), str(runner), str(spec), str(source)]
+        return median_time(lambda: subprocess.run(command, check=True), repeat)
+
+
+def small_boards(count: int, seed: int) -> list[dict]:
+    footholds = problems.get("footholds")
+    rng = random.Random(seed)
+    return [{"input": footholds.generate(rng, "random")} for _ in range(count)]
+
+
+def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
+    footholds = problems.get("footholds")
+    sandbox = make_sandbox()
+    seed = 20261130
+
+    plan = plan_tests(footholds, seed=seed)
+    cases = [t.input for t in plan]
+    graded = median_time(
+        lambda: grade(footholds, UNMEMOIZED.read_bytes(), seed=seed, sandbox=sandbox), repeat
+    )
+    floor = floor_time(footholds, cases, UNMEMOIZED, repeat)
+    report(
+        f"full default plan, footholds unmemoized minimax ({len(cases)} tests)",
+        f"graded {graded * 1000:.0f} ms, floor {floor * 1000:.0f} ms, "
+        f"ratio {graded / floor:.2f}x (target <= 1.3x floor + 60 ms = "
+        f"{(1.3 * floor + 0.06) * 1000:.0f} ms)",
+    )
+
+    hidden = small_boards(100, seed)
+    source = UNMEMOIZED.read_bytes()
+    graded = median_time(
+        lambda: grade(
+            footholds, source, hidden_cases=hidden, seed=seed, random_count=0, sandbox=sandbox
+        ),
+        repeat,
+    )
+    all_cases = [s["input"] for s in footholds.SAMPLES] + [h["input"] for h in hidden]
+    floor = floor_time(footholds, all_cases, UNMEMOIZED, repeat)
+    report(
+        "100 small boards as hidden cases",
+        f"graded {graded * 1000:.0f} ms ({graded * 1000 / len(all_cases):.2f} ms/test), "
+        f"floor {floor * 1000:.0f} ms, ratio {graded / floor:.2f}x; "
+        f"DMOJ {DMOJ_MEDIAN_S:.1f} s -> {DMOJ_MEDIAN_S / graded:.0f}x faster (target >= 25x)",
+    )
+
+    worst = {"board": [[1] * 5 for _ in range(5)], "aloc": [0, 0], "bloc": [4, 4]}
+    solve = median_time(lambda: footholds.reference(worst), repeat)
+    report("reference footholds, full 5x5, opposite corners", f"{solve * 1000:.1f} ms")
+    numbergame = problems.get("numbergame")
+    row = {"board": [random.Random(1).randint(-1000, 1000) for _ in range(50)]}
+    solve = median_time(lambda: numbergame.reference(row), repeat)
+    report("reference numbergame, n = 50", f"{solve * 1000:.2f} ms")
