@@ -1,0 +1,94 @@
+"""Hostile submissions: each gets its verdict AND nothing escapes the sandbox.
+
+After every hostile submission: host canary files are unchanged, a TCP listener the test
+opened on loopback saw no connection, no process of a sandbox uid is left, and the judge still
+grades a correct submission correctly.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import socket
+from pathlib import Path
+
+import pytest
+
+from judge.grade import grade
+from judge.sandbox.slots import DEFAULT_SLOTS, DEFAULT_UID_BASE
+from judge.verdict import Verdict
+from tests.judge.corpus import submissions
+from tests.judge.test_grade import CORRECT
+
+HOSTILE = submissions("hostile")
+LISTENER_PORT = 47001  # hostile/net_test_listener.py tries this port
+WATCHED = [Path("/etc/passwd"), Path("/etc/hostname")]
+
+
+def test_there_are_at_least_30_hostile_submissions():
+    assert len(HOSTILE) >= 30
+
+
+@pytest.fixture(scope="module")
+def listener():
+    server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    server.bind(("127.0.0.1", LISTENER_PORT))
+    server.listen(16)
+    server.setblocking(False)
+    yield server
+    server.close()
+
+
+@pytest.fixture
+def canary(tmp_path):
+    """A file on the host a submission must neither read nor change."""
+    path = tmp_path / "canary.txt"
+    path.write_text("host secret\n")
+    os.chmod(path, 0o644)
+    return path
+
+
+def digest(paths: list[Path]) -> dict[str, str]:
+    return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.exists()}
+
+
+def sandbox_processes() -> list[int]:
+    uids = range(DEFAULT_UID_BASE, DEFAULT_UID_BASE + DEFAULT_SLOTS)
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                if os.stat(f"/proc/{entry}").st_uid in uids:
+                    found.append(int(entry))
+            except FileNotFoundError:
+                pass
+    return found
+
+
+def saw_connection(server: socket.socket) -> bool:
+    try:
+        conn, _ = server.accept()
+    except BlockingIOError:
+        return False
+    conn.close()
+    return True
+
+
+@pytest.mark.parametrize("submission", HOSTILE, ids=lambda s: s.path.stem)
+def test_hostile_submission_is_contained(submission, sandbox, listener, canary, tmp_path):
+    before = digest([*WATCHED, canary])
+    result = grade(
+        "footholds", submission.path.read_bytes(), seed=7, random_count=2, sandbox=sandbox
+    )
+    assert result.verdict in submission.expected, (
+        result.message,
+        [(t.verdict.value, t.message[:300]) for t in result.tests],
+    )
+    assert "host secret" not in repr(result.to_dict())
+    assert digest([*WATCHED, canary]) == before
+    assert list(tmp_path.iterdir()) == [canary]
+    assert not saw_connection(listener)
+    assert sandbox_processes() == []
+    after = grade("footholds", CORRECT, seed=7, random_count=3, sandbox=sandbox)
+    assert after.verdict is Verdict.AC, after.tests
