@@ -23,11 +23,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.jail import Jail, make_jail
 
-
-class SandboxUnavailable(RuntimeError):
-    """The sandbox cannot run here; the judge refuses to grade rather than run unconfined."""
+__all__ = ["Process", "RunLimits", "RunOutcome", "Sandbox", "SandboxUnavailable", "make_sandbox"]
 
 
 @dataclass(frozen=True)
@@ -207,6 +206,8 @@ class Sandbox:
         self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
     ) -> Process:
         workdir = tempfile.mkdtemp(prefix="judge-run-")
+        jail = None
+        pipes: list[int] = []
         try:
             os.chmod(workdir, 0o755)
             for name, data in files.items():
@@ -218,6 +219,7 @@ class Sandbox:
             jail = self._jail_factory(limits)
             results_r, results_w = os.pipe()
             output_r, output_w = os.pipe()
+            pipes += (results_r, results_w, output_r, output_w)
             argv_args = [a.replace("{results_fd}", str(results_w)) for a in args]
             command = jail.command(self.python, workdir, script, argv_args)
             popen = subprocess.Popen(
@@ -232,6 +234,10 @@ class Sandbox:
                 start_new_session=True,
             )
         except BaseException:
+            if jail is not None:
+                jail.abort()  # the slot, cgroup and descriptors it took
+            for fd in pipes:
+                os.close(fd)
             shutil.rmtree(workdir, ignore_errors=True)
             raise
         os.close(results_w)

@@ -2,15 +2,52 @@
 
 `make_jail(mode, python)` returns a factory `limits -> Jail` plus notes on protections that
 are not available on this machine (said in every verdict).
+
+The bubblewrap jail, from the outside in:
+
+- a grading slot (slots.py): an unprivileged uid of its own per concurrent run; as root the
+  child drops to it (setgroups([]), setresgid, setresuid) before exec'ing bwrap, so bwrap holds
+  no capabilities and RLIMIT_NPROC counts only this run's processes;
+- a per-run cgroup (cgroups.py) joined before exec: memory, pids and CPU of the whole tree,
+  the tree capped at one CPU, OOM kills detected, everything killed and the group removed at
+  the end;
+- rlimits set after the uid drop: CPU, AS, NPROC, FSIZE, NOFILE, CORE 0, MEMLOCK 0;
+- bwrap started with a two-variable environment (its pid 1's /proc/1/environ is readable
+  inside), `--unshare-all` (no network at all, own pid namespace), `--disable-userns`,
+  `--cap-drop ALL`, `--die-with-parent`, `--new-session`, `--clearenv`, a seccomp filter
+  (seccomp.py), read-only binds of only the interpreter, its stdlib (site-packages masked)
+  and the shared libraries they load, a size-capped private /tmp, the submission directory
+  read-only at /box; then `python -I -S -B`;
+- this process is a child subreaper, so a sandbox init orphaned by a kill is reparented here
+  and reaped (zombies would otherwise pile up against RLIMIT_NPROC), and a final sweep kills
+  anything still running as the slot uid.
 """
 
 from __future__ import annotations
 
+import ctypes
+import math
 import os
 import resource
 import signal
 import subprocess
+import time
 from dataclasses import dataclass
+from functools import lru_cache
+
+from judge.sandbox import seccomp
+from judge.sandbox.cgroups import CgroupManager, RunCgroup
+from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.slots import NoFreeSlot, Slot, SlotPool
+
+BWRAP = "/usr/bin/bwrap"
+# Processes bwrap itself keeps in the tree: the outer monitor and the sandbox's pid 1.
+BWRAP_TASKS = 2
+NOFILE = 64
+SHM_BYTES = 1 << 20  # /dev/shm (POSIX semaphores of multiprocessing need a few bytes)
+MIN_AS_HEADROOM = 256 << 20  # RLIMIT_AS above the cgroup limit: a backstop, not the limit
+BARE_AS_HEADROOM = 64 << 20  # RLIMIT_AS above the limit when it is the only memory bound
+_PR_SET_CHILD_SUBREAPER = 36
 
 
 @dataclass
@@ -50,6 +87,9 @@ class Jail:
     def started(self, popen: subprocess.Popen) -> None:
         self._pid = popen.pid
 
+    def abort(self) -> None:
+        """The run could not be started: release what __init__ and command() took."""
+
     def cpu_seconds(self, pid: int) -> float | None:
         """CPU used so far by the whole tree, or None when it cannot be measured live."""
         try:
@@ -74,31 +114,530 @@ class Jail:
         self.kill(popen)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime + after.ru_stime) - (
-            self._usage_before.ru_utime + self._usage_before.ru_stime)
+            self._usage_before.ru_utime + self._usage_before.ru_stime
+        )
         return Usage(cpu_s=max(cpu, 0.0), peak_memory_bytes=after.ru_maxrss * 1024)
+
+
+# ---------------------------------------------------------------------------------------------
+# What the sandbox sees
+
+
+@dataclass(frozen=True)
+class Layout:
+    python: str  # the interpreter binary (real path), bound at the same path
+    binds: tuple[tuple[str, str], ...]  # (host source, sandbox path), all read-only
+    masks: tuple[str, ...]  # directories inside the binds covered by an empty read-only tmpfs
+
+
+_PROBE = r"""
+import json, sys, sysconfig
+paths = sysconfig.get_paths()
+print(json.dumps({
+    "stdlib": sorted({paths["stdlib"], paths["platstdlib"]}),
+    "path": [p for p in sys.path if p],
+    "site": sorted({paths["purelib"], paths["platlib"]}),
+}))
+"""
+
+
+def _ldd(files: list[str]) -> list[tuple[str, str]]:
+    """(sandbox path the loader opens, host real path) for every library `files` need."""
+    try:
+        out = subprocess.run(
+            ["ldd", *files],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SandboxUnavailable(f"cannot list the interpreter's shared libraries: {e}") from e
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        line = line.strip()
+        if "=>" in line:
+            target = line.split("=>", 1)[1].strip().split(" (")[0].strip()
+        elif line.startswith("/") and " (" in line:
+            target = line.split(" (")[0].strip()  # the dynamic loader itself
+        else:
+            continue
+        if target.startswith("/") and os.path.exists(target):
+            found[target] = os.path.realpath(target)
+    return sorted(found.items())
+
+
+@lru_cache(maxsize=8)
+def _layout(python: str, mtime: float) -> Layout:
+    import json
+
+    try:
+        probe = subprocess.run(
+            [python, "-I", "-S", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin"},
+        )
+        info = json.loads(probe.stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+        raise SandboxUnavailable(f"cannot run the sandbox interpreter {python}: {e}") from e
+    roots = [os.path.realpath(d) for d in info["stdlib"] if os.path.isdir(d)]
+    binds: dict[str, str] = {python: python}
+    for d in roots:
+        binds[d] = d
+    sofiles = [python]
+    for d in info["path"]:
+        d = os.path.realpath(d)
+        if not os.path.isdir(d):
+            continue
+        if not any(d == r or d.startswith(r + "/") for r in roots):
+            binds.setdefault(d, d)  # e.g. a lib-dynload outside the stdlib directory
+        sofiles += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".so"))
+    for dest, source in _ldd(sofiles):
+        binds.setdefault(dest, source)
+    masks = set()
+    for r in roots:
+        for name in ("site-packages", "dist-packages"):
+            if os.path.isdir(os.path.join(r, name)):
+                masks.add(os.path.join(r, name))
+    for s in info["site"]:
+        s = os.path.realpath(s)
+        if os.path.isdir(s) and any(s.startswith(r + "/") for r in roots):
+            masks.add(s)
+    return Layout(python, tuple((src, dst) for dst, src in binds.items()), tuple(sorted(masks)))
+
+
+def layout_for(python: str) -> Layout:
+    python = os.path.realpath(python)
+    try:
+        mtime = os.stat(python).st_mtime
+    except OSError as e:
+        raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
+    return _layout(python, mtime)
+
+
+# ---------------------------------------------------------------------------------------------
+# Process helpers
+
+
+def _set_child_subreaper() -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _proc_status(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return dict(line.split(":\t", 1) for line in f.read().splitlines() if ":\t" in line)
+    except (OSError, ValueError):
+        return {}
+
+
+def _pids() -> list[int]:
+    return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+
+
+def pids_of_uid(uid: int) -> list[int]:
+    """Processes whose real uid is `uid` (zombies included)."""
+    found = []
+    for pid in _pids():
+        try:
+            st = os.stat(f"/proc/{pid}")
+        except OSError:
+            continue
+        if st.st_uid != uid:
+            continue
+        real = _proc_status(pid).get("Uid", "").split()
+        if real and int(real[0]) == uid:
+            found.append(pid)
+    return found
+
+
+def _our_children(uid: int | None) -> list[int]:
+    """Our child processes that are sandbox leftovers: owned by the slot uid, or (same uid)
+    the pid 1 of a sandbox's pid namespace. Cheap filter on /proc/<pid>/stat first."""
+    me = os.getpid()
+    found = []
+    for pid in _pids():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid != me:
+            continue
+        status = _proc_status(pid)
+        real = status.get("Uid", "").split()
+        nspid = status.get("NSpid", "").split()
+        if (uid is not None and real and int(real[0]) == uid and uid != os.getuid()) or (len(nspid) >= 2 and nspid[-1] == "1"):
+            found.append(pid)
+    return found
+
+
+def _reap(pids: list[int], timeout: float = 2.0) -> None:
+    deadline = time.monotonic() + timeout
+    pending = set(pids)
+    while pending:
+        for pid in list(pending):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid  # not ours (any more): someone else reaped it
+            if done:
+                pending.discard(pid)
+        if not pending or time.monotonic() > deadline:
+            return
+        time.sleep(0.001)
+
+
+def _sweep_uid(uid: int, gid: int) -> None:
+    """kill(-1, SIGKILL) as `uid`: every process of that uid, wherever it is, except itself."""
+    for _ in range(3):
+        subprocess.run(
+            ["/bin/kill", "-KILL", "-1"],
+            user=uid,
+            group=gid,
+            extra_groups=[],
+            env={"PATH": "/usr/bin:/bin"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            close_fds=True,
+            check=False,
+        )
+        if not [p for p in pids_of_uid(uid) if _proc_status(p).get("State", "")[:1] != "Z"]:
+            return
+
+
+# ---------------------------------------------------------------------------------------------
+# The bubblewrap jail
+
+
+@dataclass
+class BwrapConfig:
+    python: str
+    layout: Layout
+    filter_bytes: bytes
+    slots: SlotPool
+    cgroups: CgroupManager
+    as_root: bool
+    subreaper: bool
+    notes: list[str]
 
 
 class BwrapJail(Jail):
     """bubblewrap: own namespaces (no network at all), read-only Python, private /tmp."""
 
+    def __init__(self, limits, config: BwrapConfig) -> None:
+        super().__init__(limits, config.python, list(config.notes))
+        self.config = config
+        self._seccomp_fd = -1
+        self._cgroup: RunCgroup | None = None
+        self._killed = False
+        self._finished = False
+        try:
+            self.slot: Slot = config.slots.acquire()
+        except NoFreeSlot as e:
+            raise SandboxUnavailable(str(e)) from e
+        try:
+            if config.cgroups.usable:
+                try:
+                    self._cgroup = config.cgroups.create(
+                        f"judge-slot-{self.slot.number}",
+                        memory_bytes=limits.memory_bytes,
+                        pids=limits.pids + BWRAP_TASKS,
+                    )
+                except OSError as e:
+                    self.notes.append(
+                        f"NO CGROUP for this run ({e}): whole-tree memory, pids "
+                        "and CPU bounded only by per-process rlimits"
+                    )
+        except BaseException:
+            self.slot.release()
+            raise
+        self.pass_fds = ()
+        self._join = tuple(self._cgroup.join_paths) if self._cgroup else ()
+
+    # -- starting -------------------------------------------------------------------------
     def command(self, python: str, workdir: str, script: str, args: list[str]) -> list[str]:
-        return [
-            "bwrap", "--unshare-all", "--die-with-parent", "--new-session",
-            "--cap-drop", "ALL", "--clearenv",
-            "--ro-bind", "/usr", "/usr",
-            "--symlink", "usr/lib", "/lib", "--symlink", "usr/lib64", "/lib64",
-            "--symlink", "usr/bin", "/bin",
-            "--proc", "/proc", "--dev", "/dev",
-            "--size", str(self.limits.tmp_bytes), "--tmpfs", "/tmp",
-            "--ro-bind", workdir, "/box", "--chdir", "/box",
-            python, "-I", "-S", "-B", f"/box/{script}", *args,
+        if self.config.as_root:
+            # Only the slot uid (and root) may read the submission on the host.
+            os.chown(workdir, self.slot.uid, self.slot.gid)
+            os.chmod(workdir, 0o500)
+        r, w = os.pipe()
+        try:
+            os.write(w, self.config.filter_bytes)  # a few hundred bytes: fits the pipe buffer
+        finally:
+            os.close(w)
+        self._seccomp_fd = r
+        self.pass_fds = (r,)
+        layout = self.config.layout
+        argv = [
+            BWRAP,
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+            "--clearenv",
+            "--hostname",
+            "sandbox",
+            "--seccomp",
+            str(r),
         ]
+        for source, dest in layout.binds:
+            argv += ["--ro-bind", source, dest]
+        for mask in layout.masks:
+            argv += ["--tmpfs", mask, "--remount-ro", mask]
+        argv += [
+            "--proc",
+            "/proc",
+            "--dev",
+            "/dev",
+            "--size",
+            str(self.limits.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
+            "--size",
+            str(min(self.limits.tmp_bytes, SHM_BYTES)),
+            "--tmpfs",
+            "/dev/shm",
+            "--ro-bind",
+            workdir,
+            "/box",
+            "--chdir",
+            "/box",
+            # bwrap's own root and /dev are uncapped tmpfs: make them read-only (the /tmp and
+            # /dev/shm mounts stay writable, device nodes still work).
+            "--remount-ro",
+            "/dev",
+            "--remount-ro",
+            "/",
+            layout.python,
+            "-I",
+            "-S",
+            "-B",
+            f"/box/{script}",
+            *args,
+        ]
+        return argv
+
+    def environment(self) -> dict[str, str]:
+        # bwrap's own environment: readable inside as /proc/1/environ. Nothing else.
+        return {"PATH": "/usr/bin:/bin"}
+
+    def preexec(self) -> None:
+        """In the child between fork and exec (as root when the judge is root): join the
+        cgroup, drop to the slot uid, then set rlimits (which bwrap inherits too)."""
+        for path in self._join:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+        if self.config.as_root:
+            os.setgroups([])
+            os.setresgid(self.slot.gid, self.slot.gid, self.slot.gid)
+            os.setresuid(self.slot.uid, self.slot.uid, self.slot.uid)
+        limits = self.limits
+        cpu = math.ceil(limits.cpu_s) + 1
+        setrlimit = resource.setrlimit
+        setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        if self._cgroup is not None:
+            address_space = limits.memory_bytes + max(limits.memory_bytes, MIN_AS_HEADROOM)
+        else:
+            address_space = limits.memory_bytes + BARE_AS_HEADROOM
+        setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
+        setrlimit(resource.RLIMIT_CORE, (0, 0))
+        setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
+        if self.config.as_root:
+            nproc = limits.pids + BWRAP_TASKS
+            setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+    def started(self, popen: subprocess.Popen) -> None:
+        self._pid = popen.pid
+        self._close_seccomp()
+
+    def _close_seccomp(self) -> None:
+        if self._seccomp_fd >= 0:
+            os.close(self._seccomp_fd)
+            self._seccomp_fd = -1
+
+    def abort(self) -> None:
+        self._close_seccomp()
+        self._release()
+
+    # -- while running --------------------------------------------------------------------
+    def cpu_seconds(self, pid: int) -> float | None:
+        if self._cgroup is not None:
+            return self._cgroup.cpu_seconds()
+        if self.config.as_root:
+            return self._uid_cpu_seconds()
+        return None
+
+    def _uid_cpu_seconds(self) -> float:
+        """Degraded whole-tree CPU: every live process of the slot uid (a /proc scan)."""
+        total = 0
+        for pid in pids_of_uid(self.slot.uid):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+            except (OSError, IndexError, ValueError):
+                continue
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def memory_exceeded(self) -> bool:
+        return self._cgroup is not None and self._cgroup.oom_kills() > 0
+
+    # -- ending ---------------------------------------------------------------------------
+    def kill(self, popen: subprocess.Popen) -> None:
+        if popen.poll() is not None and self._killed:
+            return
+        self._killed = True
+        # Killing bwrap's outer process kills the sandbox's pid 1 (--die-with-parent), which
+        # takes its whole pid namespace down; the cgroup kill does not wait for that.
+        if self._cgroup is not None:
+            self._cgroup.kill_all()
+        if popen.poll() is None:
+            try:
+                os.killpg(popen.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+
+    def finish(self, popen: subprocess.Popen) -> Usage:
+        if self._finished:
+            return Usage()
+        self._finished = True
+        self.kill(popen)
+        popen.wait()
+        try:
+            # An orphaned sandbox pid 1 (its bwrap monitor was killed first) is now our child.
+            if self._killed and self.config.subreaper:
+                _reap(_our_children(self.slot.uid if self.config.as_root else None))
+            group = self._cgroup
+            if group is not None:
+                group.wait_empty()
+                usage = Usage(
+                    cpu_s=group.cpu_seconds() or 0.0,
+                    peak_memory_bytes=group.peak_memory(),
+                    oom_killed=group.oom_kills() > 0,
+                )
+                if not group.remove():
+                    self.notes.append("the run's cgroup could not be removed")
+            else:
+                usage = super().finish(popen)
+            if self.config.as_root and (group is None or not group.removed):
+                _sweep_uid(self.slot.uid, self.slot.gid)
+                _reap(_our_children(self.slot.uid))
+        finally:
+            self._release()
+        return usage
+
+    def _release(self) -> None:
+        if self._cgroup is not None and not self._cgroup.removed:
+            self._cgroup.remove()
+        self.slot.release()
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def _check_bwrap(config: BwrapConfig) -> None:
+    """One trivial sandboxed run, so a machine where bwrap cannot work (no user namespaces,
+    a container's seccomp/AppArmor profile, an interpreter the slot uid cannot read) is
+    refused with bwrap's own message instead of failing every submission."""
+    from judge.sandbox import RunLimits
+
+    limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
+    jail = BwrapJail(limits, config)
+    import tempfile
+
+    workdir = tempfile.mkdtemp(prefix="judge-check-")
+    try:
+        with open(os.path.join(workdir, "check.py"), "w") as f:
+            f.write("print('ok')\n")
+        argv = jail.command(config.python, workdir, "check.py", [])
+        try:
+            proc = subprocess.run(
+                argv,
+                capture_output=True,
+                timeout=30,
+                env=jail.environment(),
+                pass_fds=jail.pass_fds,
+                preexec_fn=jail.preexec,
+                cwd="/",
+                stdin=subprocess.DEVNULL,
+            )
+        finally:
+            jail.abort()
+        if proc.returncode != 0 or proc.stdout.strip() != b"ok":
+            raise SandboxUnavailable(
+                "bubblewrap is installed but cannot run a sandbox here (exit "
+                f"{proc.returncode}): {proc.stderr.decode(errors='replace').strip()[:500]}. "
+                "It needs unprivileged user namespaces (kernel.unprivileged_userns_clone=1, "
+                "user.max_user_namespaces > 0); in Docker run the worker with "
+                "security_opt [seccomp=unconfined, apparmor=unconfined]"
+            )
+    finally:
+        import shutil
+
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+@lru_cache(maxsize=8)
+def _bwrap_config(python: str, mtime: float, env_key: tuple) -> BwrapConfig:
+    notes: list[str] = []
+    try:
+        filter_bytes = seccomp.build_filter()
+    except seccomp.UnsupportedArch as e:
+        raise SandboxUnavailable(str(e)) from e
+    layout = layout_for(python)
+    as_root = os.geteuid() == 0
+    slots = SlotPool.default()
+    if not as_root:
+        notes.append(
+            f"judge not running as root: submissions run as this user (uid {os.getuid()}), "
+            "not a per-slot uid, and RLIMIT_NPROC is not applied (it would count all of this "
+            "user's processes); the process count is bounded only by the pids cgroup"
+        )
+    cgroups = CgroupManager.detect(os.environ.get("JUDGE_CGROUP_PARENT") or None)
+    notes += cgroups.notes
+    subreaper = _set_child_subreaper()
+    if not subreaper:
+        notes.append(
+            "could not become a child subreaper: sandbox processes orphaned by a kill "
+            "are reaped by init, not by the judge"
+        )
+    config = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
+    _check_bwrap(config)
+    return config
 
 
 def make_jail(mode: str, python: str):
     notes: list[str] = []
     if mode == "none":
-        notes.append("UNSANDBOXED: JUDGE_SANDBOX=none, the submission ran unconfined "
-                     "(local development only)")
+        notes.append(
+            "UNSANDBOXED: JUDGE_SANDBOX=none, the submission ran unconfined "
+            "(local development only)"
+        )
         return (lambda limits: Jail(limits, python, notes)), notes
-    return (lambda limits: BwrapJail(limits, python, notes)), notes
+    real = os.path.realpath(python)
+    try:
+        mtime = os.stat(real).st_mtime
+    except OSError as e:
+        raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
+    env_key = tuple(
+        os.environ.get(k)
+        for k in ("JUDGE_CGROUP_PARENT", "JUDGE_SANDBOX_SLOTS", "JUDGE_SANDBOX_UID_BASE")
+    )
+    config = _bwrap_config(real, mtime, env_key)
+    notes += config.notes
+    return (lambda limits: BwrapJail(limits, config)), notes

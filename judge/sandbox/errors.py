@@ -1,0 +1,7 @@
+"""Errors of the sandbox package (kept apart so every module can raise them)."""
+
+from __future__ import annotations
+
+
+class SandboxUnavailable(RuntimeError):
+    """The sandbox cannot run here; the judge refuses to grade rather than run unconfined."""
