@@ -14,6 +14,7 @@ enforced from outside, and everything is killed and reaped when the run ends.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import selectors
 import shutil
@@ -157,8 +158,12 @@ class Process:
         if self.outcome is not None:
             return self.outcome
         end = time.monotonic() + grace
-        while self._popen.poll() is None and time.monotonic() < end:
-            self._pump(0.02)
+        while self._popen.poll() is None and (left := end - time.monotonic()) > 0:
+            if self._selector.get_map():
+                self._pump(min(0.02, left))
+            else:  # both pipes at EOF: nothing to select on, wait for the exit itself
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    self._popen.wait(timeout=left)
         self.kill()
         self._popen.wait()
         # Drain what is left so the last output is kept, without blocking on a held pipe.

@@ -17,6 +17,7 @@ Cheap to poll: a read of one small file each. Nothing here is started at import 
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import signal
@@ -147,19 +148,15 @@ class RunCgroup:
         if self.version == 2:
             d = next(iter(self.dirs.values()), None)
             if d and os.path.exists(d + "/cgroup.kill"):
-                try:
+                with contextlib.suppress(OSError):
                     _write(d + "/cgroup.kill", "1")
-                except OSError:
-                    pass
         for _ in range(200):
             pids = self.procs()
             if not pids:
                 return
             for pid in pids:
-                try:
+                with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
 
     def wait_empty(self, timeout: float = 5.0) -> bool:
         """Kill until no process is listed (SIGKILLed processes take a moment to go)."""
@@ -313,10 +310,8 @@ class CgroupManager:
         _write(m + "/memory.limit_in_bytes", str(memory_bytes))
         if os.path.exists(m + "/memory.memsw.limit_in_bytes"):
             _write(m + "/memory.memsw.limit_in_bytes", str(memory_bytes))
-        try:
+        with contextlib.suppress(OSError):
             _write(m + "/memory.swappiness", "0")
-        except OSError:
-            pass
         _write(dirs["pids"] + "/pids.max", str(pids))
         if one_cpu and "cpu" in dirs:
             _write(dirs["cpu"] + "/cpu.cfs_period_us", str(_PERIOD_US))

@@ -25,7 +25,9 @@ The bubblewrap jail, from the outside in:
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
+import json
 import math
 import os
 import resource
@@ -44,6 +46,11 @@ BWRAP = "/usr/bin/bwrap"
 # Processes bwrap itself keeps in the tree: the outer monitor and the sandbox's pid 1.
 BWRAP_TASKS = 2
 NOFILE = 64
+# RLIMIT_NPROC is a backstop above pids.max (the exact whole-tree bound), not the bound: on
+# Linux 6.x the uid's process count lags seconds behind a finished sandbox (user-namespace
+# ucounts), and an exact NPROC made back-to-back runs on one uid fail with EAGAIN (measured:
+# NPROC 34 failed 42 of 60 consecutive runs, NPROC 200 none).
+NPROC_SLACK = 64
 SHM_BYTES = 1 << 20  # /dev/shm (POSIX semaphores of multiprocessing need a few bytes)
 MIN_AS_HEADROOM = 256 << 20  # RLIMIT_AS above the cgroup limit: a backstop, not the limit
 BARE_AS_HEADROOM = 64 << 20  # RLIMIT_AS above the limit when it is the only memory bound
@@ -105,10 +112,8 @@ class Jail:
 
     def kill(self, popen: subprocess.Popen) -> None:
         if popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(popen.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def finish(self, popen: subprocess.Popen) -> Usage:
         self.kill(popen)
@@ -273,7 +278,9 @@ def _our_children(uid: int | None) -> list[int]:
         status = _proc_status(pid)
         real = status.get("Uid", "").split()
         nspid = status.get("NSpid", "").split()
-        if (uid is not None and real and int(real[0]) == uid and uid != os.getuid()) or (len(nspid) >= 2 and nspid[-1] == "1"):
+        if (uid is not None and real and int(real[0]) == uid and uid != os.getuid()) or (
+            len(nspid) >= 2 and nspid[-1] == "1"
+        ):
             found.append(pid)
     return found
 
@@ -335,6 +342,8 @@ class BwrapJail(Jail):
         super().__init__(limits, config.python, list(config.notes))
         self.config = config
         self._seccomp_fd = -1
+        self._info_r = self._info_w = -1
+        self._sandbox_init: int | None = None
         self._cgroup: RunCgroup | None = None
         self._killed = False
         self._finished = False
@@ -373,7 +382,11 @@ class BwrapJail(Jail):
         finally:
             os.close(w)
         self._seccomp_fd = r
-        self.pass_fds = (r,)
+        # bwrap reports the host pid of the sandbox's pid 1 here. Its monitor exits as soon as
+        # it learns the exit status, without reaping that pid 1, which is then reparented to
+        # us (the subreaper) and must be reaped by us.
+        self._info_r, self._info_w = os.pipe()
+        self.pass_fds = (r, self._info_w)
         layout = self.config.layout
         argv = [
             BWRAP,
@@ -389,6 +402,8 @@ class BwrapJail(Jail):
             "sandbox",
             "--seccomp",
             str(r),
+            "--info-fd",
+            str(self._info_w),
         ]
         for source, dest in layout.binds:
             argv += ["--ro-bind", source, dest]
@@ -458,7 +473,7 @@ class BwrapJail(Jail):
         setrlimit(resource.RLIMIT_CORE, (0, 0))
         setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
         if self.config.as_root:
-            nproc = limits.pids + BWRAP_TASKS
+            nproc = limits.pids + BWRAP_TASKS + NPROC_SLACK
             setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
     def started(self, popen: subprocess.Popen) -> None:
@@ -469,9 +484,30 @@ class BwrapJail(Jail):
         if self._seccomp_fd >= 0:
             os.close(self._seccomp_fd)
             self._seccomp_fd = -1
+        if self._info_w >= 0:
+            os.close(self._info_w)
+            self._info_w = -1
+
+    def _read_info(self) -> None:
+        """The sandbox init's host pid from bwrap's --info-fd (written before it runs)."""
+        if self._info_r < 0:
+            return
+        try:
+            os.set_blocking(self._info_r, False)
+            data = os.read(self._info_r, 4096)
+            pid = json.loads(data.decode()).get("child-pid") if data else None
+            self._sandbox_init = pid if isinstance(pid, int) and pid > 0 else None
+        except (OSError, ValueError, AttributeError):
+            self._sandbox_init = None
+        finally:
+            os.close(self._info_r)
+            self._info_r = -1
 
     def abort(self) -> None:
         self._close_seccomp()
+        if self._info_r >= 0:
+            os.close(self._info_r)
+            self._info_r = -1
         self._release()
 
     # -- while running --------------------------------------------------------------------
@@ -499,18 +535,15 @@ class BwrapJail(Jail):
 
     # -- ending ---------------------------------------------------------------------------
     def kill(self, popen: subprocess.Popen) -> None:
-        if popen.poll() is not None and self._killed:
-            return
-        self._killed = True
+        if popen.poll() is None:
+            self._killed = True
         # Killing bwrap's outer process kills the sandbox's pid 1 (--die-with-parent), which
         # takes its whole pid namespace down; the cgroup kill does not wait for that.
         if self._cgroup is not None:
             self._cgroup.kill_all()
         if popen.poll() is None:
-            try:
+            with contextlib.suppress(ProcessLookupError):
                 os.killpg(popen.pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
 
     def finish(self, popen: subprocess.Popen) -> Usage:
         if self._finished:
@@ -520,8 +553,12 @@ class BwrapJail(Jail):
         popen.wait()
         try:
             # An orphaned sandbox pid 1 (its bwrap monitor was killed first) is now our child.
-            if self._killed and self.config.subreaper:
-                _reap(_our_children(self.slot.uid if self.config.as_root else None))
+            self._read_info()
+            if self.config.subreaper:
+                if self._sandbox_init is not None:
+                    _reap([self._sandbox_init])
+                elif self._killed:
+                    _reap(_our_children(self.slot.uid if self.config.as_root else None))
             group = self._cgroup
             if group is not None:
                 group.wait_empty()
@@ -577,6 +614,9 @@ def _check_bwrap(config: BwrapConfig) -> None:
                 stdin=subprocess.DEVNULL,
             )
         finally:
+            jail._read_info()
+            if config.subreaper and jail._sandbox_init is not None:
+                _reap([jail._sandbox_init])
             jail.abort()
         if proc.returncode != 0 or proc.stdout.strip() != b"ok":
             raise SandboxUnavailable(

@@ -8,8 +8,10 @@ all exclude each other, and a crashed holder releases its slot automatically.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import os
+import stat
 import tempfile
 import time
 from dataclasses import dataclass
@@ -57,22 +59,23 @@ class SlotPool:
         return cls(directory, count, base)
 
     def _ensure_dir(self) -> None:
-        try:
+        with contextlib.suppress(FileExistsError):
             os.mkdir(self.directory, 0o700)
-        except FileExistsError:
-            pass
         st = os.lstat(self.directory)
-        import stat
-
         if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid():
             raise NoFreeSlot(f"slot directory {self.directory} is not a directory we own")
 
     def acquire(self, timeout: float = 60.0) -> Slot:
-        """The lowest free slot; waits up to `timeout` seconds when all are busy."""
+        """A free slot; waits up to `timeout` seconds when all are busy."""
         self._ensure_dir()
         deadline = time.monotonic() + timeout
+        # Start at a random slot rather than the lowest free one: a uid's RLIMIT_NPROC count
+        # lags behind a finished sandbox by seconds (user-namespace accounting), so quick
+        # consecutive runs should not all land on the same uid.
+        start = int.from_bytes(os.urandom(2), "little") % self.count
         while True:
-            for n in range(self.count):
+            for i in range(self.count):
+                n = (start + i) % self.count
                 path = os.path.join(self.directory, f"slot-{n}.lock")
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
                 try:
