@@ -1,0 +1,3 @@
+# expect: CE
+# `solution` is a value, not a function.
+solution = 5

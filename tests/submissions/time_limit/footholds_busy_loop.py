@@ -1,0 +1,7 @@
+# expect: TLE
+# Waits for an answer that never comes.
+
+
+def solution(board, aloc, bloc):
+    while True:
+        pass
