@@ -273,10 +273,9 @@ class CgroupManager:
             return None
         enabled = set((_read(d + "/cgroup.subtree_control") or "").split())
         for c in sorted(wanted - enabled):
-            try:  # fails (EBUSY) when d has processes of its own and is not the root
+            # Fails (EBUSY) when d has processes of its own and is not the root.
+            with contextlib.suppress(OSError):
                 _write(d + "/cgroup.subtree_control", f"+{c}")
-            except OSError:
-                pass
         enabled = set((_read(d + "/cgroup.subtree_control") or "").split())
         return {c: d for c in wanted & enabled}
 
