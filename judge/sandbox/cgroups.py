@@ -229,9 +229,10 @@ class CgroupManager:
             return cls(2, v2, notes)
         notes.append(
             "NO CGROUPS: no writable cgroup v1 (memory, pids, cpuacct) or delegated cgroup v2 "
-            "(memory, pids, cpu) hierarchy, so memory, process count and CPU are bounded only "
-            "per process by rlimits (RLIMIT_AS, RLIMIT_NPROC, RLIMIT_CPU) and the wall limit, "
-            "not for the whole process tree"
+            "(memory, pids, cpu) hierarchy, so memory and CPU are bounded only per process "
+            "(RLIMIT_AS, RLIMIT_CPU) plus the wall limit, not for the whole process tree, and "
+            "the process count only by RLIMIT_NPROC (set when the judge runs as root); "
+            "JUDGE_CGROUP_PARENT may name a delegated cgroup v2 directory"
         )
         return cls(0, {}, notes)
 

@@ -646,10 +646,16 @@ def _bwrap_config(python: str, mtime: float, env_key: tuple) -> BwrapConfig:
         notes.append(
             f"judge not running as root: submissions run as this user (uid {os.getuid()}), "
             "not a per-slot uid, and RLIMIT_NPROC is not applied (it would count all of this "
-            "user's processes); the process count is bounded only by the pids cgroup"
+            "user's processes)"
         )
     cgroups = CgroupManager.detect(os.environ.get("JUDGE_CGROUP_PARENT") or None)
     notes += cgroups.notes
+    if not as_root and not cgroups.usable:
+        notes.append(
+            "NO PROCESS LIMIT: neither a pids cgroup nor RLIMIT_NPROC applies, so a fork bomb "
+            "is stopped only by the wall, CPU and memory limits (it stays inside the sandbox's "
+            "pid namespace and is killed with it)"
+        )
     subreaper = _set_child_subreaper()
     if not subreaper:
         notes.append(
