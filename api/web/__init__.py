@@ -1,0 +1,49 @@
+"""Web pages of the judge: Jinja2 page shells, static JS/CSS, and the JSON the pages need.
+
+`install(app)` adds everything to an app built by `api.main.create_app`:
+
+- page routes at the site root (`/`, `/login`, `/problems/{slug}`, `/submissions/{id}`, ...):
+  public HTML shells; their scripts fetch data from `/api/v1` with the bearer token kept in
+  the browser, so the API alone decides who may see what;
+- `/static/...`: the scripts, the style sheet and the icons (no CDN, no build step);
+- a few JSON endpoints under `/api/v1` that only the pages need (board preview, statistics,
+  the optimal line of a visible test, the planned test count).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from fastapi import FastAPI, Request
+from fastapi.exception_handlers import http_exception_handler
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+STATIC_DIR = Path(__file__).parent / "static"
+TEMPLATES_DIR = Path(__file__).parent / "templates"
+
+
+NOT_PAGES = ("/api/", "/static/", "/docs", "/redoc", "/openapi.json", "/healthz")
+
+
+def install(app: FastAPI) -> None:
+    from api.web import endpoints, pages
+
+    app.include_router(endpoints.router, prefix="/api/v1")
+    app.include_router(pages.router)
+    app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
+
+    previous = app.exception_handlers.get(StarletteHTTPException, http_exception_handler)
+
+    async def page_not_found(request: Request, exc: StarletteHTTPException):
+        """A browser asking for a page that does not exist gets a page, not JSON."""
+        if (
+            exc.status_code in (404, 405)
+            and request.method == "GET"
+            and not request.url.path.startswith(NOT_PAGES)
+            and "text/html" in request.headers.get("accept", "")
+        ):
+            return pages.not_found(request, "There is no page at this address.")
+        return await previous(request, exc)
+
+    app.add_exception_handler(StarletteHTTPException, page_not_found)

@@ -1,0 +1,260 @@
+"""JSON endpoints the web pages need beyond the core contract (mounted under /api/v1).
+
+- `POST /problems/{slug}/boards/preview` (instructors): validate a board, its reference answer
+  and one optimal line, without saving it: the board editor's live preview.
+- `GET /problems/{slug}/plan`: how many tests a submission will get (the live progress bar).
+- `GET /submissions/{id}/tests/{index}/explanation`: the optimal line of play for a test the
+  viewer may see the input of (never a solver for arbitrary boards: students only get lines
+  for boards the judge already showed them).
+- `GET /stats/problems`: acceptance per problem, and whether the viewer solved it.
+- `GET /problems/{slug}/stats` (instructors): verdict distribution and submissions per day.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, date, datetime, timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Path, Query, status
+from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel
+from sqlalchemy import distinct, func, select
+
+from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep
+from api.routers.problems import find_problem
+from api.schemas import BoardCreate, DbId, Message
+from judge import problems
+from judge.verdict import Verdict
+from store import repo
+from store.models import Board, Role, Status, Submission
+
+router = APIRouter(tags=["web"])
+
+
+class BoardPreview(BaseModel):
+    problem: str
+    input: dict[str, Any]
+    answer: Any
+    explanation: dict[str, Any]
+
+
+class TestPlan(BaseModel):
+    samples: int
+    hidden: int
+    random: int
+    total: int
+
+
+class ProblemStat(BaseModel):
+    slug: str
+    title: str
+    submissions: int  # finished submissions
+    accepted: int
+    acceptance: float | None  # accepted / submissions; None before the first verdict
+    solvers: int  # distinct users with an accepted submission
+    mine: str | None  # "solved", "tried" or None for the viewer
+
+
+class VerdictCount(BaseModel):
+    verdict: str
+    count: int
+
+
+class DayCount(BaseModel):
+    date: date
+    total: int
+    accepted: int
+
+
+class ProblemStats(BaseModel):
+    problem: str
+    title: str
+    submissions: int
+    pending: int  # queued or running now
+    users: int
+    solvers: int
+    verdicts: list[VerdictCount]  # every verdict, in a stable order, zeros included
+    days: list[DayCount]  # one per UTC day, oldest first, zeros included
+
+
+def _invalid_board(exc: Exception) -> HTTPException:
+    return HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}")
+
+
+def _solve(module: Any, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+    return module.reference(case), module.explain(case)
+
+
+@router.post(
+    "/problems/{slug}/boards/preview",
+    response_model=BoardPreview,
+    responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+)
+async def preview_board(slug: str, board_in: BoardCreate, user: Instructor) -> BoardPreview:
+    """What `POST /problems/{slug}/boards` would store, without storing it."""
+    module = find_problem(slug)
+    case = board_in.input
+    try:
+        module.validate(case)
+    except Exception as exc:  # InvalidCase, or anything a malformed case trips on
+        raise _invalid_board(exc) from exc
+    answer, explanation = await run_in_threadpool(_solve, module, case)
+    return BoardPreview(problem=slug, input=case, answer=answer, explanation=explanation)
+
+
+@router.get("/problems/{slug}/plan", response_model=TestPlan, responses={404: {"model": Message}})
+def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: CurrentUser) -> TestPlan:
+    """Tests a submission made now would get: samples, hidden boards, random boards."""
+    module = find_problem(slug)
+    hidden = session.scalar(select(func.count()).where(Board.problem == slug)) or 0
+    count = module.RANDOM_COUNT if settings.random_count is None else settings.random_count
+    samples = len(module.SAMPLES)
+    return TestPlan(samples=samples, hidden=hidden, random=count, total=samples + hidden + count)
+
+
+@router.get(
+    "/submissions/{submission_id}/tests/{index}/explanation",
+    response_model=dict[str, Any],
+    responses={404: {"model": Message}},
+)
+async def explain_test(
+    submission_id: DbId,
+    index: Annotated[int, Path(ge=0, le=1_000_000)],
+    session: SessionDep,
+    viewer: CurrentUser,
+) -> dict[str, Any]:
+    """One optimal line of play on the input of a test the viewer can see."""
+    sub = repo.get_submission(session=session, submission_id=submission_id)
+    if sub is None or (viewer.role != Role.INSTRUCTOR and sub.user_id != viewer.id):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="no such submission")
+    rows = repo.current_tests(session=session, submission=sub, after_index=index - 1)
+    row = rows[0] if rows and rows[0].index == index else None
+    if row is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no test {index} in this result")
+    if row.input is None or (row.kind == "hidden" and viewer.role != Role.INSTRUCTOR):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="this test's input is hidden")
+    module = find_problem(sub.problem)
+    try:
+        module.validate(row.input)
+    except Exception as exc:
+        raise _invalid_board(exc) from exc
+    return await run_in_threadpool(module.explain, row.input)
+
+
+@router.get("/stats/problems", response_model=list[ProblemStat])
+def problem_stats(session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
+    """Acceptance rate of every problem, and the viewer's own standing on it."""
+    done = Submission.status == Status.DONE
+    accepted = Submission.verdict == Verdict.AC
+    totals = dict(
+        session.execute(
+            select(Submission.problem, func.count()).where(done).group_by(Submission.problem)
+        ).all()
+    )
+    accepts = dict(
+        session.execute(
+            select(Submission.problem, func.count())
+            .where(done, accepted)
+            .group_by(Submission.problem)
+        ).all()
+    )
+    solvers = dict(
+        session.execute(
+            select(Submission.problem, func.count(distinct(Submission.user_id)))
+            .where(done, accepted)
+            .group_by(Submission.problem)
+        ).all()
+    )
+    mine_tried = set(
+        session.scalars(select(distinct(Submission.problem)).where(Submission.user_id == viewer.id))
+    )
+    mine_solved = set(
+        session.scalars(
+            select(distinct(Submission.problem)).where(
+                Submission.user_id == viewer.id, done, accepted
+            )
+        )
+    )
+    out = []
+    for slug, module in problems.registry().items():
+        total, ok = totals.get(slug, 0), accepts.get(slug, 0)
+        mine = "solved" if slug in mine_solved else "tried" if slug in mine_tried else None
+        out.append(
+            ProblemStat(
+                slug=slug,
+                title=module.TITLE,
+                submissions=total,
+                accepted=ok,
+                acceptance=ok / total if total else None,
+                solvers=solvers.get(slug, 0),
+                mine=mine,
+            )
+        )
+    return out
+
+
+VERDICT_ORDER = [v.value for v in Verdict if v is not Verdict.SKIPPED]
+
+
+@router.get(
+    "/problems/{slug}/stats",
+    response_model=ProblemStats,
+    responses={403: {"model": Message}, 404: {"model": Message}},
+)
+def problem_detail_stats(
+    slug: str,
+    session: SessionDep,
+    user: Instructor,
+    days: Annotated[int, Query(ge=1, le=366, description="UTC days to chart, ending today")] = 30,
+) -> ProblemStats:
+    """Verdict distribution of finished submissions and submissions per UTC day."""
+    module = find_problem(slug)
+    of_problem = Submission.problem == slug
+    by_verdict = dict(
+        session.execute(
+            select(Submission.verdict, func.count())
+            .where(of_problem, Submission.status == Status.DONE)
+            .group_by(Submission.verdict)
+        ).all()
+    )
+    pending = (
+        session.scalar(select(func.count()).where(of_problem, Submission.status != Status.DONE))
+        or 0
+    )
+    users = session.scalar(select(func.count(distinct(Submission.user_id))).where(of_problem)) or 0
+    solvers = (
+        session.scalar(
+            select(func.count(distinct(Submission.user_id))).where(
+                of_problem, Submission.status == Status.DONE, Submission.verdict == Verdict.AC
+            )
+        )
+        or 0
+    )
+    finished = sum(by_verdict.values())
+    verdicts = [VerdictCount(verdict=v, count=by_verdict.pop(v, 0)) for v in VERDICT_ORDER]
+    verdicts += [VerdictCount(verdict=str(v), count=n) for v, n in by_verdict.items() if v]
+
+    today = datetime.now(UTC).date()
+    first = today - timedelta(days=days - 1)
+    start = datetime(first.year, first.month, first.day, tzinfo=UTC)
+    buckets = {first + timedelta(days=i): [0, 0] for i in range(days)}
+    rows = session.execute(
+        select(Submission.created_at, Submission.verdict).where(
+            of_problem, Submission.created_at >= start
+        )
+    )
+    for created_at, verdict in rows:
+        bucket = buckets.get(created_at.astimezone(UTC).date())
+        if bucket is not None:
+            bucket[0] += 1
+            bucket[1] += verdict == Verdict.AC
+    return ProblemStats(
+        problem=slug,
+        title=module.TITLE,
+        submissions=finished,
+        pending=pending,
+        users=users,
+        solvers=solvers,
+        verdicts=verdicts,
+        days=[DayCount(date=d, total=t, accepted=a) for d, (t, a) in buckets.items()],
+    )

@@ -1,0 +1,199 @@
+"""Page routes: HTML shells rendered with Jinja2.
+
+A page carries no private data: its script fetches everything from /api/v1 with the bearer
+token the login page stored, so authorisation stays in one place (the API). What a page does
+render on the server is public to anyone who can reach the judge: the problem statements
+(rendered from markdown with raw HTML disabled) and their sample boards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cache
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
+from fastapi.templating import Jinja2Templates
+from markdown_it import MarkdownIt
+
+from api.web import STATIC_DIR, TEMPLATES_DIR
+from judge import problems
+
+router = APIRouter(include_in_schema=False)
+
+# Everything the pages load comes from this origin: no CDN, no inline script, no framing.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "same-origin",
+    "Cache-Control": "no-store",
+}
+
+
+@cache
+def asset_version(path: str) -> str:
+    """A content hash for cache busting: /static/app.css?v=1a2b3c4d."""
+    try:
+        return hashlib.sha256((STATIC_DIR / path).read_bytes()).hexdigest()[:10]
+    except OSError:
+        return "0"
+
+
+def asset(path: str) -> str:
+    return f"/static/{path}?v={asset_version(path)}"
+
+
+def render_markdown(text: str) -> str:
+    """Markdown to HTML with raw HTML disabled (it is escaped, never passed through)."""
+    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
+    return md.render(text)
+
+
+templates = Jinja2Templates(directory=TEMPLATES_DIR)
+templates.env.globals["asset"] = asset
+
+
+def problem_list() -> list[dict[str, str]]:
+    return [{"slug": slug, "title": m.TITLE} for slug, m in problems.registry().items()]
+
+
+def page(request: Request, name: str, *, status_code: int = 200, **context: Any) -> Response:
+    context.setdefault("page_data", {})
+    context["page_data"].setdefault("problems", problem_list())
+    response = templates.TemplateResponse(
+        request, name, {"problems": problem_list(), **context}, status_code=status_code
+    )
+    response.headers.update(SECURITY_HEADERS)
+    return response
+
+
+def not_found(request: Request, what: str) -> Response:
+    return page(request, "not_found.html", title="Not found", what=what, status_code=404)
+
+
+@cache
+def sample_explanations(slug: str) -> list[dict[str, Any]]:
+    """The samples with one optimal line each (they are public: the statement shows them)."""
+    module = problems.registry()[slug]
+    return [
+        {"input": s["input"], "answer": s["answer"], "explanation": module.explain(s["input"])}
+        for s in module.SAMPLES
+    ]
+
+
+def known_problem(slug: str):
+    return problems.registry().get(slug)
+
+
+@router.get("/", response_class=HTMLResponse)
+def home() -> Response:
+    return RedirectResponse("/problems", status_code=303)
+
+
+@router.get("/login", response_class=HTMLResponse)
+def login(request: Request) -> Response:
+    return page(request, "login.html", title="Log in", nav="login", public=True)
+
+
+@router.get("/register", response_class=HTMLResponse)
+def register(request: Request) -> Response:
+    return page(request, "register.html", title="Create an account", nav="register", public=True)
+
+
+@router.get("/problems", response_class=HTMLResponse)
+def problem_index(request: Request) -> Response:
+    return page(request, "problems.html", title="Problems", nav="problems")
+
+
+@router.get("/problems/{slug}", response_class=HTMLResponse)
+def problem_page(request: Request, slug: str) -> Response:
+    module = known_problem(slug)
+    if module is None:
+        return not_found(request, f"There is no problem called “{slug}”.")
+    limits = module.LIMITS
+    samples = sample_explanations(slug)
+    return page(
+        request,
+        "problem.html",
+        title=module.TITLE,
+        nav="problems",
+        problem={"slug": slug, "title": module.TITLE, "params": list(module.PARAMS)},
+        limits=limits,
+        statement_html=render_markdown(module.STATEMENT),
+        page_data={
+            "slug": slug,
+            "title": module.TITLE,
+            "params": list(module.PARAMS),
+            "samples": samples,
+        },
+    )
+
+
+@router.get("/submissions", response_class=HTMLResponse)
+def history(request: Request) -> Response:
+    return page(request, "history.html", title="Submissions", nav="history")
+
+
+@router.get("/submissions/{submission_id}", response_class=HTMLResponse)
+def submission(request: Request, submission_id: str) -> Response:
+    if not submission_id.isdigit() or not 0 < int(submission_id) < 2**31:
+        return not_found(request, "That is not a submission number.")
+    return page(
+        request,
+        "submission.html",
+        title=f"Submission #{submission_id}",
+        nav="history",
+        page_data={"id": int(submission_id)},
+    )
+
+
+@router.get("/instructor", response_class=HTMLResponse)
+def instructor(request: Request) -> Response:
+    return page(request, "instructor.html", title="Instructor", nav="instructor", instructor=True)
+
+
+@router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
+def boards(request: Request, slug: str) -> Response:
+    module = known_problem(slug)
+    if module is None:
+        return not_found(request, f"There is no problem called “{slug}”.")
+    return page(
+        request,
+        "boards.html",
+        title=f"Hidden boards · {module.TITLE}",
+        nav="instructor",
+        instructor=True,
+        problem={"slug": slug, "title": module.TITLE},
+        page_data={
+            "slug": slug,
+            "title": module.TITLE,
+            "samples": [s["input"] for s in module.SAMPLES],
+        },
+    )
+
+
+@router.get("/instructor/problems/{slug}/stats", response_class=HTMLResponse)
+def stats(request: Request, slug: str) -> Response:
+    module = known_problem(slug)
+    if module is None:
+        return not_found(request, f"There is no problem called “{slug}”.")
+    return page(
+        request,
+        "stats.html",
+        title=f"Statistics · {module.TITLE}",
+        nav="instructor",
+        instructor=True,
+        problem={"slug": slug, "title": module.TITLE},
+        page_data={"slug": slug, "title": module.TITLE},
+    )
+
+
+@router.get("/favicon.ico", include_in_schema=False)
+def favicon() -> Response:
+    return RedirectResponse(asset("favicon.svg"), status_code=308)

@@ -1,0 +1,175 @@
+// Hidden boards of one problem: the board editor with a live preview (validation errors, the
+// reference answer, the winner and the optimal line animated), saving, and the saved list.
+import { api, requireUser } from "../api.js";
+import { makeEditor } from "../board-editor.js";
+import { drawCase, replay } from "../boards.js";
+import { $, clear, formatDate, h, pageAlert, pageData } from "../dom.js";
+
+const { slug } = pageData();
+const user = await requireUser();
+
+const preview = $("#preview");
+const saveButton = $("#save-board");
+const saveNote = $("#save-note");
+let current = null; // the case in the editor
+let previewed = null; // JSON of the case the preview (valid) belongs to
+let inflight = null;
+let timer = null;
+
+function winnerText(explanation) {
+  const w = explanation.winner;
+  if (w === "A" || w === "B") return `${w} wins`;
+  if (w === "draw") return "A draw";
+  if (w) return `The ${w} player wins`;
+  return "";
+}
+
+function showPreview(result) {
+  const explanation = result.explanation || {};
+  clear(preview).append(
+    h("div", { class: "preview-answer" },
+      h("div", { class: "answer-box" }, h("span", { class: "answer-label" }, "Reference answer"),
+        h("span", { class: "answer-value", id: "preview-answer" }, String(result.answer))),
+      h("div", { class: "answer-box" }, h("span", { class: "answer-label" }, "Result"),
+        h("span", { class: "answer-value answer-winner", id: "preview-winner" }, winnerText(explanation)))),
+    explanation.summary ? h("p", { class: "muted" }, explanation.summary) : null,
+    replay(slug, result.input, explanation, { autoplay: true, delay: 700 }),
+  );
+}
+
+function showInvalid(message) {
+  clear(preview).append(h("div", { class: "alert alert-error validation-error", id: "preview-error" },
+    h("strong", {}, "This board cannot be saved. "), message));
+}
+
+async function runPreview() {
+  const body = current;
+  if (inflight) inflight.abort();
+  const controller = new AbortController();
+  inflight = controller;
+  preview.classList.add("is-loading");
+  try {
+    const result = await api(`/problems/${encodeURIComponent(slug)}/boards/preview`, {
+      method: "POST", json: { input: body }, signal: controller.signal,
+    });
+    if (controller.signal.aborted) return;
+    previewed = JSON.stringify(body);
+    showPreview(result);
+    saveButton.disabled = false;
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    previewed = null;
+    saveButton.disabled = true;
+    if (error.status === 422) showInvalid(error.message.replace(/^Invalid board: /i, ""));
+    else clear(preview).append(h("div", { class: "alert alert-error" }, error.message));
+  } finally {
+    if (inflight === controller) {
+      inflight = null;
+      preview.classList.remove("is-loading");
+    }
+  }
+}
+
+function onChange(value, clientError = null) {
+  current = value;
+  saveButton.disabled = true;
+  saveNote.textContent = "";
+  clearTimeout(timer);
+  if (clientError || value === null) {
+    if (inflight) inflight.abort();
+    previewed = null;
+    showInvalid(clientError || "Fix the input first.");
+    return;
+  }
+  timer = setTimeout(runPreview, 150);
+}
+
+if (user.role === "instructor") {
+  const editor = makeEditor(slug, $("#board-editor"), onChange);
+  current = editor.value();
+  runPreview();
+}
+
+saveButton?.addEventListener("click", async () => {
+  if (!current || previewed !== JSON.stringify(current)) return;
+  saveButton.disabled = true;
+  saveNote.textContent = "Saving…";
+  try {
+    const board = await api(`/problems/${encodeURIComponent(slug)}/boards`, {
+      method: "POST", json: { input: current },
+    });
+    saveNote.textContent = `Saved as hidden board #${board.id} (answer ${board.answer}).`;
+    boards.unshift(board);
+    renderList(board.id);
+  } catch (error) {
+    saveNote.textContent = "";
+    pageAlert(`Could not save the board: ${error.message}`);
+  } finally {
+    saveButton.disabled = previewed !== JSON.stringify(current);
+  }
+});
+
+// ---- saved boards ----------------------------------------------------------------------------
+
+let boards = [];
+
+function boardItem(board, highlight) {
+  const remove = h("button", { type: "button", class: "btn btn-small btn-danger-ghost", dataset: { delete: String(board.id) },
+    "aria-label": `Delete hidden board ${board.id}` }, "Delete");
+  return h("li", { class: ["board-item", highlight && "board-item-new"], dataset: { id: String(board.id) } },
+    h("div", { class: "board-thumb" }, drawCase(slug, board.input, { size: "small" })),
+    h("div", { class: "board-meta" },
+      h("strong", {}, `#${board.id}`), " · answer ", h("code", {}, String(board.answer)),
+      h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
+    remove);
+}
+
+function renderList(highlightId = null) {
+  const list = clear($("#board-list"));
+  $("#board-count").textContent = `(${boards.length})`;
+  if (!boards.length) {
+    list.appendChild(h("li", { class: "empty-row" }, "No hidden boards yet: submissions are graded on the samples and random boards only."));
+    return;
+  }
+  for (const board of boards) list.appendChild(boardItem(board, board.id === highlightId));
+}
+
+// Deleting asks once more on the same button, so nothing disappears on a stray click.
+$("#board-list")?.addEventListener("click", async (event) => {
+  const button = event.target.closest("button[data-delete]");
+  if (!button) return;
+  const id = Number(button.dataset.delete);
+  if (button.dataset.armed !== "1") {
+    button.dataset.armed = "1";
+    button.textContent = "Confirm delete";
+    button.classList.add("btn-danger");
+    setTimeout(() => {
+      if (button.isConnected) {
+        button.dataset.armed = "";
+        button.textContent = "Delete";
+        button.classList.remove("btn-danger");
+      }
+    }, 4000);
+    return;
+  }
+  button.disabled = true;
+  try {
+    await api(`/problems/${encodeURIComponent(slug)}/boards/${id}`, { method: "DELETE" });
+    boards = boards.filter((b) => b.id !== id);
+    renderList();
+    saveNote.textContent = `Deleted hidden board #${id}.`;
+  } catch (error) {
+    button.disabled = false;
+    pageAlert(`Could not delete board #${id}: ${error.message}`);
+  }
+});
+
+if (user.role === "instructor") {
+  try {
+    boards = await api(`/problems/${encodeURIComponent(slug)}/boards`);
+    boards.sort((a, b) => b.id - a.id);
+    renderList();
+  } catch (error) {
+    pageAlert(`Could not load the hidden boards: ${error.message}`);
+  }
+}

@@ -1,0 +1,422 @@
+// Submission page: follows the judging live (SSE), then shows the verdict, the tests, the
+// first failing visible test drawn with expected vs returned and a replayable optimal line,
+// the shrunk counterexample, and the highlighted source.
+import { API, api, requireUser } from "../api.js";
+import { drawCase, replay } from "../boards.js";
+import {
+  $, VERDICT_NAMES, clear, formatDate, formatKb, formatMs, formatValue, h, pageAlert, pageData,
+  plural, timeCell, verdictBadge,
+} from "../dom.js";
+import { codeBlock } from "../highlight.js";
+import { streamEvents } from "../sse.js";
+
+const { id } = pageData();
+const user = await requireUser();
+const isInstructor = user.role === "instructor";
+
+let sub = null;
+let tests = new Map(); // index -> test, for the current judging
+let planned = 0;
+let following = null; // AbortController of the live stream
+const explanations = new Map();
+
+const KIND_NAMES = { sample: "sample", hidden: "hidden", random: "random" };
+const isFailure = (test) => test.verdict !== "AC" && test.verdict !== "SKIPPED";
+const visibleInput = (test) => test.input !== null && test.input !== undefined;
+
+// ---- header and summary ------------------------------------------------------------------
+
+function renderHeader() {
+  const meta = $("#sub-meta");
+  meta.replaceChildren(
+    h("a", { href: `/problems/${encodeURIComponent(sub.problem)}` }, titleOf(sub.problem)),
+    " · by ", h("strong", {}, sub.user), " · submitted ", timeCell(sub.created_at),
+  );
+  const box = $("#sub-verdict");
+  if (sub.status === "done") {
+    box.replaceChildren(
+      verdictBadge(sub.verdict),
+      h("div", { class: "sub-verdict-text" },
+        h("strong", {}, VERDICT_NAMES[sub.verdict] || sub.verdict),
+        h("span", { class: "muted" }, `${sub.passed} of ${plural(sub.total, "test")} passed`)),
+    );
+    box.dataset.verdict = sub.verdict;
+  } else {
+    box.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("div", { class: "sub-verdict-text" }, h("strong", {}, sub.status === "running" ? "Judging…" : "Queued…"),
+        h("span", { class: "muted" }, "Results appear below as each test is graded.")));
+    delete box.dataset.verdict;
+  }
+  $("#sub-actions").hidden = !isInstructor;
+}
+
+function titleOf(slug) {
+  const found = (pageData().problems || []).find((p) => p.slug === slug);
+  return found ? found.title : slug;
+}
+
+function stat(label, value, extra) {
+  return h("div", { class: "stat" }, h("span", { class: "stat-label" }, label),
+    h("span", { class: "stat-value" }, value), extra ? h("span", { class: "stat-extra muted" }, extra) : null);
+}
+
+function renderSummary() {
+  const box = $("#summary");
+  box.hidden = false;
+  box.replaceChildren(
+    stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+    stat("Tests passed", `${sub.passed} / ${sub.total}`),
+    stat("Slowest test", formatMs(sub.max_time_ms), "CPU time"),
+    stat("Peak memory", formatKb(sub.peak_memory_kb)),
+    stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null),
+  );
+  const messages = clear($("#messages"));
+  if (sub.sandboxed === false) {
+    messages.appendChild(h("div", { class: "alert alert-warning" },
+      "This submission was graded without a sandbox (development mode)."));
+  }
+  if (sub.message) {
+    const title = sub.verdict === "CE" ? "Your code could not be run" : sub.verdict === "IE" ? "Internal error" : "Note";
+    messages.appendChild(h("div", { class: `alert ${sub.verdict === "CE" || sub.verdict === "IE" ? "alert-error" : "alert-info"} message-box` },
+      h("strong", {}, title), h("pre", { class: "message-text" }, sub.message)));
+  }
+}
+
+// ---- tests table ---------------------------------------------------------------------------
+
+function testRow(test) {
+  const canView = visibleInput(test) || (isFailure(test) && test.kind === "hidden");
+  return h("tr", { dataset: { index: String(test.index), verdict: test.verdict }, class: isFailure(test) && "row-failed" },
+    h("td", { class: "num" }, test.index + 1),
+    h("td", {}, h("span", { class: `kind kind-${test.kind}` }, KIND_NAMES[test.kind] || test.kind),
+      test.profile ? h("span", { class: "muted small" }, ` ${test.profile.replace(/_/g, " ")}`) : null),
+    h("td", {}, verdictBadge(test.verdict)),
+    h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : formatMs(test.time_ms)),
+    h("td", { class: "num" }, formatKb(test.memory_kb)),
+    h("td", {}, canView ? h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { show: String(test.index) } },
+      visibleInput(test) ? "View board" : "Details") : h("span", { class: "muted small" }, test.kind === "hidden" ? "hidden" : "")),
+  );
+}
+
+let failedOnly = false;
+
+function applyTestFilter() {
+  for (const row of $("#tests-body").children) {
+    row.hidden = failedOnly && !row.classList.contains("row-failed");
+  }
+  const failed = [...tests.values()].filter(isFailure).length;
+  $("#show-all").textContent = `All (${tests.size})`;
+  $("#show-failed").textContent = `Failed only (${failed})`;
+  $("#show-all").setAttribute("aria-pressed", String(!failedOnly));
+  $("#show-failed").setAttribute("aria-pressed", String(failedOnly));
+}
+
+for (const [selector, value] of [["#show-all", false], ["#show-failed", true]]) {
+  $(selector).addEventListener("click", () => {
+    failedOnly = value;
+    applyTestFilter();
+  });
+}
+
+function renderTests(list) {
+  const body = clear($("#tests-body"));
+  for (const test of list) body.appendChild(testRow(test));
+  $("#tests").hidden = list.length === 0;
+  applyTestFilter();
+}
+
+function upsertTestRow(test) {
+  const body = $("#tests-body");
+  const old = body.querySelector(`tr[data-index="${test.index}"]`);
+  const row = testRow(test);
+  row.classList.add("row-new");
+  if (old) old.replaceWith(row);
+  else body.appendChild(row);
+  $("#tests").hidden = false;
+  applyTestFilter();
+}
+
+$("#tests-body").addEventListener("click", (event) => {
+  const button = event.target.closest("button[data-show]");
+  if (!button) return;
+  const test = tests.get(Number(button.dataset.show));
+  if (test) {
+    showTest(test, false);
+    $("#detail").scrollIntoView({ behavior: "smooth", block: "start" });
+    $("#detail").focus({ preventScroll: true });
+  }
+});
+
+// ---- a test drawn: input, expected vs returned, optimal line ------------------------------
+
+function comparison(expected, got, verdict) {
+  const returned = verdict === "WA" ? formatValue(got) : got === null || got === undefined ? "no answer" : formatValue(got);
+  return h("dl", { class: "compare" },
+    h("div", { class: "compare-item compare-expected" }, h("dt", {}, "Expected"), h("dd", {}, h("code", {}, formatValue(expected)))),
+    h("div", { class: `compare-item ${verdict === "AC" ? "compare-ok" : "compare-got"}` },
+      h("dt", {}, "Your function returned"), h("dd", {}, h("code", {}, returned))));
+}
+
+function lineSection(slug, input, explanation) {
+  const box = h("div", { class: "line-of-play" }, h("h4", {}, "Optimal line of play"));
+  if (explanation) box.appendChild(replay(slug, input, explanation));
+  return box;
+}
+
+async function explanationFor(test) {
+  if (!explanations.has(test.index)) {
+    explanations.set(test.index, api(`/submissions/${id}/tests/${test.index}/explanation`));
+  }
+  return explanations.get(test.index);
+}
+
+function showTest(test, isFirstFailure) {
+  const section = $("#detail");
+  section.hidden = false;
+  section.tabIndex = -1;
+  const failed = isFailure(test);
+  $("#detail-title").textContent = isFirstFailure
+    ? `First failing test: #${test.index + 1}`
+    : `Test #${test.index + 1}`;
+  const body = clear($("#detail-body"));
+  body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(test.verdict), " ",
+    h("span", {}, `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
+    test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
+    h("span", { class: "muted" }, ` · ${formatMs(test.time_ms)}`)));
+  if (!visibleInput(test)) {
+    body.appendChild(h("p", { class: "alert alert-info" },
+      "This is a hidden board: its input and answer are not shown to students. Check your solution against the rules and the edge cases in the statement."));
+    return;
+  }
+  if (test.message && failed) body.appendChild(h("p", { class: "test-message" }, test.message));
+  const layout = h("div", { class: "detail-layout" },
+    h("div", { class: "detail-board" }, drawCase(sub.problem, test.input)),
+    h("div", { class: "detail-info" }, comparison(test.expected, test.got, test.verdict),
+      h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
+        h("pre", {}, JSON.stringify(test.input)))));
+  body.appendChild(layout);
+  const line = lineSection(sub.problem, test.input, null);
+  line.appendChild(h("p", { class: "muted" }, "Loading the optimal line…"));
+  body.appendChild(line);
+  explanationFor(test).then((explanation) => {
+    line.replaceWith(lineSection(sub.problem, test.input, explanation));
+  }).catch((error) => {
+    line.replaceChildren(h("h4", {}, "Optimal line of play"),
+      h("p", { class: "alert alert-error" }, `Could not load the optimal line: ${error.message}`));
+  });
+}
+
+function showCounterexample(test) {
+  const cx = test.counterexample;
+  const section = $("#counterexample");
+  if (!cx) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  const body = clear($("#cx-body"));
+  body.appendChild(h("p", { class: "muted" },
+    `Test #${test.index + 1} failed on a random board. The judge shrank it to this smaller board, where your solution still fails:`));
+  body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(cx.verdict), " ",
+    h("span", {}, VERDICT_NAMES[cx.verdict] || cx.verdict)));
+  if (cx.message) body.appendChild(h("p", { class: "test-message" }, cx.message));
+  body.appendChild(h("div", { class: "detail-layout" },
+    h("div", { class: "detail-board" }, drawCase(sub.problem, cx.input)),
+    h("div", { class: "detail-info" }, comparison(cx.expected, cx.got, cx.verdict),
+      h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"), h("pre", {}, JSON.stringify(cx.input))))));
+  if (cx.explanation) body.appendChild(lineSection(sub.problem, cx.input, cx.explanation));
+}
+
+// ---- final result ----------------------------------------------------------------------------
+
+function renderFinal() {
+  renderHeader();
+  renderSummary();
+  $("#live").hidden = true;
+  tests = new Map(sub.tests.map((t) => [t.index, t]));
+  renderTests(sub.tests);
+  const failing = sub.tests.find(isFailure);
+  if (failing) showTest(failing, true);
+  else $("#detail").hidden = true;
+  const withCounterexample = sub.tests.find((t) => t.counterexample);
+  if (withCounterexample) showCounterexample(withCounterexample);
+  else $("#counterexample").hidden = true;
+  renderJudgings();
+  $("#submission").setAttribute("aria-busy", "false");
+  document.title = `#${sub.id} ${sub.verdict} · Footholds Judge`;
+}
+
+function renderJudgings() {
+  const list = sub.history || [];
+  const section = $("#judgings");
+  section.hidden = list.length < 2;
+  const body = clear($("#judgings-body"));
+  for (const j of list.slice().reverse()) {
+    body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason),
+      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, `${j.passed}/${j.total}`),
+      h("td", { class: "num" }, formatMs(j.max_time_ms))));
+  }
+}
+
+function renderSource() {
+  $("#source").hidden = false;
+  $("#source-body").replaceChildren(codeBlock(sub.source, `Source code of submission ${sub.id}`));
+}
+
+$("#copy-source").addEventListener("click", async (event) => {
+  try {
+    await navigator.clipboard.writeText(sub.source);
+    event.target.textContent = "Copied";
+  } catch {
+    event.target.textContent = "Copy failed";
+  }
+  setTimeout(() => { event.target.textContent = "Copy"; }, 1500);
+});
+
+// ---- live progress ----------------------------------------------------------------------------
+
+function updateProgress(statusText) {
+  const graded = tests.size;
+  const total = Math.max(planned, graded, 1);
+  const bar = $("#progress");
+  bar.setAttribute("aria-valuemax", String(total));
+  bar.setAttribute("aria-valuenow", String(graded));
+  bar.setAttribute("aria-valuetext", `${graded} of ${total} tests graded`);
+  $("#progress-fill").style.width = `${Math.round((graded / total) * 100)}%`;
+  const failed = [...tests.values()].filter(isFailure);
+  const passed = [...tests.values()].filter((t) => t.verdict === "AC").length;
+  let text = statusText;
+  if (!text) {
+    text = graded ? `Graded ${graded} of ${planned ? total : "?"} tests · ${passed} passed` : "Running your code…";
+    if (failed.length) text += ` · test #${failed[0].index + 1} failed (${failed[0].verdict})`;
+  }
+  $("#live-text").textContent = text;
+  const strip = $("#test-strip");
+  while (strip.children.length < total) strip.appendChild(h("li", { class: "tick tick-pending" }));
+  [...tests.values()].forEach((test) => {
+    const tick = strip.children[test.index];
+    if (!tick) return;
+    tick.className = `tick tick-${test.verdict.toLowerCase()}`;
+    tick.title = `Test ${test.index + 1} (${test.kind}): ${test.verdict}`;
+  });
+}
+
+function resetLive() {
+  tests = new Map();
+  clear($("#test-strip"));
+  clear($("#tests-body"));
+  $("#tests").hidden = true;
+  $("#detail").hidden = true;
+  $("#counterexample").hidden = true;
+  $("#summary").hidden = true;
+  clear($("#messages"));
+  explanations.clear();
+}
+
+function onEvent({ event, data }) {
+  if (event === "status") {
+    if (data.status === "queued" && sub.status !== "queued") resetLive();
+    sub.status = data.status;
+    renderHeader();
+    updateProgress(data.status === "queued" ? "Waiting in the queue…" : null);
+  } else if (event === "test") {
+    tests.set(data.index, data);
+    upsertTestRow(data);
+    if (sub.status === "queued") {
+      sub.status = "running";
+      renderHeader();
+    }
+    updateProgress();
+    const first = [...tests.values()].find(isFailure);
+    if (first && first.index === data.index) showTest(data, true);
+  } else if (event === "done") {
+    sub = data;
+    renderFinal();
+  } else if (event === "gone") {
+    pageAlert("This submission no longer exists.");
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function follow() {
+  if (following) following.abort();
+  const controller = new AbortController();
+  following = controller;
+  $("#live").hidden = false;
+  $("#submission").setAttribute("aria-busy", "true");
+  try {
+    planned = (await api(`/problems/${encodeURIComponent(sub.problem)}/plan`)).total;
+  } catch {
+    planned = 0;
+  }
+  updateProgress(sub.status === "queued" ? "Waiting in the queue…" : null);
+  let failures = 0;
+  while (sub.status !== "done" && !controller.signal.aborted) {
+    try {
+      await streamEvents(`${API}/submissions/${id}/events`, { onEvent, signal: controller.signal });
+      failures = 0;
+    } catch (error) {
+      if (error.name === "AbortError") return;
+      if (error.status === 404 || error.status === 401 || error.status === 403) {
+        pageAlert(error.message);
+        return;
+      }
+      failures += 1;
+      updateProgress(`${error.message} Reconnecting…`);
+    }
+    if (sub.status === "done") break;
+    await sleep(Math.min(5000, 500 * 2 ** failures));
+    try {
+      const fresh = await api(`/submissions/${id}`);
+      if (fresh.status === "done") {
+        sub = fresh;
+        renderFinal();
+      }
+    } catch {
+      // keep trying the stream
+    }
+  }
+}
+
+$("#rejudge").addEventListener("click", async (event) => {
+  const button = event.currentTarget;
+  button.disabled = true;
+  try {
+    await api(`/submissions/${id}/rejudge`, { method: "POST" });
+    sub = { ...sub, status: "queued", verdict: null };
+    resetLive();
+    renderHeader();
+    follow();
+  } catch (error) {
+    pageAlert(`Could not rejudge: ${error.message}`);
+  } finally {
+    button.disabled = false;
+  }
+});
+
+// ---- start -----------------------------------------------------------------------------------
+
+async function start() {
+  try {
+    sub = await api(`/submissions/${id}`);
+  } catch (error) {
+    $("#submission").setAttribute("aria-busy", "false");
+    $("#sub-meta").textContent = "";
+    pageAlert(error.status === 404 ? "There is no submission with this number, or it is not yours." : error.message);
+    return;
+  }
+  renderHeader();
+  renderSource();
+  if (sub.status === "done") {
+    renderFinal();
+  } else {
+    for (const test of sub.tests) {
+      tests.set(test.index, test);
+      upsertTestRow(test);
+    }
+    follow();
+  }
+}
+
+start();
