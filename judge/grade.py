@@ -16,6 +16,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from importlib import resources
 from types import ModuleType
@@ -337,10 +338,7 @@ def grade(
     )
     if not sandbox.sandboxed:
         result.message = "UNSANDBOXED (JUDGE_SANDBOX=none): development use only. "
-
     try:
-        # Answers are computed as each test's report arrives, while the sandboxed process
-        # works on the next test on the other core.
         planned = plan_tests(module, hidden_cases, seed, random_count, solve=False)
     except Exception as exc:  # a bad stored board or a failing reference: the judge's fault
         log.exception("planning tests for %s failed", module.SLUG)
@@ -349,69 +347,79 @@ def grade(
     result.total = len(planned)
 
     raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-    problem_text = unreadable(raw)
-    if problem_text:
-        result.verdict, result.message = Verdict.CE, result.message + problem_text
+    why = unreadable(raw)
+    if why:
+        result.verdict, result.message = Verdict.CE, result.message + why
         return _finish(result, started)
 
-    limits = module.LIMITS
-    runner = Runner(module, raw, sandbox, limits.time_s, started + limits.total_s)
-
-    def judge_one(index: int, outcome: Outcome) -> bool:
-        test = planned[index]
-        if test.expected is None:
-            test.expected = module.reference(test.input)
-        if outcome.verdict is Verdict.AC:
-            ok, message = module.check(test.input, test.expected, outcome.got)
-            if not ok:
-                outcome.verdict, outcome.message = Verdict.WA, message
-        tr = _test_result(index, test, outcome)
-        result.tests.append(tr)
-        if on_test is not None:
-            on_test(tr)
-        # After a time-out the rest would most likely time out too, each costing the full
-        # limit: skip them, as judges do, so one slow submission cannot hog a grading slot.
-        return not (outcome.verdict is Verdict.TLE and outcome.fatal)
-
+    runner = Runner(module, raw, sandbox, module.LIMITS.time_s, started + module.LIMITS.total_s)
+    # Reference answers are solved in plan order on a thread of their own, overlapping the
+    # sandbox's start and the submission's run on the other core.
+    solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reference")
     try:
-        runner.run([t.input for t in planned], judge_one)
+        expected = [
+            None if t.expected is not None else solver.submit(module.reference, t.input)
+            for t in planned
+        ]
+        _run_planned(module, runner, planned, expected, result, on_test)
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
-        return _finish(result, started, runner)
     except Exception as exc:
         log.exception("grading a %s submission failed", module.SLUG)
         result.verdict = Verdict.IE
         result.message += f"internal error: {type(exc).__name__}: {exc}"
-        return _finish(result, started, runner)
+    finally:
+        solver.shutdown(wait=False, cancel_futures=True)
+    return _finish(result, started, runner)
 
-    for index in range(len(result.tests), len(planned)):
-        skipped = TestResult(
-            index=index,
-            kind=planned[index].kind,
-            verdict=Verdict.SKIPPED,
-            message="not run after a time limit exceeded",
-        )
-        result.tests.append(skipped)
+
+def _run_planned(
+    module: ModuleType,
+    runner: Runner,
+    planned: list[PlannedTest],
+    expected: list[Future | None],
+    result: GradeResult,
+    on_test: Callable[[TestResult], None] | None,
+) -> None:
+    def record(test: TestResult) -> None:
+        result.tests.append(test)
         if on_test is not None:
-            on_test(skipped)
+            on_test(test)
+
+    def judge_one(index: int, outcome: Outcome) -> bool:
+        test = planned[index]
+        if expected[index] is not None:
+            test.expected = expected[index].result()
+        if outcome.verdict is Verdict.AC:
+            ok, message = module.check(test.input, test.expected, outcome.got)
+            if not ok:
+                outcome.verdict, outcome.message = Verdict.WA, message
+        record(_test_result(index, test, outcome))
+        # After a time-out the rest would most likely time out too, each costing the full
+        # limit: skip them, as judges do, so one slow submission cannot hog a grading slot.
+        return not (outcome.verdict is Verdict.TLE and outcome.fatal)
+
+    runner.run([t.input for t in planned], judge_one)
+    for index in range(len(result.tests), len(planned)):
+        message = "not run after a time limit exceeded"
+        record(TestResult(index, planned[index].kind, Verdict.SKIPPED, message=message))
+
     result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
-    result.verdict = next(
-        (t.verdict for t in result.tests if t.verdict is not Verdict.AC), Verdict.AC
-    )
     failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
-    if (
-        failing is not None
-        and failing.kind is TestKind.RANDOM
-        and failing.verdict in (Verdict.WA, Verdict.RE)
-    ):
+    result.verdict = Verdict.AC if failing is None else failing.verdict
+    if failing and failing.kind is TestKind.RANDOM and failing.verdict in (Verdict.WA, Verdict.RE):
         try:
             failing.counterexample = shrink(
-                module, raw, sandbox, planned[failing.index], failing, limits.time_s
+                module,
+                runner.source,
+                runner.sandbox,
+                planned[failing.index],
+                failing,
+                runner.time_s,
             )
         except Exception:
             log.exception("shrinking a counterexample failed")  # the verdict stands without it
-    return _finish(result, started, runner)
 
 
 def unreadable(raw: bytes) -> str:

@@ -157,38 +157,39 @@ def _neighbours(rows: int, cols: int) -> list[tuple[int, ...]]:
 
 
 def _solver(board: list[list[int]]):
-    """A search function over (mask, mover, other) with a memo local to this board."""
+    """A search function over (mask, mover, other) with a memo local to this board.
+
+    The value is the number of moves left under optimal play. The player to move wins
+    exactly when it is odd (the winner makes the last move), so one int carries both the
+    outcome and the length, which keeps the memo small and the search fast.
+    """
     rows, cols = len(board), len(board[0])
     near = _neighbours(rows, cols)
-    memo: dict[tuple[int, int, int], tuple[bool, int]] = {}
+    memo: dict[int, int] = {}
 
-    def search(mask: int, mover: int, other: int) -> tuple[bool, int]:
-        key = (mask, mover, other)
+    def value(mask: int, mover: int, other: int) -> int:
+        key = mask << 10 | mover << 5 | other
         found = memo.get(key)
         if found is not None:
             return found
-        if not mask >> mover & 1:  # the foothold under the mover has vanished
-            result = (False, 0)
-        else:
+        best_win = best_loss = 0  # fewest moves among wins (odd), most among losses (even)
+        if mask >> mover & 1:  # else the foothold under the mover has vanished: lost now
             rest = mask & ~(1 << mover)
-            best_win = None  # fewest moves among winning moves
-            best_loss = -1  # most moves among losing moves
             for nxt in near[mover]:
                 if mask >> nxt & 1:
-                    wins, moves = search(rest, other, nxt)
-                    if not wins:
-                        if best_win is None or moves + 1 < best_win:
-                            best_win = moves + 1
-                    elif best_win is None and moves + 1 > best_loss:
-                        best_loss = moves + 1
-            if best_win is not None:
-                result = (True, best_win)
-            elif best_loss >= 0:
-                result = (False, best_loss)
-            else:  # no foothold to step to
-                result = (False, 0)
-        memo[key] = result
+                    moves = value(rest, other, nxt) + 1
+                    if moves & 1:
+                        if not best_win or moves < best_win:
+                            best_win = moves
+                    elif moves > best_loss:
+                        best_loss = moves
+        memo[key] = result = best_win or best_loss
         return result
+
+    def search(mask: int, mover: int, other: int) -> tuple[bool, int]:
+        """(the mover wins, total moves) under optimal play."""
+        moves = value(mask, mover, other)
+        return bool(moves & 1), moves
 
     return search, near, cols
 
