@@ -1,0 +1,1 @@
+"""HTTP API of the judge service (FastAPI): app factory, routers, schemas, auth."""

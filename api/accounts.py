@@ -1,0 +1,43 @@
+"""Creating accounts outside HTTP: the first instructor at start, and the create-user CLI."""
+
+from __future__ import annotations
+
+import secrets
+
+from sqlalchemy.orm import Session
+
+from api.security import hash_password, verify_password
+from store import repo
+from store.models import Role
+
+
+def upsert_user(*, session: Session, username: str, password: str, role: Role) -> bool:
+    """Create the user, or reset its password and role; True when it was created."""
+    user = repo.get_user_by_name(session=session, username=username)
+    if user is None:
+        repo.create_user(
+            session=session, username=username, password_hash=hash_password(password), role=role
+        )
+        session.commit()
+        return True
+    repo.update_user(session=session, user=user, password_hash=hash_password(password), role=role)
+    session.commit()
+    return False
+
+
+def ensure_admin(*, session: Session, username: str, password: str | None) -> str | None:
+    """Make sure the first instructor exists. Returns a password to print, or None.
+
+    Without a configured password one is generated, and shown only this once.
+    """
+    user = repo.get_user_by_name(session=session, username=username)
+    if user is None:
+        password = password or secrets.token_urlsafe(12)
+        upsert_user(session=session, username=username, password=password, role=Role.INSTRUCTOR)
+        return password
+    if password is not None and not (
+        verify_password(password, user.password_hash) and user.role == Role.INSTRUCTOR
+    ):
+        # The configuration is the source of truth for the admin account.
+        upsert_user(session=session, username=username, password=password, role=Role.INSTRUCTOR)
+    return password

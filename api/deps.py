@@ -1,0 +1,67 @@
+"""Dependencies shared by the routers: settings, session, current user, enqueue."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Annotated
+
+from fastapi import Depends, HTTPException, Request, status
+from fastapi.security import OAuth2PasswordBearer
+from sqlalchemy.orm import Session
+
+from api.security import token_user_id
+from store import repo
+from store.models import Role, User
+from store.settings import Settings
+
+oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/token", auto_error=False)
+
+
+def get_settings(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    with request.app.state.session_factory() as session:
+        yield session
+
+
+def get_enqueue(request: Request) -> Callable[..., bool]:
+    return request.app.state.enqueue
+
+
+SettingsDep = Annotated[Settings, Depends(get_settings)]
+# Function scope: the session (and its SQLite write lock) ends when the endpoint returns,
+# before the response is sent, which matters for the long-lived event stream.
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]
+EnqueueDep = Annotated[Callable[..., bool], Depends(get_enqueue)]
+
+
+def unauthorized(detail: str) -> HTTPException:
+    return HTTPException(
+        status.HTTP_401_UNAUTHORIZED, detail=detail, headers={"WWW-Authenticate": "Bearer"}
+    )
+
+
+def get_current_user(
+    session: SessionDep,
+    settings: SettingsDep,
+    token: Annotated[str | None, Depends(oauth2_scheme)],
+) -> User:
+    if not token:
+        raise unauthorized("not authenticated: send Authorization: Bearer <token>")
+    user_id = token_user_id(token, settings.secret_key)
+    user = repo.get_user(session=session, user_id=user_id) if user_id is not None else None
+    if user is None:
+        raise unauthorized("invalid or expired token")
+    return user
+
+
+def get_instructor(user: Annotated[User, Depends(get_current_user)]) -> User:
+    if user.role != Role.INSTRUCTOR:
+        raise HTTPException(status.HTTP_403_FORBIDDEN, detail="instructors only")
+    return user
+
+
+CurrentUser = Annotated[User, Depends(get_current_user)]
+Instructor = Annotated[User, Depends(get_instructor)]

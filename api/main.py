@@ -1,0 +1,56 @@
+"""The FastAPI app factory. Everything the app needs comes from the Settings passed in."""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+
+from fastapi import FastAPI, Request
+from fastapi.responses import JSONResponse
+from sqlalchemy.exc import DBAPIError, OperationalError
+
+from api.routers import health, problems, submissions, users
+from store.db import make_engine, make_session_factory
+from store.settings import Settings
+
+log = logging.getLogger(__name__)
+
+
+def create_app(
+    settings: Settings | None = None, *, enqueue: Callable[..., bool] | None = None
+) -> FastAPI:
+    settings = settings or Settings()
+    if enqueue is None:
+        from worker.app import make_celery
+        from worker.queue import Enqueuer
+
+        enqueue = Enqueuer(make_celery(settings))
+    app = FastAPI(
+        title="Footholds judge",
+        version="1.0",
+        description="Online judge for function-style game problems. Log in with "
+        "POST /api/v1/token and send `Authorization: Bearer <token>`.",
+        # The source limit (413) is checked on the decoded text; this caps the raw body.
+        max_body_size=max(1 << 20, 8 * settings.max_source_bytes),
+    )
+    engine = make_engine(settings.db_url)
+    app.state.settings = settings
+    app.state.engine = engine
+    app.state.session_factory = make_session_factory(engine)
+    app.state.enqueue = enqueue
+
+    for module in (users, problems, submissions):
+        app.include_router(module.router, prefix="/api/v1")
+    app.include_router(health.router)
+
+    @app.exception_handler(OperationalError)
+    async def database_unavailable(request: Request, exc: DBAPIError) -> JSONResponse:
+        # The database went away (restart, network): say so, and let the client retry.
+        log.warning("database error on %s: %s", request.url.path, exc)
+        return JSONResponse(
+            {"detail": "database unavailable, try again shortly"},
+            status_code=503,
+            headers={"Retry-After": "5"},
+        )
+
+    return app

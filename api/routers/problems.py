@@ -1,0 +1,122 @@
+"""Problem statements, and the instructors' hidden boards of each problem."""
+
+from __future__ import annotations
+
+from types import ModuleType
+
+from fastapi import APIRouter, HTTPException, Response, status
+from markdown_it import MarkdownIt
+
+from api.deps import CurrentUser, Instructor, SessionDep
+from api.schemas import (
+    BoardCreate,
+    BoardCreated,
+    BoardPublic,
+    DbId,
+    LimitsPublic,
+    Message,
+    ProblemPublic,
+    ProblemSummary,
+    Sample,
+)
+from judge import problems
+from store import repo
+from store.models import Board
+
+router = APIRouter(tags=["problems"])
+
+
+def find_problem(slug: str) -> ModuleType:
+    module = problems.registry().get(slug)
+    if module is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown problem {slug!r}")
+    return module
+
+
+def _limits(module: ModuleType) -> LimitsPublic:
+    limits = module.LIMITS
+    return LimitsPublic(time_s=limits.time_s, memory_mb=limits.memory_mb, total_s=limits.total_s)
+
+
+@router.get("/problems", response_model=list[ProblemSummary])
+def list_problems(user: CurrentUser) -> list[ProblemSummary]:
+    return [
+        ProblemSummary(slug=slug, title=m.TITLE, limits=_limits(m))
+        for slug, m in problems.registry().items()
+    ]
+
+
+@router.get("/problems/{slug}", response_model=ProblemPublic, responses={404: {"model": Message}})
+def get_problem(slug: str, user: CurrentUser) -> ProblemPublic:
+    module = find_problem(slug)
+    return ProblemPublic(
+        slug=slug,
+        title=module.TITLE,
+        limits=_limits(module),
+        statement=module.STATEMENT,
+        statement_html=MarkdownIt("commonmark").enable("table").render(module.STATEMENT),
+        params=list(module.PARAMS),
+        samples=[Sample(input=s["input"], answer=s["answer"]) for s in module.SAMPLES],
+    )
+
+
+def _board(board: Board) -> BoardPublic:
+    return BoardPublic(
+        id=board.id,
+        problem=board.problem,
+        input=board.input,
+        answer=board.answer,
+        author=board.author.username if board.author else None,
+        created_at=board.created_at,
+    )
+
+
+@router.get(
+    "/problems/{slug}/boards",
+    response_model=list[BoardPublic],
+    responses={403: {"model": Message}, 404: {"model": Message}},
+)
+def list_boards(slug: str, session: SessionDep, user: Instructor) -> list[BoardPublic]:
+    """Hidden boards of a problem (instructors only)."""
+    find_problem(slug)
+    return [_board(b) for b in repo.list_boards(session=session, problem=slug)]
+
+
+@router.post(
+    "/problems/{slug}/boards",
+    status_code=status.HTTP_201_CREATED,
+    response_model=BoardCreated,
+    responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+)
+def add_board(
+    slug: str, board_in: BoardCreate, session: SessionDep, user: Instructor
+) -> BoardCreated:
+    """Add a hidden board: validated by the problem, answered once by its reference solver."""
+    module = find_problem(slug)
+    case = board_in.input
+    try:
+        module.validate(case)
+    except Exception as exc:  # InvalidCase, or anything a malformed case trips on
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}"
+        ) from exc
+    answer = module.reference(case)
+    explanation = module.explain(case)
+    board = repo.add_board(
+        session=session, problem=slug, case=case, answer=answer, author_id=user.id
+    )
+    session.commit()
+    return BoardCreated(**_board(board).model_dump(), explanation=explanation)
+
+
+@router.delete(
+    "/problems/{slug}/boards/{board_id}",
+    status_code=status.HTTP_204_NO_CONTENT,
+    responses={403: {"model": Message}, 404: {"model": Message}},
+)
+def delete_board(slug: str, board_id: DbId, session: SessionDep, user: Instructor) -> Response:
+    find_problem(slug)
+    if not repo.delete_board(session=session, problem=slug, board_id=board_id):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no board {board_id} in {slug}")
+    session.commit()
+    return Response(status_code=status.HTTP_204_NO_CONTENT)

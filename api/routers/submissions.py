@@ -1,0 +1,447 @@
+"""Submitting, reading results (detail, history, live events) and rejudging."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import secrets
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from datetime import timedelta
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import StreamingResponse
+from pydantic import ValidationError
+from sqlalchemy.orm import Session
+from starlette.datastructures import UploadFile
+
+from api.deps import (
+    CurrentUser,
+    EnqueueDep,
+    Instructor,
+    SessionDep,
+    SettingsDep,
+)
+from api.routers.problems import find_problem
+from api.schemas import (
+    DbId,
+    JudgingPublic,
+    Message,
+    RejudgeQueued,
+    Slug,
+    SubmissionCreate,
+    SubmissionPage,
+    SubmissionPublic,
+    SubmissionQueued,
+    SubmissionSummary,
+    TestPublic,
+    Username,
+    UtcDatetime,
+)
+from judge import problems
+from judge.verdict import Verdict
+from store import repo
+from store.models import Role, Status, Submission, TestRow, User, utcnow
+
+router = APIRouter(tags=["submissions"])
+
+IE_FOR_STUDENTS = "The judge failed on this submission (not your fault); it has been logged."
+
+
+# ---- reading a submission body: JSON or a multipart .py upload ---------------------------
+
+
+@dataclass
+class SubmissionBody:
+    problem: str
+    source: str | bytes  # bytes when uploaded as a file (decoded and checked later)
+
+
+def _invalid(loc: tuple[str, ...], message: str) -> RequestValidationError:
+    return RequestValidationError(
+        [{"type": "value_error", "loc": loc, "msg": message, "input": None}]
+    )
+
+
+async def read_submission_body(request: Request, settings: SettingsDep) -> SubmissionBody:
+    content_type = request.headers.get("content-type", "")
+    if content_type.startswith("multipart/form-data"):
+        form = await request.form(max_files=1, max_fields=4)
+        problem, upload = form.get("problem"), form.get("file")
+        if not isinstance(problem, str):
+            raise _invalid(("body", "problem"), "field required: problem")
+        if isinstance(upload, UploadFile):
+            source: str | bytes = await upload.read(settings.max_source_bytes + 1)
+        elif isinstance(form.get("source"), str):
+            source = form["source"]
+        else:
+            raise _invalid(("body", "file"), "field required: file (the .py upload)")
+        return SubmissionBody(problem=problem[:64], source=source)
+    if content_type.split(";")[0].strip() not in ("application/json", ""):
+        raise HTTPException(
+            status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+            detail="send JSON {problem, source} or a multipart file upload",
+        )
+    try:
+        payload = json.loads(await request.body())
+        body = SubmissionCreate.model_validate(payload)
+    except ValueError as exc:  # JSONDecodeError and ValidationError are both ValueErrors
+        errors = exc.errors() if isinstance(exc, ValidationError) else None
+        raise RequestValidationError(
+            [{k: v for k, v in e.items() if k in ("type", "loc", "msg")} for e in errors]
+            if errors
+            else [{"type": "json_invalid", "loc": ("body",), "msg": str(exc)}]
+        ) from exc
+    return SubmissionBody(problem=body.problem, source=body.source)
+
+
+SUBMISSION_BODY = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": SubmissionCreate.model_json_schema()},
+            "multipart/form-data": {
+                "schema": {
+                    "type": "object",
+                    "required": ["problem", "file"],
+                    "properties": {
+                        "problem": {"type": "string"},
+                        "file": {"type": "string", "format": "binary"},
+                    },
+                }
+            },
+        },
+    }
+}
+
+
+def checked_source(body: SubmissionBody, limit: int) -> str:
+    raw = body.source
+    try:
+        data = raw if isinstance(raw, bytes) else raw.encode("utf-8")
+    except UnicodeEncodeError as exc:  # lone surrogates from JSON \ud800 escapes
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail="source is not valid UTF-8 text"
+        ) from exc
+    if len(data) > limit:
+        raise HTTPException(
+            status.HTTP_413_CONTENT_TOO_LARGE, detail=f"source is larger than {limit} bytes"
+        )
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            detail=f"source is not valid UTF-8 (byte {exc.start})",
+        ) from exc
+    if "\0" in text:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail="source contains a NUL character"
+        )
+    return text
+
+
+# ---- presenting ---------------------------------------------------------------------------
+
+
+def _summary_fields(sub: Submission) -> dict[str, Any]:
+    return {
+        "id": sub.id,
+        "user": sub.user.username,
+        "problem": sub.problem,
+        "status": sub.status,
+        "verdict": sub.verdict,
+        "passed": sub.passed,
+        "total": sub.total,
+        "max_time_ms": sub.max_time_ms,
+        "peak_memory_kb": sub.peak_memory_kb,
+        "created_at": sub.created_at,
+        "finished_at": sub.finished_at,
+    }
+
+
+def test_public(row: TestRow, viewer: User) -> TestPublic:
+    if row.kind == "hidden" and viewer.role != Role.INSTRUCTOR:
+        # Hidden boards stay hidden: kind, verdict and time only.
+        return TestPublic(index=row.index, kind=row.kind, verdict=row.verdict, time_ms=row.time_ms)
+    return TestPublic(
+        index=row.index,
+        kind=row.kind,
+        verdict=row.verdict,
+        time_ms=row.time_ms,
+        wall_ms=row.wall_ms,
+        memory_kb=row.memory_kb,
+        message=row.message,
+        profile=row.profile,
+        input=row.input,
+        expected=row.expected,
+        got=row.got,
+        counterexample=row.counterexample,
+    )
+
+
+def submission_public(session: Session, sub: Submission, viewer: User) -> SubmissionPublic:
+    message = sub.message
+    if sub.verdict == Verdict.IE and viewer.role != Role.INSTRUCTOR:
+        message = IE_FOR_STUDENTS
+    return SubmissionPublic(
+        **_summary_fields(sub),
+        source=sub.source,
+        seed=sub.seed,
+        judge_version=sub.judge_version,
+        attempts=sub.attempts,
+        message=message,
+        sandboxed=sub.sandboxed,
+        started_at=sub.started_at,
+        tests=[test_public(r, viewer) for r in repo.current_tests(session=session, submission=sub)],
+        history=[
+            JudgingPublic.model_validate(j, from_attributes=True)
+            for j in repo.judgings(session=session, submission_id=sub.id)
+        ],
+    )
+
+
+def visible_submission(session: Session, submission_id: int, viewer: User) -> Submission:
+    """The submission if the viewer may see it; 404 otherwise (no hint that it exists)."""
+    sub = repo.get_submission(session=session, submission_id=submission_id)
+    if sub is None or (viewer.role != Role.INSTRUCTOR and sub.user_id != viewer.id):
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="no such submission")
+    return sub
+
+
+# ---- endpoints ----------------------------------------------------------------------------
+
+
+@router.post(
+    "/submissions",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=SubmissionQueued,
+    openapi_extra=SUBMISSION_BODY,
+    responses={
+        401: {"model": Message},
+        413: {"model": Message},
+        415: {"model": Message},
+        429: {"model": Message},
+    },
+)
+def submit(
+    body: Annotated[SubmissionBody, Depends(read_submission_body)],
+    response: Response,
+    session: SessionDep,
+    user: CurrentUser,
+    settings: SettingsDep,
+    enqueue: EnqueueDep,
+) -> SubmissionQueued:
+    """Submit a solution as JSON {problem, source} or as a multipart .py file upload.
+
+    Answers 202 at once; follow GET /submissions/{id} or its /events stream for the verdict.
+    """
+    source = checked_source(body, settings.max_source_bytes)
+    if body.problem not in problems.registry():
+        known = ", ".join(problems.registry())
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            detail=f"unknown problem {body.problem!r} (known: {known})",
+        )
+    now = utcnow()
+    window = timedelta(minutes=1)
+    recent = repo.recent_submission_times(session=session, user_id=user.id, since=now - window)
+    if len(recent) >= settings.submit_rate_per_minute:
+        retry_after = max(1, math.ceil((recent[0] + window - now).total_seconds()))
+        raise HTTPException(
+            status.HTTP_429_TOO_MANY_REQUESTS,
+            detail=f"at most {settings.submit_rate_per_minute} submissions per minute; "
+            f"try again in {retry_after} s",
+            headers={"Retry-After": str(retry_after)},
+        )
+    sub = repo.create_submission(
+        session=session,
+        user_id=user.id,
+        problem=body.problem,
+        source=source,
+        seed=secrets.randbelow(2**31),
+    )
+    session.commit()  # committed before it is enqueued: the worker must find the row
+    enqueue(sub.id, priority="live")  # a failure is logged; the sweeper sends it later
+    response.headers["Location"] = f"/api/v1/submissions/{sub.id}"
+    return SubmissionQueued(
+        id=sub.id, problem=sub.problem, status=sub.status, created_at=sub.created_at
+    )
+
+
+@router.get(
+    "/submissions",
+    response_model=SubmissionPage,
+    responses={401: {"model": Message}, 403: {"model": Message}},
+)
+def history(
+    session: SessionDep,
+    viewer: CurrentUser,
+    problem: Slug | None = None,
+    verdict: Verdict | None = None,
+    user: Annotated[Username | None, Query(description="username (instructors)")] = None,
+    since: Annotated[UtcDatetime | None, Query(description="created at or after")] = None,
+    until: Annotated[UtcDatetime | None, Query(description="created before")] = None,
+    limit: Annotated[int, Query(ge=1, le=200)] = 50,
+    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+) -> SubmissionPage:
+    """Submissions, newest first: your own, or everyone's for instructors."""
+    user_id = None
+    if viewer.role != Role.INSTRUCTOR:
+        if user is not None and user != viewer.username:
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN, detail="students see only their own submissions"
+            )
+        user_id, user = viewer.id, None
+    items, total = repo.list_submissions(
+        session=session,
+        user_id=user_id,
+        username=user,
+        problem=problem,
+        verdict=verdict.value if verdict else None,
+        since=since,
+        until=until,
+        limit=limit,
+        offset=offset,
+    )
+    return SubmissionPage(
+        items=[SubmissionSummary(**_summary_fields(s)) for s in items],
+        total=total,
+        limit=limit,
+        offset=offset,
+    )
+
+
+@router.get(
+    "/submissions/{submission_id}",
+    response_model=SubmissionPublic,
+    responses={401: {"model": Message}, 404: {"model": Message}},
+)
+def detail(submission_id: DbId, session: SessionDep, viewer: CurrentUser) -> SubmissionPublic:
+    return submission_public(session, visible_submission(session, submission_id, viewer), viewer)
+
+
+def _sse(event: str, data: Any, event_id: str | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
+
+
+@router.get(
+    "/submissions/{submission_id}/events",
+    response_class=StreamingResponse,
+    responses={
+        200: {
+            "content": {"text/event-stream": {"schema": {"type": "string"}}},
+            "description": "events: status, test (one per finished test), done",
+        },
+        401: {"model": Message},
+        404: {"model": Message},
+    },
+)
+def events(
+    submission_id: DbId,
+    request: Request,
+    settings: SettingsDep,
+    session: SessionDep,
+    viewer: CurrentUser,
+) -> StreamingResponse:
+    """Server-Sent Events: `status` on each change, `test` per finished test, then `done`
+    with the whole result (the same body as GET /submissions/{id}), and the stream ends."""
+    visible_submission(session, submission_id, viewer)
+    factory = request.app.state.session_factory
+    poll_s = settings.events_poll_s
+    deadline = time.monotonic() + settings.events_timeout_s
+
+    def poll(state: dict[str, Any]) -> list[str]:
+        out = []
+        with factory() as s:
+            sub = repo.get_submission(session=s, submission_id=submission_id)
+            if sub is None:
+                state["end"] = True
+                return [_sse("gone", {"id": submission_id})]
+            if sub.lease_token != state["token"]:  # a new judging (rejudge, retry)
+                state["token"], state["last"] = sub.lease_token, -1
+            if sub.status != state["status"]:
+                state["status"] = sub.status
+                out.append(_sse("status", {"id": sub.id, "status": sub.status}))
+            if sub.status == Status.DONE:
+                result = submission_public(s, sub, viewer)
+                out.append(_sse("done", result.model_dump(mode="json")))
+                state["end"] = True
+                return out
+            for row in repo.current_tests(session=s, submission=sub, after_index=state["last"]):
+                state["last"] = row.index
+                out.append(
+                    _sse(
+                        "test",
+                        test_public(row, viewer).model_dump(mode="json"),
+                        f"{sub.lease_token}:{row.index}",
+                    )
+                )
+        return out
+
+    async def stream() -> AsyncIterator[str]:
+        state: dict[str, Any] = {"token": None, "last": -1, "status": None, "end": False}
+        idle = 0.0
+        while True:
+            chunks = await run_in_threadpool(poll, state)
+            for chunk in chunks:
+                yield chunk
+            if state["end"]:
+                return
+            if time.monotonic() > deadline:
+                yield _sse("timeout", {"id": submission_id})
+                return
+            idle = 0.0 if chunks else idle + poll_s
+            if idle >= 15:  # keep proxies from closing a quiet stream
+                idle = 0.0
+                yield ": keep-alive\n\n"
+            await asyncio.sleep(poll_s)
+
+    return StreamingResponse(
+        stream(),
+        media_type="text/event-stream",
+        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+    )
+
+
+@router.post(
+    "/submissions/{submission_id}/rejudge",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=RejudgeQueued,
+    responses={401: {"model": Message}, 403: {"model": Message}, 404: {"model": Message}},
+)
+def rejudge_one(
+    submission_id: DbId, session: SessionDep, user: Instructor, enqueue: EnqueueDep
+) -> RejudgeQueued:
+    """Judge again (low priority); the previous verdict stays in the history."""
+    visible_submission(session, submission_id, user)
+    ids = repo.rejudge(session=session, submission_ids=[submission_id])
+    session.commit()
+    for sid in ids:
+        enqueue(sid, priority="rejudge")
+    return RejudgeQueued(queued=ids)
+
+
+@router.post(
+    "/problems/{slug}/rejudge",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=RejudgeQueued,
+    tags=["problems"],
+    responses={401: {"model": Message}, 403: {"model": Message}, 404: {"model": Message}},
+)
+def rejudge_problem(
+    slug: str, session: SessionDep, user: Instructor, enqueue: EnqueueDep
+) -> RejudgeQueued:
+    """Rejudge every submission of a problem on the low-priority queue."""
+    find_problem(slug)
+    ids = repo.rejudge(session=session, problem=slug)
+    session.commit()
+    for sid in ids:
+        enqueue(sid, priority="rejudge")
+    return RejudgeQueued(queued=ids)

@@ -1,0 +1,170 @@
+"""Request and response bodies (XCreate = what a client sends, XPublic = what it gets)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
+
+from fastapi import Path
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+Username = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{3,32}$")]
+Slug = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,64}$")]
+DbId = Annotated[int, Path(ge=1, le=2**31 - 1)]  # ids in URLs; beyond int4 is just absent
+
+
+def _as_utc(value: datetime) -> datetime:
+    """Naive times are UTC; out-of-range ones are a client error, not a crash."""
+    try:
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+    except OverflowError as exc:
+        raise ValueError("date out of range") from exc
+
+
+UtcDatetime = Annotated[datetime, AfterValidator(_as_utc)]
+
+
+class Message(BaseModel):
+    detail: str
+
+
+class UserCreate(BaseModel):
+    username: Username
+    password: str = Field(min_length=8, max_length=128)
+
+
+class UserPublic(BaseModel):
+    model_config = ConfigDict(from_attributes=True)
+    id: int
+    username: str
+    role: Literal["student", "instructor"]
+    created_at: datetime
+
+
+class Token(BaseModel):
+    access_token: str
+    token_type: Literal["bearer"] = "bearer"
+
+
+class LimitsPublic(BaseModel):
+    time_s: float
+    memory_mb: int
+    total_s: float
+
+
+class Sample(BaseModel):
+    input: dict[str, Any]
+    answer: Any
+
+
+class ProblemSummary(BaseModel):
+    slug: str
+    title: str
+    limits: LimitsPublic
+
+
+class ProblemPublic(ProblemSummary):
+    statement: str  # markdown
+    statement_html: str
+    params: list[str]
+    samples: list[Sample]
+
+
+class BoardCreate(BaseModel):
+    input: dict[str, Any]
+
+
+class BoardPublic(BaseModel):
+    id: int
+    problem: str
+    input: dict[str, Any]
+    answer: int
+    author: str | None
+    created_at: datetime
+
+
+class BoardCreated(BoardPublic):
+    explanation: dict[str, Any]  # problem.explain(input): winner and one optimal line
+
+
+class SubmissionCreate(BaseModel):
+    problem: str = Field(max_length=64)
+    source: str
+
+
+class SubmissionQueued(BaseModel):
+    id: int
+    problem: str
+    status: Literal["queued", "running", "done"]
+    created_at: datetime
+
+
+class TestPublic(BaseModel):
+    index: int
+    kind: str
+    verdict: str
+    time_ms: float
+    # Everything below is left out for hidden tests shown to students.
+    wall_ms: float | None = None
+    memory_kb: int | None = None
+    message: str | None = None
+    profile: str | None = None
+    input: Any = None
+    expected: Any = None
+    got: Any = None
+    counterexample: Any = None
+
+
+class JudgingPublic(BaseModel):
+    verdict: str
+    passed: int
+    total: int
+    max_time_ms: float
+    peak_memory_kb: int
+    seed: int
+    judge_version: str | None
+    attempts: int
+    reason: str
+    finished_at: datetime
+
+
+class SubmissionSummary(BaseModel):
+    id: int
+    user: str
+    problem: str
+    status: Literal["queued", "running", "done"]
+    verdict: str | None
+    passed: int | None
+    total: int | None
+    max_time_ms: float | None
+    peak_memory_kb: int | None
+    created_at: datetime
+    finished_at: datetime | None
+
+
+class SubmissionPublic(SubmissionSummary):
+    source: str
+    seed: int
+    judge_version: str | None
+    attempts: int
+    message: str | None
+    sandboxed: bool | None
+    started_at: datetime | None
+    tests: list[TestPublic]
+    history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
+
+
+class SubmissionPage(BaseModel):
+    items: list[SubmissionSummary]
+    total: int
+    limit: int
+    offset: int
+
+
+class RejudgeQueued(BaseModel):
+    queued: list[int]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    database: Literal["ok"]

@@ -1,0 +1,123 @@
+"""`make run`: one command that migrates, then runs the API, a worker and the sweeper.
+
+The worker and the sweeper are child processes (the same commands docker-compose runs as
+separate services); Ctrl-C stops the server and then them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import uvicorn
+
+from api.accounts import ensure_admin
+from api.main import create_app
+from store.db import make_engine, make_session_factory
+from store.migrate import upgrade
+from store.settings import DEFAULT_SECRET, Settings
+
+STOP_GRACE_S = 15  # a grading in progress gets this long to finish on Ctrl-C
+
+
+def local_secret(data_dir: Path) -> str:
+    """A per-installation secret kept in the data dir, so tokens survive restarts."""
+    path = data_dir / "secret_key"
+    if not path.exists():
+        data_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(secrets.token_urlsafe(48))
+    return path.read_text().strip()
+
+
+def _die_with_parent() -> None:
+    # Linux: the child gets SIGTERM if this process dies without cleaning up.
+    with contextlib.suppress(Exception):
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
+
+
+def start_children(settings: Settings, env: dict[str, str]) -> list[subprocess.Popen]:
+    worker = [
+        sys.executable,
+        "-m",
+        "celery",
+        "-A",
+        "worker.main",
+        "worker",
+        "--loglevel=INFO",
+        "--without-gossip",
+        "--without-mingle",
+        f"--hostname=judge-{os.getpid()}@%h",
+    ]
+    sweeper = [sys.executable, "-m", "worker", "sweep"]
+    return [
+        subprocess.Popen(cmd, env=env, start_new_session=True, preexec_fn=_die_with_parent)
+        for cmd in (worker, sweeper)
+    ]
+
+
+def stop_children(children: list[subprocess.Popen]) -> None:
+    for child in children:
+        if child.poll() is None:
+            child.send_signal(signal.SIGTERM)
+    for child in children:
+        try:
+            child.wait(STOP_GRACE_S)
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(child.pid, signal.SIGKILL)
+            child.wait()
+
+
+def port_free(host: str, port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex((host, port)) != 0
+
+
+def serve() -> None:
+    env = dict(os.environ)
+    settings = Settings(_env_file=None) if "JUDGE_SECRET_KEY" in env else None
+    if settings is None:
+        data_dir = Path(env.get("JUDGE_DATA_DIR", "var"))
+        env["JUDGE_SECRET_KEY"] = os.environ["JUDGE_SECRET_KEY"] = local_secret(data_dir)
+        settings = Settings()
+    if settings.secret_key == DEFAULT_SECRET:
+        print("warning: JUDGE_SECRET_KEY is the default value", file=sys.stderr)
+    if not port_free(settings.host, settings.port):
+        sys.exit(f"port {settings.port} on {settings.host} is in use; set JUDGE_PORT")
+    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    print(f"database: {settings.db_url}\nbroker:   {settings.broker}", flush=True)
+    upgrade(settings.db_url)
+    engine = make_engine(settings.db_url)
+    with make_session_factory(engine)() as session:
+        password = ensure_admin(
+            session=session, username=settings.admin_user, password=settings.admin_password
+        )
+    engine.dispose()
+
+    children = start_children(settings, env)
+    url = f"http://{settings.host}:{settings.port}"
+    print(f"\nFootholds judge at {url}  (API docs: {url}/docs)")
+    if password and not settings.admin_password:
+        print(f"instructor: {settings.admin_user} / {password}   (generated; shown only now)")
+    elif password:
+        print(f"instructor: {settings.admin_user} / (JUDGE_ADMIN_PASSWORD)")
+    else:
+        print(
+            f"instructor: {settings.admin_user} (password shown when it was created; "
+            f"reset with: python -m api create-user {settings.admin_user} --instructor)"
+        )
+    print("Ctrl-C stops everything.\n", flush=True)
+    try:
+        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+    finally:
+        print("stopping worker and sweeper...", flush=True)
+        stop_children(children)

@@ -1,0 +1,44 @@
+"""Engine and session factories. Nothing is connected at import; callers pass the URL."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session, sessionmaker
+
+
+def make_engine(url: str, *, echo: bool = False) -> Engine:
+    parsed = make_url(url)
+    if parsed.get_backend_name() != "sqlite":
+        # pre_ping: a restarted PostgreSQL must not turn the next request into an error.
+        return create_engine(url, echo=echo, pool_pre_ping=True)
+    if parsed.database and parsed.database != ":memory:":
+        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    # The API, the worker processes and the sweeper share the file: wait for locks instead
+    # of failing at once.
+    engine = create_engine(url, echo=echo, connect_args={"timeout": 30})
+
+    @event.listens_for(engine, "connect")
+    def _sqlite_pragmas(dbapi_connection, _record) -> None:
+        # WAL lets readers (the SSE stream, history) run while a worker writes.
+        # Take the write lock at BEGIN (IMMEDIATE is set per transaction below) so two
+        # writers queue on busy_timeout rather than deadlock on a lock upgrade.
+        dbapi_connection.isolation_level = None
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _sqlite_begin(connection) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+    return engine
+
+
+def make_session_factory(engine: Engine) -> sessionmaker[Session]:
+    return sessionmaker(engine, expire_on_commit=False)

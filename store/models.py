@@ -1,0 +1,189 @@
+"""Tables of the service (SQLAlchemy 2 typed declarative models).
+
+A submission row holds the current judging: status, the latest verdict, and the claim
+(lease_token, lease_expires) a worker holds while grading. Per-test rows are keyed by the
+claim that produced them, so a crashed or superseded judging never mixes with the current
+one. Every finished judging is also recorded in `judgings`, so a rejudge keeps the old
+verdict in history.
+"""
+
+from __future__ import annotations
+
+import enum
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Text,
+    TypeDecorator,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+# Stable constraint names, so migrations can refer to them on every backend.
+NAMING = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class UTCDateTime(TypeDecorator):
+    """Timezone-aware UTC datetimes on every backend (SQLite stores naive values)."""
+
+    impl = DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value: datetime | None, dialect) -> datetime | None:
+        if value is not None and value.tzinfo is None:
+            raise ValueError("naive datetime; use aware UTC datetimes")
+        return value.astimezone(UTC) if value is not None else None
+
+    def process_result_value(self, value: datetime | None, dialect) -> datetime | None:
+        if value is None:
+            return None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Base(DeclarativeBase):
+    metadata = MetaData(naming_convention=NAMING)
+    type_annotation_map = {datetime: UTCDateTime, dict[str, Any]: JSON, Any: JSON}
+
+
+class Role(enum.StrEnum):
+    STUDENT = "student"
+    INSTRUCTOR = "instructor"
+
+
+class Status(enum.StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"
+
+
+class User(Base):
+    __tablename__ = "users"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    username: Mapped[str] = mapped_column(String(64), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16), default=Role.STUDENT)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Board(Base):
+    """A hidden board an instructor added to a problem, with its cached reference answer."""
+
+    __tablename__ = "boards"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    problem: Mapped[str] = mapped_column(String(64), index=True)
+    input: Mapped[dict[str, Any]] = mapped_column(JSON)
+    answer: Mapped[int] = mapped_column(BigInteger)
+    hidden: Mapped[bool] = mapped_column(Boolean, default=True)
+    author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    author: Mapped[User | None] = relationship(lazy="joined")
+
+
+class Submission(Base):
+    __tablename__ = "submissions"
+    __table_args__ = (
+        Index("ix_submissions_user_created", "user_id", "created_at"),
+        Index("ix_submissions_problem_created", "problem", "created_at"),
+        Index("ix_submissions_status_enqueued", "status", "enqueued_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    problem: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(Text)
+    status: Mapped[str] = mapped_column(String(16), default=Status.QUEUED)
+    verdict: Mapped[str | None] = mapped_column(String(16))
+    passed: Mapped[int | None] = mapped_column(Integer)
+    total: Mapped[int | None] = mapped_column(Integer)
+    max_time_ms: Mapped[float | None] = mapped_column(Float)
+    peak_memory_kb: Mapped[int | None] = mapped_column(BigInteger)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    judge_version: Mapped[str | None] = mapped_column(String(64))
+    message: Mapped[str | None] = mapped_column(Text)
+    sandboxed: Mapped[bool | None] = mapped_column(Boolean)
+    # Claims made for the current judging (reset by a rejudge): IE after too many.
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    # Fencing token: bumped by every claim and every rejudge, never reset. A worker writes
+    # only while the row still carries the token it claimed with.
+    lease_token: Mapped[int] = mapped_column(Integer, default=0)
+    lease_expires: Mapped[datetime | None] = mapped_column()
+    priority: Mapped[str] = mapped_column(String(16), default="live")  # live | rejudge
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    enqueued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column()
+    finished_at: Mapped[datetime | None] = mapped_column()
+
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class TestRow(Base):
+    """One test of one judging (identified by the claim token that produced it)."""
+
+    __tablename__ = "test_results"
+    __table_args__ = (UniqueConstraint("submission_id", "lease_token", "index"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), index=True
+    )
+    lease_token: Mapped[int] = mapped_column(Integer)
+    index: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    verdict: Mapped[str] = mapped_column(String(16))
+    time_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    wall_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    memory_kb: Mapped[int] = mapped_column(BigInteger, default=0)
+    message: Mapped[str] = mapped_column(Text, default="")
+    profile: Mapped[str | None] = mapped_column(String(64))
+    # Visible tests only (samples, random boards): NULL for hidden boards.
+    input: Mapped[Any] = mapped_column(JSON, nullable=True)
+    expected: Mapped[Any] = mapped_column(JSON, nullable=True)
+    got: Mapped[Any] = mapped_column(JSON, nullable=True)
+    counterexample: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class Judging(Base):
+    """A finished judging of a submission: the verdict history that rejudges keep."""
+
+    __tablename__ = "judgings"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), index=True
+    )
+    lease_token: Mapped[int] = mapped_column(Integer)
+    verdict: Mapped[str] = mapped_column(String(16))
+    passed: Mapped[int] = mapped_column(Integer)
+    total: Mapped[int] = mapped_column(Integer)
+    max_time_ms: Mapped[float] = mapped_column(Float, default=0.0)
+    peak_memory_kb: Mapped[int] = mapped_column(BigInteger, default=0)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    judge_version: Mapped[str | None] = mapped_column(String(64))
+    message: Mapped[str | None] = mapped_column(Text)
+    attempts: Mapped[int] = mapped_column(Integer)
+    reason: Mapped[str] = mapped_column(String(16), default="submit")  # submit | rejudge
+    finished_at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -1,0 +1,478 @@
+"""Repository functions: every read and write the service makes, keyword-only arguments.
+
+Callers own the session and the transaction boundaries, except the worker-side functions
+(claim ... finish), which commit themselves: each is one atomic step of the judging protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, func, or_, select, true, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from store.models import Board, Judging, Role, Status, Submission, TestRow, User, utcnow
+
+
+class Conflict(Exception):
+    """The row would duplicate a unique value."""
+
+
+# ---- users -------------------------------------------------------------------------------
+
+
+def get_user(*, session: Session, user_id: int) -> User | None:
+    return session.get(User, user_id)
+
+
+def get_user_by_name(*, session: Session, username: str) -> User | None:
+    return session.scalar(select(User).where(User.username == username))
+
+
+def create_user(*, session: Session, username: str, password_hash: str, role: Role) -> User:
+    user = User(username=username, password_hash=password_hash, role=role)
+    session.add(user)
+    try:
+        session.flush()
+    except IntegrityError as exc:
+        session.rollback()
+        raise Conflict(f"user {username!r} already exists") from exc
+    return user
+
+
+def update_user(*, session: Session, user: User, password_hash: str, role: Role) -> User:
+    user.password_hash = password_hash
+    user.role = role
+    session.flush()
+    return user
+
+
+def count_instructors(*, session: Session) -> int:
+    return session.scalar(select(func.count()).where(User.role == Role.INSTRUCTOR)) or 0
+
+
+# ---- hidden boards -----------------------------------------------------------------------
+
+
+def add_board(
+    *, session: Session, problem: str, case: dict[str, Any], answer: int, author_id: int | None
+) -> Board:
+    board = Board(problem=problem, input=case, answer=answer, author_id=author_id)
+    session.add(board)
+    session.flush()
+    return board
+
+
+def list_boards(*, session: Session, problem: str) -> list[Board]:
+    return list(session.scalars(select(Board).where(Board.problem == problem).order_by(Board.id)))
+
+
+def get_board(*, session: Session, problem: str, board_id: int) -> Board | None:
+    board = session.get(Board, board_id)
+    return board if board is not None and board.problem == problem else None
+
+
+def delete_board(*, session: Session, problem: str, board_id: int) -> bool:
+    result = session.execute(delete(Board).where(Board.id == board_id, Board.problem == problem))
+    return result.rowcount == 1
+
+
+def hidden_cases(*, session: Session, problem: str) -> list[dict[str, Any]]:
+    """The problem's hidden boards in grading order, with their cached reference answers."""
+    return [
+        {"input": board.input, "answer": board.answer}
+        for board in list_boards(session=session, problem=problem)
+        if board.hidden
+    ]
+
+
+# ---- submissions: API side ---------------------------------------------------------------
+
+
+def create_submission(
+    *, session: Session, user_id: int, problem: str, source: str, seed: int
+) -> Submission:
+    now = utcnow()
+    submission = Submission(
+        user_id=user_id,
+        problem=problem,
+        source=source,
+        seed=seed,
+        status=Status.QUEUED,
+        created_at=now,
+        enqueued_at=now,
+    )
+    session.add(submission)
+    session.flush()
+    return submission
+
+
+def recent_submission_times(*, session: Session, user_id: int, since: datetime) -> list[datetime]:
+    """Creation times of the user's submissions after `since`, oldest first (rate limiting)."""
+    return list(
+        session.scalars(
+            select(Submission.created_at)
+            .where(Submission.user_id == user_id, Submission.created_at > since)
+            .order_by(Submission.created_at)
+        )
+    )
+
+
+def get_submission(*, session: Session, submission_id: int) -> Submission | None:
+    return session.get(Submission, submission_id)
+
+
+def list_submissions(
+    *,
+    session: Session,
+    user_id: int | None = None,
+    username: str | None = None,
+    problem: str | None = None,
+    verdict: str | None = None,
+    since: datetime | None = None,
+    until: datetime | None = None,
+    limit: int = 50,
+    offset: int = 0,
+) -> tuple[list[Submission], int]:
+    """Newest first, with the total count of matching rows for pagination."""
+    conditions = []
+    if user_id is not None:
+        conditions.append(Submission.user_id == user_id)
+    if username is not None:
+        conditions.append(Submission.user_id.in_(select(User.id).where(User.username == username)))
+    if problem is not None:
+        conditions.append(Submission.problem == problem)
+    if verdict is not None:
+        conditions.append(Submission.verdict == verdict)
+    if since is not None:
+        conditions.append(Submission.created_at >= since)
+    if until is not None:
+        conditions.append(Submission.created_at < until)
+    where = and_(true(), *conditions)
+    total = session.scalar(select(func.count()).select_from(Submission).where(where)) or 0
+    rows = session.scalars(
+        select(Submission)
+        .where(where)
+        .order_by(Submission.created_at.desc(), Submission.id.desc())
+        .limit(limit)
+        .offset(offset)
+    )
+    return list(rows), total
+
+
+def current_tests(
+    *, session: Session, submission: Submission, after_index: int = -1
+) -> list[TestRow]:
+    """Tests of the submission's current judging (those written under its lease token)."""
+    return list(
+        session.scalars(
+            select(TestRow)
+            .where(
+                TestRow.submission_id == submission.id,
+                TestRow.lease_token == submission.lease_token,
+                TestRow.index > after_index,
+            )
+            .order_by(TestRow.index)
+        )
+    )
+
+
+def judgings(*, session: Session, submission_id: int) -> list[Judging]:
+    return list(
+        session.scalars(
+            select(Judging).where(Judging.submission_id == submission_id).order_by(Judging.id)
+        )
+    )
+
+
+def rejudge(
+    *, session: Session, submission_ids: list[int] | None = None, problem: str | None = None
+) -> list[int]:
+    """Queue submissions again at low priority; their finished verdicts stay in `judgings`.
+
+    Bumping the token fences out a worker still grading an earlier judging.
+    """
+    query = update(Submission).values(
+        status=Status.QUEUED,
+        verdict=None,
+        passed=None,
+        total=None,
+        max_time_ms=None,
+        peak_memory_kb=None,
+        message=None,
+        attempts=0,
+        lease_token=Submission.lease_token + 1,
+        lease_expires=None,
+        priority="rejudge",
+        enqueued_at=utcnow(),
+        started_at=None,
+        finished_at=None,
+    )
+    ids_query = select(Submission.id).order_by(Submission.id)
+    if submission_ids is not None:
+        ids_query = ids_query.where(Submission.id.in_(submission_ids))
+    if problem is not None:
+        ids_query = ids_query.where(Submission.problem == problem)
+    ids = list(session.scalars(ids_query))
+    if ids:
+        session.execute(query.where(Submission.id.in_(ids)))
+    return ids
+
+
+# ---- submissions: worker side (each function is one committed step) ---------------------
+
+
+@dataclass(frozen=True)
+class Claim:
+    submission_id: int
+    token: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Job:
+    problem: str
+    source: str
+    seed: int
+    hidden_cases: list[dict[str, Any]]
+
+
+def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | None:
+    """Take the row for grading if it is queued or its holder's lease has expired.
+
+    One conditional UPDATE, so exactly one worker wins however many messages were delivered.
+    """
+    now = utcnow()
+    result = session.execute(
+        update(Submission)
+        .where(
+            Submission.id == submission_id,
+            or_(
+                Submission.status == Status.QUEUED,
+                and_(Submission.status == Status.RUNNING, Submission.lease_expires < now),
+            ),
+        )
+        .values(
+            status=Status.RUNNING,
+            attempts=Submission.attempts + 1,
+            lease_token=Submission.lease_token + 1,
+            lease_expires=now + timedelta(seconds=lease_s),
+            started_at=now,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if result.rowcount != 1:
+        session.rollback()
+        return None
+    token, attempts = session.execute(
+        select(Submission.lease_token, Submission.attempts).where(Submission.id == submission_id)
+    ).one()
+    session.commit()
+    return Claim(submission_id=submission_id, token=token, attempts=attempts)
+
+
+def _holds(claim_: Claim):
+    return and_(
+        Submission.id == claim_.submission_id,
+        Submission.lease_token == claim_.token,
+        Submission.status == Status.RUNNING,
+    )
+
+
+def load_job(*, session: Session, claim_: Claim) -> Job:
+    submission = session.get(Submission, claim_.submission_id)
+    assert submission is not None
+    job = Job(
+        problem=submission.problem,
+        source=submission.source,
+        seed=submission.seed,
+        hidden_cases=hidden_cases(session=session, problem=submission.problem),
+    )
+    session.commit()
+    return job
+
+
+def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
+    result = session.execute(
+        update(Submission)
+        .where(_holds(claim_))
+        .values(lease_expires=utcnow() + timedelta(seconds=lease_s))
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return result.rowcount == 1
+
+
+def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
+    return TestRow(
+        submission_id=claim_.submission_id,
+        lease_token=claim_.token,
+        index=test["index"],
+        kind=str(test["kind"]),
+        verdict=str(test["verdict"]),
+        time_ms=float(test.get("time_ms") or 0.0),
+        wall_ms=float(test.get("wall_ms") or 0.0),
+        memory_kb=int(test.get("memory_kb") or 0),
+        message=test.get("message") or "",
+        profile=test.get("profile"),
+        input=test.get("input"),
+        expected=test.get("expected"),
+        got=test.get("got"),
+        counterexample=test.get("counterexample"),
+    )
+
+
+def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_s: float) -> bool:
+    """Store one finished test (live progress) if the claim still holds; extends the lease."""
+    held = session.execute(
+        update(Submission)
+        .where(_holds(claim_))
+        .values(lease_expires=utcnow() + timedelta(seconds=lease_s))
+        .execution_options(synchronize_session=False)
+    )
+    if held.rowcount != 1:
+        session.rollback()
+        return False
+    session.add(_test_row(claim_, test))
+    try:
+        session.commit()
+    except IntegrityError:  # already recorded (the final write fills any gaps)
+        session.rollback()
+    return True
+
+
+def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
+    """Store the final verdict if the claim still holds: the only way a judging ends."""
+    now = utcnow()
+    fields = {
+        "verdict": str(result["verdict"]),
+        "passed": int(result.get("passed") or 0),
+        "total": int(result.get("total") or 0),
+        "max_time_ms": float(result.get("max_time_ms") or 0.0),
+        "peak_memory_kb": int(result.get("peak_memory_kb") or 0),
+        "judge_version": result.get("judge_version"),
+        "message": result.get("message") or "",
+    }
+    updated = session.execute(
+        update(Submission)
+        .where(_holds(claim_))
+        .values(
+            status=Status.DONE,
+            lease_expires=None,
+            finished_at=now,
+            sandboxed=result.get("sandboxed"),
+            **fields,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if updated.rowcount != 1:
+        session.rollback()
+        return False
+    submission = session.get(Submission, claim_.submission_id)
+    assert submission is not None
+    # The final result is authoritative (it adds the shrunk counterexample): replace the
+    # progress rows in the same transaction that publishes the verdict.
+    session.execute(
+        delete(TestRow).where(
+            TestRow.submission_id == claim_.submission_id, TestRow.lease_token == claim_.token
+        )
+    )
+    session.add_all(_test_row(claim_, t) for t in result.get("tests", ()))
+    session.add(
+        Judging(
+            submission_id=claim_.submission_id,
+            lease_token=claim_.token,
+            seed=submission.seed,
+            attempts=claim_.attempts,
+            reason=submission.priority,
+            finished_at=now,
+            **fields,
+        )
+    )
+    session.commit()
+    return True
+
+
+def release(*, session: Session, claim_: Claim) -> bool:
+    """Give the row back to the queue after an infrastructure failure (it will be retried)."""
+    result = session.execute(
+        update(Submission)
+        .where(_holds(claim_))
+        .values(status=Status.QUEUED, lease_expires=None, enqueued_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return result.rowcount == 1
+
+
+def internal_error(message: str, judge_version: str | None = None) -> dict[str, Any]:
+    return {
+        "verdict": "IE",
+        "passed": 0,
+        "total": 0,
+        "message": message,
+        "judge_version": judge_version,
+        "tests": [],
+    }
+
+
+@dataclass(frozen=True)
+class Stale:
+    submission_id: int
+    priority: str
+
+
+def sweep(
+    *, session: Session, resend_after_s: float, max_attempts: int
+) -> tuple[list[Stale], list[int]]:
+    """Find rows a lost message or a dead worker left behind.
+
+    Returns (rows to enqueue again, ids marked IE after too many attempts). A row is resent
+    at most once per `resend_after_s`, so a long but healthy queue does not fill with copies.
+    """
+    now = utcnow()
+    expired = and_(Submission.status == Status.RUNNING, Submission.lease_expires < now)
+    exhausted = list(
+        session.execute(
+            select(Submission.id, Submission.lease_token, Submission.attempts).where(
+                expired, Submission.attempts >= max_attempts
+            )
+        )
+    )
+    gave_up = []
+    for submission_id, token, attempts in exhausted:
+        # Take the expired claim over (bump the token) so a late worker cannot write.
+        taken = session.execute(
+            update(Submission)
+            .where(Submission.id == submission_id, Submission.lease_token == token, expired)
+            .values(lease_token=token + 1, lease_expires=now + timedelta(seconds=60))
+            .execution_options(synchronize_session=False)
+        )
+        session.commit()
+        if taken.rowcount == 1:
+            claim_ = Claim(submission_id=submission_id, token=token + 1, attempts=attempts)
+            message = f"gave up after {attempts} attempts: the worker grading it kept failing"
+            if finish(session=session, claim_=claim_, result=internal_error(message)):
+                gave_up.append(submission_id)
+    stale_rows = list(
+        session.execute(
+            select(Submission.id, Submission.priority)
+            .where(
+                or_(Submission.status == Status.QUEUED, expired),
+                Submission.enqueued_at < now - timedelta(seconds=resend_after_s),
+            )
+            .order_by(Submission.id)
+        )
+    )
+    if stale_rows:
+        session.execute(
+            update(Submission)
+            .where(Submission.id.in_([row.id for row in stale_rows]))
+            .values(enqueued_at=now)
+            .execution_options(synchronize_session=False)
+        )
+    session.commit()
+    return [Stale(row.id, row.priority) for row in stale_rows], gave_up

@@ -1,0 +1,70 @@
+"""Service configuration, read from JUDGE_* environment variables.
+
+Shared by api/ and worker/ (both need the database, the broker and the grading limits), so it
+lives here rather than in either of them. Nothing reads the environment at import: call
+`Settings()` (or build one with explicit values in tests).
+"""
+
+from __future__ import annotations
+
+import warnings
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+DEFAULT_SECRET = "changethis"
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="JUDGE_", extra="ignore")
+
+    environment: Literal["local", "production"] = "local"
+    data_dir: Path = Path("var")
+    # Empty means the embedded defaults under data_dir (SQLite + kombu's SQLAlchemy broker).
+    database_url: str = ""
+    broker_url: str = ""
+    # Prefix for every broker key (Redis), so several deployments or test runs share one Redis.
+    broker_key_prefix: str = ""
+
+    secret_key: str = DEFAULT_SECRET
+    token_expire_minutes: int = Field(default=60 * 24, ge=1)
+    admin_user: str = "admin"
+    admin_password: str | None = None
+
+    host: str = "127.0.0.1"
+    port: int = 8000
+
+    events_poll_s: float = Field(default=0.25, gt=0)  # how often the SSE stream looks
+    events_timeout_s: float = Field(default=600.0, gt=0)  # longest one SSE stream stays open
+
+    max_source_bytes: int = Field(default=64 * 1024, ge=1)
+    submit_rate_per_minute: int = Field(default=10, ge=1)
+
+    # Grading: slots = worker processes per worker; the rest bound a crashed or lost judging.
+    worker_slots: int = Field(default=2, ge=1)
+    sandbox: Literal["bwrap", "none"] | None = None  # None: judge's default (bwrap)
+    random_count: int | None = Field(default=None, ge=0)  # None: the problem's default plan
+    lease_s: float = Field(default=30.0, gt=0)  # a running row is reclaimable this long after
+    max_attempts: int = Field(default=3, ge=1)  # claims before a submission is marked IE
+    sweep_interval_s: float = Field(default=5.0, gt=0)
+    resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
+    broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
+
+    @model_validator(mode="after")
+    def _refuse_default_secret(self) -> Settings:
+        if self.secret_key == DEFAULT_SECRET:
+            message = "JUDGE_SECRET_KEY is the default; set a long random value"
+            if self.environment == "production":
+                raise ValueError(message + " (refused in production)")
+            warnings.warn(message, stacklevel=2)
+        return self
+
+    @property
+    def db_url(self) -> str:
+        return self.database_url or f"sqlite:///{self.data_dir.resolve() / 'judge.sqlite'}"
+
+    @property
+    def broker(self) -> str:
+        return self.broker_url or f"sqla+sqlite:///{self.data_dir.resolve() / 'broker.sqlite'}"

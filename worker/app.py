@@ -1,0 +1,68 @@
+"""Celery app factory: every queue setting in one place, derived from the service settings."""
+
+from __future__ import annotations
+
+import math
+
+from celery import Celery
+from kombu import Queue
+
+from store.settings import Settings
+from worker.broker import TRANSPORT
+
+LIVE_QUEUE = "judge"
+REJUDGE_QUEUE = "judge.rejudge"
+GRADE_TASK = "judge.grade_submission"
+
+
+def grading_budget_s() -> float:
+    """The longest a grading may take: the slowest problem's total budget plus shrinking."""
+    from judge import grade, problems
+
+    slowest = max(module.LIMITS.total_s for module in problems.registry().values())
+    return slowest + grade.SHRINK_BUDGET_S + grade.STARTUP_S
+
+
+def make_celery(settings: Settings) -> Celery:
+    broker, transport_cls = settings.broker, None
+    if broker.startswith("sqla+sqlite:"):
+        broker, transport_cls = broker.removeprefix("sqla+"), TRANSPORT
+    app = Celery("judge", broker=broker, set_as_current=False)
+    # Soft limit: the task gives its claim back for a retry; hard limit: the pool child is killed
+    # and, with reject_on_worker_lost, the message goes back to the queue.
+    soft_limit = math.ceil(grading_budget_s()) + 60
+    hard_limit = soft_limit + 30
+    transport: dict[str, object] = {}
+    if settings.broker.startswith(("redis://", "rediss://")):
+        # A message unacked this long is redelivered: it must outlive the longest task,
+        # or a healthy grading would be handed to a second worker.
+        transport["visibility_timeout"] = hard_limit + 60
+        # Live submissions first; rejudges only when no live one waits.
+        transport["queue_order_strategy"] = "priority"
+        if settings.broker_key_prefix:
+            transport["global_keyprefix"] = settings.broker_key_prefix
+    elif not broker.startswith("sqla+"):  # (kombu would pass it on to create_engine)
+        # Virtual transports poll; the default 1 s would add a second to every submission.
+        # (They alternate between queues, so rejudges take at most every other slot.)
+        transport["polling_interval"] = settings.broker_polling_interval_s
+    app.conf.update(
+        task_serializer="json",
+        accept_content=["json"],
+        task_ignore_result=True,  # results live in the database
+        task_acks_late=True,
+        task_reject_on_worker_lost=True,
+        worker_prefetch_multiplier=1,
+        worker_concurrency=settings.worker_slots,
+        task_soft_time_limit=soft_limit,
+        task_time_limit=hard_limit,
+        broker_transport_options=transport,
+        broker_connection_retry_on_startup=True,
+        task_queues=(Queue(LIVE_QUEUE), Queue(REJUDGE_QUEUE)),
+        task_default_queue=LIVE_QUEUE,
+        worker_hijack_root_logger=False,
+        broker_transport=transport_cls,
+    )
+    from worker import tasks
+
+    tasks.register(app, settings)
+    return app

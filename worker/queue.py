@@ -1,0 +1,41 @@
+"""Publishing "grade submission N" messages, for the API, the sweeper and rejudges."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import Celery
+
+from worker.app import GRADE_TASK, LIVE_QUEUE, REJUDGE_QUEUE
+
+log = logging.getLogger(__name__)
+
+# Fail fast when the broker is down: the row is already committed and the sweeper will
+# enqueue it again, so a request must not hang on a dead broker.
+RETRY_POLICY = {"max_retries": 2, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.5}
+
+
+class Enqueuer:
+    def __init__(self, app: Celery) -> None:
+        self.app = app
+
+    def __call__(self, submission_id: int, *, priority: str = "live") -> bool:
+        """Send one message; False (logged) when the broker could not take it."""
+        queue = REJUDGE_QUEUE if priority == "rejudge" else LIVE_QUEUE
+        try:
+            self.app.send_task(
+                GRADE_TASK,
+                args=[submission_id],
+                queue=queue,
+                retry=True,
+                retry_policy=RETRY_POLICY,
+            )
+        except Exception as exc:  # any broker failure: the sweeper resends later
+            log.warning(
+                "could not enqueue submission %s (%s): %s; the sweeper will retry",
+                submission_id,
+                queue,
+                exc,
+            )
+            return False
+        return True

@@ -1,0 +1,45 @@
+"""Re-enqueues submissions a lost message or a dead worker left behind.
+
+A plain loop over the database (not a Celery beat task): it must keep working while the
+broker is down, and its only job is to publish again once the broker is back.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from store import repo
+from worker.queue import Enqueuer
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+
+def sweep_once(runtime: Runtime, enqueue: Enqueuer) -> tuple[int, int]:
+    """One pass; returns (messages resent, submissions given up as IE)."""
+    settings = runtime.settings
+    with runtime.session() as session:
+        stale, gave_up = repo.sweep(
+            session=session,
+            resend_after_s=settings.resend_after_s,
+            max_attempts=settings.max_attempts,
+        )
+    sent = sum(enqueue(row.submission_id, priority=row.priority) for row in stale)
+    if stale or gave_up:
+        log.info(
+            "sweeper: resent %d of %d stale submissions, gave up on %s",
+            sent,
+            len(stale),
+            gave_up or "none",
+        )
+    return sent, len(gave_up)
+
+
+def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
+    while not stop.is_set():
+        try:
+            sweep_once(runtime, enqueue)
+        except Exception:  # database down for a moment: the next pass tries again
+            log.warning("sweep failed", exc_info=True)
+        stop.wait(runtime.settings.sweep_interval_s)

@@ -1,0 +1,139 @@
+"""The grading task: claim the row, grade with judge.grade, save through store.
+
+Delivery is at least once (acks_late, reject on worker loss, sweeper resends), so the task is
+idempotent: a conditional claim picks one winner, and only the holder of the current claim
+can write progress or the verdict.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from typing import Any
+
+from celery import Celery, Task
+from celery.exceptions import SoftTimeLimitExceeded
+from sqlalchemy.exc import InterfaceError, OperationalError
+
+from store import repo
+from store.settings import Settings
+from worker.app import GRADE_TASK
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+# Failures of the machinery around grading, not of the submission: worth another attempt.
+INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, SoftTimeLimitExceeded, OSError)
+
+
+class Heartbeat:
+    """Extends the lease while grading runs, so only a dead worker's lease expires."""
+
+    def __init__(self, runtime: Runtime, claim: repo.Claim) -> None:
+        self.runtime = runtime
+        self.claim = claim
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="lease-heartbeat", daemon=True)
+
+    def _run(self) -> None:
+        lease_s = self.runtime.settings.lease_s
+        while not self._stop.wait(lease_s / 3):
+            try:
+                with self.runtime.session() as session:
+                    if not repo.extend_lease(session=session, claim_=self.claim, lease_s=lease_s):
+                        return  # the claim was taken over (rejudge): the verdict will be dropped
+            except Exception:  # a database hiccup: try again at the next beat
+                log.warning(
+                    "lease heartbeat for %s failed", self.claim.submission_id, exc_info=True
+                )
+
+    def __enter__(self) -> Heartbeat:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def judge_version() -> str:
+    import judge
+
+    return judge.__version__
+
+
+def run_judging(runtime: Runtime, submission_id: int) -> str:
+    """Grade one submission if it can be claimed; returns what happened (for logs/tests).
+
+    Raises one of INFRASTRUCTURE_ERRORS after giving the claim back when the failure was not
+    the submission's: the caller retries.
+    """
+    settings = runtime.settings
+    with runtime.session() as session:
+        claim = repo.claim(session=session, submission_id=submission_id, lease_s=settings.lease_s)
+    if claim is None:
+        return "not claimed"  # done already, or another worker holds a live lease
+    if claim.attempts > settings.max_attempts:
+        message = f"gave up after {claim.attempts - 1} attempts: grading kept failing"
+        with runtime.session() as session:
+            repo.finish(
+                session=session, claim_=claim, result=repo.internal_error(message, judge_version())
+            )
+        return "gave up"
+    try:
+        with runtime.session() as session:
+            job = repo.load_job(session=session, claim_=claim)
+
+        def on_test(test) -> None:
+            with runtime.session() as session:
+                repo.record_test(
+                    session=session, claim_=claim, test=test.to_dict(), lease_s=settings.lease_s
+                )
+
+        with Heartbeat(runtime, claim):
+            result = grade_job(runtime, job, on_test)
+    except INFRASTRUCTURE_ERRORS:
+        try:
+            with runtime.session() as session:
+                repo.release(session=session, claim_=claim)
+        except Exception:  # the database itself is down: the lease will expire instead
+            log.warning("could not release submission %s", submission_id, exc_info=True)
+        raise
+    with runtime.session() as session:
+        finished = repo.finish(session=session, claim_=claim, result=result)
+    return "finished" if finished else "claim lost"
+
+
+def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
+    from judge.grade import grade
+
+    try:
+        result = grade(
+            job.problem,
+            job.source,
+            hidden_cases=job.hidden_cases,
+            seed=job.seed,
+            random_count=runtime.settings.random_count,
+            sandbox=runtime.sandbox,
+            on_test=on_test,
+        )
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception as exc:  # never the submission's fault: IE, logged
+        log.exception("grading failed")
+        return repo.internal_error(f"internal error: {type(exc).__name__}: {exc}", judge_version())
+    return result.to_dict()
+
+
+def register(app: Celery, settings: Settings) -> None:
+    runtime = Runtime(settings)
+
+    @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)
+    def grade_submission(self: Task, submission_id: int) -> str:
+        try:
+            outcome = run_judging(runtime, submission_id)
+        except INFRASTRUCTURE_ERRORS as exc:
+            log.warning("submission %s: infrastructure error, retrying: %s", submission_id, exc)
+            raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+        log.info("submission %s: %s", submission_id, outcome)
+        return outcome
