@@ -9,6 +9,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, OperationalError
 
+from api import web
 from api.routers import health, problems, submissions, users
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
@@ -42,6 +43,7 @@ def create_app(
     for module in (users, problems, submissions):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)
+    web.install(app)  # the pages and the JSON only they need
 
     @app.exception_handler(OperationalError)
     async def database_unavailable(request: Request, exc: DBAPIError) -> JSONResponse:
