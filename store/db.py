@@ -18,7 +18,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
         Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
     # The API, the worker processes and the sweeper share the file: wait for locks instead
     # of failing at once.
-    engine = create_engine(url, echo=echo, connect_args={"timeout": 30})
+    engine = create_engine(url, echo=echo, connect_args={"timeout": 30, "check_same_thread": False})
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection, _record) -> None:

@@ -1,0 +1,269 @@
+"""A real service stack for integration tests: API (uvicorn), Celery worker and sweeper as
+separate processes, talking HTTP on a free loopback port.
+
+Everything a stack starts is stopped by `stop()`; logs stay in its temporary directory and
+their tails are attached to assertion messages.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+REPO = Path(__file__).resolve().parents[2]
+SOLUTIONS = Path(__file__).resolve().parent / "solutions"
+PYTHON = sys.executable
+START_TIMEOUT_S = 60
+GRADE_TIMEOUT_S = 120
+
+
+def solution(name: str) -> str:
+    return (SOLUTIONS / f"{name}.py").read_text()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for(
+    check: Callable[[], Any],
+    *,
+    timeout: float,
+    what: str,
+    interval: float = 0.1,
+    context: Callable[[], str] = str,
+) -> Any:
+    """Poll until check() is truthy; generous timeouts, never timed assertions."""
+    deadline = time.monotonic() + timeout
+    while True:
+        value = check()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout} s waiting for {what}\n{context()}")
+        time.sleep(interval)
+
+
+def service_env(tmp: Path, **overrides: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+    env.update(
+        PYTHONUNBUFFERED="1",
+        JUDGE_DATA_DIR=str(tmp),
+        JUDGE_SECRET_KEY=os.urandom(24).hex(),
+        # Short leases and a fast sweeper, so crash recovery takes seconds in tests.
+        JUDGE_LEASE_S="3",
+        JUDGE_SWEEP_INTERVAL_S="0.5",
+        JUDGE_RESEND_AFTER_S="3",
+        JUDGE_MAX_ATTEMPTS="3",
+        JUDGE_SUBMIT_RATE_PER_MINUTE="1000",
+        JUDGE_WORKER_SLOTS="2",
+    )
+    env.update(overrides)
+    return env
+
+
+class Stack:
+    def __init__(self, name: str, tmp: Path, env: dict[str, str]) -> None:
+        self.name = name
+        self.tmp = tmp
+        self.env = env
+        self.port = free_port()
+        self.base_url = f"http://127.0.0.1:{self.port}"
+        self.procs: dict[str, subprocess.Popen] = {}
+        self.admin = ("teacher", "teacher-" + os.urandom(6).hex())
+        self.http = httpx.Client(base_url=self.base_url, timeout=30)
+
+    # ---- processes ------------------------------------------------------------------------
+
+    def run(self, *args: str) -> str:
+        done = subprocess.run(
+            [PYTHON, *args], cwd=REPO, env=self.env, capture_output=True, text=True, timeout=120
+        )
+        assert done.returncode == 0, f"{args} failed:\n{done.stdout}\n{done.stderr}"
+        return done.stdout
+
+    def spawn(self, name: str, *args: str) -> subprocess.Popen:
+        log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
+        # Own process group: a SIGKILL takes the pool children with it, like a dead machine.
+        proc = subprocess.Popen(
+            [PYTHON, *args],
+            cwd=REPO,
+            env=self.env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        log.close()
+        self.procs[name] = proc
+        return proc
+
+    def log_tail(self, name: str, lines: int = 40) -> str:
+        path = self.tmp / f"{name}.log"
+        if not path.exists():
+            return f"({name}: no log)"
+        text = path.read_text(errors="replace").splitlines()[-lines:]
+        return f"--- {name} log ---\n" + "\n".join(text)
+
+    def logs(self) -> str:
+        return "\n".join(self.log_tail(n) for n in ("api", "worker", "sweeper"))
+
+    def setup(self) -> None:
+        """Schema via `alembic upgrade head`, the first instructor via the CLI."""
+        self.run("-m", "alembic", "upgrade", "head")
+        self.run(
+            "-m", "api", "create-user", self.admin[0], "--instructor", "--password", self.admin[1]
+        )
+
+    def start_api(self) -> None:
+        self.spawn("api", "-m", "api", "web", "--host", "127.0.0.1", "--port", str(self.port))
+
+        def healthy() -> bool:
+            try:
+                return self.http.get("/healthz").status_code == 200
+            except httpx.TransportError:
+                return False
+
+        wait_for(healthy, timeout=START_TIMEOUT_S, what="the API", context=self.logs)
+
+    def start_worker(self) -> None:
+        self.spawn(
+            "worker",
+            "-m",
+            "celery",
+            "-A",
+            "worker.main",
+            "worker",
+            "--loglevel=INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+            f"--hostname={self.name}-{os.getpid()}-{time.monotonic_ns()}@%h",
+        )
+        wait_for(
+            lambda: " ready." in (self.tmp / "worker.log").read_text(errors="replace"),
+            timeout=START_TIMEOUT_S,
+            what="the worker",
+            context=self.logs,
+        )
+
+    def start_sweeper(self) -> None:
+        self.spawn("sweeper", "-m", "worker", "sweep")
+
+    def start(self) -> Stack:
+        self.setup()
+        self.start_api()
+        self.start_worker()
+        self.start_sweeper()
+        return self
+
+    def kill(self, name: str) -> None:
+        proc = self.procs.pop(name, None)
+        if proc is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(30)
+
+    def stop_process(self, name: str) -> None:
+        proc = self.procs.get(name)
+        if proc is not None and proc.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGTERM)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(20)
+        self.kill(name)
+
+    def stop(self) -> None:
+        for name in list(self.procs):
+            self.stop_process(name)
+        self.http.close()
+
+    # ---- HTTP -----------------------------------------------------------------------------
+
+    def request(
+        self, method: str, path: str, token: str | None = None, **kwargs: Any
+    ) -> httpx.Response:
+        headers = kwargs.pop("headers", {})
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        return self.http.request(method, path, headers=headers, **kwargs)
+
+    def login(self, username: str, password: str) -> str:
+        response = self.request(
+            "POST", "/api/v1/token", data={"username": username, "password": password}
+        )
+        assert response.status_code == 200, response.text
+        return response.json()["access_token"]
+
+    def register(self, username: str, password: str = "correct-horse-1") -> str:
+        response = self.request(
+            "POST", "/api/v1/users", json={"username": username, "password": password}
+        )
+        assert response.status_code == 201, response.text
+        return self.login(username, password)
+
+    def instructor(self) -> str:
+        return self.login(*self.admin)
+
+    def submit(self, token: str, problem: str, source: str) -> int:
+        response = self.request(
+            "POST", "/api/v1/submissions", token, json={"problem": problem, "source": source}
+        )
+        assert response.status_code == 202, response.text
+        assert response.json()["status"] == "queued"
+        return response.json()["id"]
+
+    def detail(self, token: str, submission_id: int) -> dict[str, Any]:
+        response = self.request("GET", f"/api/v1/submissions/{submission_id}", token)
+        assert response.status_code == 200, response.text
+        return response.json()
+
+    def wait_done(
+        self, token: str, submission_id: int, *, judgings: int = 1, timeout: float = GRADE_TIMEOUT_S
+    ) -> dict[str, Any]:
+        """The submission once done with at least `judgings` finished judgings."""
+
+        def done() -> dict[str, Any] | None:
+            body = self.detail(token, submission_id)
+            ready = body["status"] == "done" and len(body["history"]) >= judgings
+            return body if ready else None
+
+        return wait_for(
+            done,
+            timeout=timeout,
+            interval=0.2,
+            what=f"submission {submission_id} to be judged",
+            context=self.logs,
+        )
+
+    def events(self, token: str, submission_id: int) -> Iterator[tuple[str, Any]]:
+        """Parsed Server-Sent Events of a submission, until the server ends the stream."""
+        with self.http.stream(
+            "GET",
+            f"/api/v1/submissions/{submission_id}/events",
+            headers={"Authorization": f"Bearer {token}"},
+            timeout=GRADE_TIMEOUT_S,
+        ) as response:
+            assert response.status_code == 200
+            assert response.headers["content-type"].startswith("text/event-stream")
+            event, data = None, []
+            for line in response.iter_lines():
+                if line.startswith("event:"):
+                    event = line.split(":", 1)[1].strip()
+                elif line.startswith("data:"):
+                    data.append(line.split(":", 1)[1].strip())
+                elif not line and event:
+                    yield event, json.loads("\n".join(data))
+                    event, data = None, []

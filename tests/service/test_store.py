@@ -1,0 +1,179 @@
+"""store/: migrations and the judging protocol (claim, fencing, finish, sweep, rejudge),
+on SQLite and PostgreSQL, each test inside a rolled-back transaction."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from alembic import command
+from sqlalchemy import update
+from sqlalchemy.orm import Session
+
+from store import repo
+from store.migrate import alembic_config
+from store.models import Role, Status, Submission, utcnow
+
+RESULT = {
+    "verdict": "WA",
+    "passed": 1,
+    "total": 2,
+    "max_time_ms": 3.5,
+    "peak_memory_kb": 9000,
+    "judge_version": "test",
+    "message": "",
+    "sandboxed": True,
+    "tests": [
+        {
+            "index": 0,
+            "kind": "sample",
+            "verdict": "AC",
+            "time_ms": 1.0,
+            "input": {"board": [1]},
+            "expected": 1,
+            "got": 1,
+        },
+        {
+            "index": 1,
+            "kind": "hidden",
+            "verdict": "WA",
+            "time_ms": 3.5,
+            "message": "Wrong answer on a hidden test",
+        },
+    ],
+}
+
+
+def new_submission(session: Session, username: str = "alice", problem: str = "footholds"):
+    user = repo.get_user_by_name(session=session, username=username) or repo.create_user(
+        session=session, username=username, password_hash="x", role=Role.STUDENT
+    )
+    submission = repo.create_submission(
+        session=session, user_id=user.id, problem=problem, source="def solution(): pass", seed=7
+    )
+    session.commit()
+    return submission
+
+
+def test_migrations_leave_no_difference_from_the_models(db_engine) -> None:
+    url = db_engine.url.render_as_string(hide_password=False)
+    command.check(alembic_config(url))  # raises when the models need a new migration
+
+
+def test_one_claim_wins_and_only_its_holder_finishes(session: Session) -> None:
+    sub = new_submission(session)
+    claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert claim is not None and claim.attempts == 1
+    assert repo.claim(session=session, submission_id=sub.id, lease_s=60) is None
+    stale = repo.Claim(sub.id, claim.token - 1, 1)
+    assert not repo.finish(session=session, claim_=stale, result=RESULT)
+    assert repo.finish(session=session, claim_=claim, result=RESULT)
+    assert not repo.finish(session=session, claim_=claim, result=RESULT)  # exactly once
+    session.refresh(sub)
+    assert (sub.status, sub.verdict, sub.passed, sub.total) == ("done", "WA", 1, 2)
+    assert [j.verdict for j in repo.judgings(session=session, submission_id=sub.id)] == ["WA"]
+    tests = repo.current_tests(session=session, submission=sub)
+    assert [(t.index, t.kind, t.input) for t in tests] == [
+        (0, "sample", {"board": [1]}),
+        (1, "hidden", None),
+    ]
+
+
+def test_an_expired_lease_is_taken_over_and_fences_the_old_holder(session: Session) -> None:
+    sub = new_submission(session)
+    first = repo.claim(session=session, submission_id=sub.id, lease_s=-1)  # already expired
+    second = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert first and second and second.attempts == 2 and second.token > first.token
+    assert not repo.record_test(session=session, claim_=first, test=RESULT["tests"][0], lease_s=60)
+    assert not repo.extend_lease(session=session, claim_=first, lease_s=60)
+    assert repo.record_test(session=session, claim_=second, test=RESULT["tests"][0], lease_s=60)
+    assert not repo.finish(session=session, claim_=first, result=RESULT)
+    assert repo.finish(session=session, claim_=second, result=RESULT)
+    assert len(repo.judgings(session=session, submission_id=sub.id)) == 1
+
+
+def test_progress_rows_are_replaced_by_the_final_result(session: Session) -> None:
+    sub = new_submission(session)
+    claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert repo.record_test(session=session, claim_=claim, test=RESULT["tests"][0], lease_s=60)
+    session.refresh(sub)
+    assert len(repo.current_tests(session=session, submission=sub)) == 1
+    final = dict(
+        RESULT, tests=[dict(RESULT["tests"][0], counterexample={"input": {}}), RESULT["tests"][1]]
+    )
+    assert repo.finish(session=session, claim_=claim, result=final)
+    tests = repo.current_tests(session=session, submission=sub)
+    assert [t.index for t in tests] == [0, 1]
+    assert tests[0].counterexample == {"input": {}}
+
+
+def test_sweep_resends_lost_and_abandoned_rows_and_gives_up_after_max_attempts(
+    session: Session,
+) -> None:
+    lost = new_submission(session)  # queued, its message lost
+    dead = new_submission(session)  # running, worker died
+    alive = new_submission(session)  # running with a live lease
+    hopeless = new_submission(session)  # died on every attempt
+    assert repo.claim(session=session, submission_id=dead.id, lease_s=-1)
+    assert repo.claim(session=session, submission_id=alive.id, lease_s=60)
+    for _ in range(3):
+        assert repo.claim(session=session, submission_id=hopeless.id, lease_s=-1)
+    past = utcnow() - timedelta(minutes=5)
+    session.execute(update(Submission).values(enqueued_at=past))
+    session.commit()
+
+    stale, gave_up = repo.sweep(session=session, resend_after_s=60, max_attempts=3)
+    assert sorted(s.submission_id for s in stale) == sorted([lost.id, dead.id])
+    assert gave_up == [hopeless.id]
+    session.refresh(hopeless)
+    assert (hopeless.status, hopeless.verdict) == ("done", "IE")
+    # Resent rows wait resend_after_s before being resent again.
+    assert repo.sweep(session=session, resend_after_s=60, max_attempts=3) == ([], [])
+
+
+def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None:
+    sub = new_submission(session)
+    claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert repo.finish(session=session, claim_=claim, result=dict(RESULT, verdict="AC"))
+    assert repo.rejudge(session=session, submission_ids=[sub.id]) == [sub.id]
+    session.commit()
+    session.refresh(sub)
+    assert (sub.status, sub.verdict, sub.attempts, sub.priority) == (
+        Status.QUEUED,
+        None,
+        0,
+        "rejudge",
+    )
+    assert repo.current_tests(session=session, submission=sub) == []
+    # A worker still grading the old judging cannot write any more.
+    assert not repo.finish(session=session, claim_=claim, result=RESULT)
+    again = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert again is not None and again.attempts == 1
+    assert repo.finish(session=session, claim_=again, result=RESULT)
+    history = repo.judgings(session=session, submission_id=sub.id)
+    assert [(j.verdict, j.reason) for j in history] == [("AC", "live"), ("WA", "rejudge")]
+
+
+def test_history_filters_order_and_pages(session: Session) -> None:
+    a1 = new_submission(session, "alice", "footholds")
+    a2 = new_submission(session, "alice", "numbergame")
+    b1 = new_submission(session, "bob", "footholds")
+    alice = repo.get_user_by_name(session=session, username="alice")
+    items, total = repo.list_submissions(session=session, user_id=alice.id)
+    assert total == 2 and [s.id for s in items] == [a2.id, a1.id]  # newest first
+    items, total = repo.list_submissions(session=session, problem="footholds")
+    assert total == 2 and {s.id for s in items} == {a1.id, b1.id}
+    items, _ = repo.list_submissions(session=session, username="bob")
+    assert [s.id for s in items] == [b1.id]
+    items, total = repo.list_submissions(session=session, limit=1, offset=1)
+    assert total == 3 and [s.id for s in items] == [a2.id]
+    future = utcnow() + timedelta(hours=1)
+    assert repo.list_submissions(session=session, since=future) == ([], 0)
+    assert repo.list_submissions(session=session, until=future)[1] == 3
+    assert repo.list_submissions(session=session, verdict="AC") == ([], 0)
+
+
+def test_usernames_are_unique(session: Session) -> None:
+    repo.create_user(session=session, username="carol", password_hash="x", role=Role.STUDENT)
+    with pytest.raises(repo.Conflict):
+        repo.create_user(session=session, username="carol", password_hash="y", role=Role.INSTRUCTOR)
