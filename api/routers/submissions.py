@@ -70,7 +70,7 @@ def _invalid(loc: tuple[str, ...], message: str) -> RequestValidationError:
 
 async def read_submission_body(request: Request, settings: SettingsDep) -> SubmissionBody:
     content_type = request.headers.get("content-type", "")
-    if content_type.startswith("multipart/form-data"):
+    if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         form = await request.form(max_files=1, max_fields=4)
         problem, upload = form.get("problem"), form.get("file")
         if not isinstance(problem, str):
@@ -230,10 +230,10 @@ def visible_submission(session: Session, submission_id: int, viewer: User) -> Su
     },
 )
 def submit(
+    user: CurrentUser,  # first: an anonymous request gets 401 before its body is read
     body: Annotated[SubmissionBody, Depends(read_submission_body)],
     response: Response,
     session: SessionDep,
-    user: CurrentUser,
     settings: SettingsDep,
     enqueue: EnqueueDep,
 ) -> SubmissionQueued:
