@@ -179,8 +179,7 @@ class Stack:
     def stop_process(self, name: str) -> None:
         proc = self.procs.get(name)
         if proc is not None and proc.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(proc.pid, signal.SIGTERM)
+            proc.terminate()  # the main process only: Celery then stops its own pool
             with contextlib.suppress(subprocess.TimeoutExpired):
                 proc.wait(20)
         self.kill(name)
