@@ -1,0 +1,107 @@
+"""Redis goes away with submissions queued (its messages are lost: no persistence), comes
+back, and every submission still gets exactly one verdict: the database is the source of
+truth and the sweeper resends what the broker lost.
+
+Uses a redis-server this test starts on its own loopback port, never the shared one.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import redis
+
+from tests.service.stack import Stack, free_port, service_env, solution, wait_for
+
+pytestmark = [pytest.mark.services, pytest.mark.sandbox]
+
+
+class RedisServer:
+    def __init__(self, port: int, log: Path) -> None:
+        self.port = port
+        self.log = log
+        self.proc: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        with open(self.log, "ab") as log:
+            self.proc = subprocess.Popen(
+                [
+                    "redis-server",
+                    "--port",
+                    str(self.port),
+                    "--bind",
+                    "127.0.0.1",
+                    "--save",
+                    "",
+                    "--appendonly",
+                    "no",
+                    "--daemonize",
+                    "no",
+                ],
+                stdout=log,
+                stderr=subprocess.STDOUT,
+            )
+        client = redis.Redis(port=self.port, socket_connect_timeout=1)
+
+        def up() -> bool:
+            try:
+                return bool(client.ping())
+            except redis.ConnectionError:
+                return False
+
+        wait_for(up, timeout=30, what=f"redis-server on port {self.port}")
+        client.close()
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.kill()
+            self.proc.wait(10)
+            self.proc = None
+
+
+@pytest.fixture
+def outage_stack(tmp_path: Path, postgres) -> Iterator[tuple[Stack, RedisServer]]:
+    if shutil.which("redis-server") is None:
+        pytest.fail("redis-server is required for the broker outage test", pytrace=False)
+    server = RedisServer(free_port(), tmp_path / "redis.log")
+    server.start()
+    env = service_env(
+        tmp_path,
+        JUDGE_DATABASE_URL=postgres(),
+        JUDGE_BROKER_URL=f"redis://127.0.0.1:{server.port}/0",
+    )
+    stack = Stack("outage", tmp_path, env)
+    try:
+        stack.setup()
+        stack.start_api()
+        stack.start_sweeper()
+        yield stack, server
+    finally:
+        stack.stop()
+        server.kill()
+
+
+def test_nothing_is_lost_when_redis_restarts_with_submissions_queued(outage_stack) -> None:
+    stack, server = outage_stack
+    token = stack.register("curie")
+    # No worker yet: these wait in Redis.
+    queued = [stack.submit(token, "numbergame", solution("numbergame_ok")) for _ in range(3)]
+    client = redis.Redis(port=server.port)
+    assert client.llen("judge") == 3
+    client.close()
+
+    server.kill()  # no persistence: the three messages are gone
+    # Submitting while the broker is down still works: the row is committed, the publish
+    # fails fast, the sweeper sends it later.
+    during = [stack.submit(token, "footholds", solution("footholds_ok")) for _ in range(2)]
+    assert stack.request("GET", "/healthz").status_code == 200
+
+    server.start()
+    stack.start_worker()
+    for sid in queued + during:
+        body = stack.wait_done(token, sid)
+        assert body["verdict"] == "AC" and len(body["history"]) == 1, body
