@@ -37,6 +37,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(prog="python -m api")
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("serve", help="migrate, then run API + worker + sweeper (make run)")
+    sub.add_parser("prestart", help="migrate and create the first instructor (compose)")
     web = sub.add_parser("web", help="run the HTTP API only (docker-compose)")
     web.add_argument("--host")
     web.add_argument("--port", type=int)
@@ -50,6 +51,13 @@ def main() -> None:
         from api.serve import serve
 
         serve()
+    elif args.command == "prestart":
+        from api.serve import prestart
+
+        settings = Settings()
+        password = prestart(settings)
+        if password and not settings.admin_password:
+            print(f"instructor: {settings.admin_user} / {password}   (generated; shown only now)")
     elif args.command == "web":
         import uvicorn
 

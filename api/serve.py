@@ -22,7 +22,7 @@ from api.accounts import ensure_admin
 from api.main import create_app
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
-from store.settings import DEFAULT_SECRET, Settings
+from store.settings import Settings
 
 STOP_GRACE_S = 15  # a grading in progress gets this long to finish on Ctrl-C
 
@@ -82,26 +82,33 @@ def port_free(host: str, port: int) -> bool:
         return s.connect_ex((host, port)) != 0
 
 
-def serve() -> None:
-    env = dict(os.environ)
-    settings = Settings(_env_file=None) if "JUDGE_SECRET_KEY" in env else None
-    if settings is None:
-        data_dir = Path(env.get("JUDGE_DATA_DIR", "var"))
-        env["JUDGE_SECRET_KEY"] = os.environ["JUDGE_SECRET_KEY"] = local_secret(data_dir)
-        settings = Settings()
-    if settings.secret_key == DEFAULT_SECRET:
-        print("warning: JUDGE_SECRET_KEY is the default value", file=sys.stderr)
-    if not port_free(settings.host, settings.port):
-        sys.exit(f"port {settings.port} on {settings.host} is in use; set JUDGE_PORT")
+def prestart(settings: Settings) -> str | None:
+    """Migrate, then make sure the first instructor exists; a password to show, or None."""
     settings.data_dir.mkdir(parents=True, exist_ok=True)
-    print(f"database: {settings.db_url}\nbroker:   {settings.broker}", flush=True)
     upgrade(settings.db_url)
     engine = make_engine(settings.db_url)
-    with make_session_factory(engine)() as session:
-        password = ensure_admin(
-            session=session, username=settings.admin_user, password=settings.admin_password
-        )
-    engine.dispose()
+    try:
+        with make_session_factory(engine)() as session:
+            return ensure_admin(
+                session=session,
+                username=settings.admin_user,
+                password=settings.admin_password or None,
+            )
+    finally:
+        engine.dispose()
+
+
+def serve() -> None:
+    if "JUDGE_SECRET_KEY" not in os.environ:
+        # Set in our environment, so the worker and the sweeper inherit it.
+        data_dir = Path(os.environ.get("JUDGE_DATA_DIR", "var"))
+        os.environ["JUDGE_SECRET_KEY"] = local_secret(data_dir)
+    settings = Settings()
+    env = dict(os.environ)
+    if not port_free(settings.host, settings.port):
+        sys.exit(f"port {settings.port} on {settings.host} is in use; set JUDGE_PORT")
+    print(f"database: {settings.db_url}\nbroker:   {settings.broker}", flush=True)
+    password = prestart(settings)
 
     children = start_children(settings, env)
     url = f"http://{settings.host}:{settings.port}"
