@@ -102,6 +102,13 @@ export class FootholdsEditor {
       this.apply(this.tool);
     });
     this.grid.addEventListener("keydown", (event) => this.onKey(event));
+    // Focus that arrives by Tab or a click is where the keys act from (roving tabindex).
+    this.grid.addEventListener("focusin", (event) => {
+      const cell = event.target.closest("[data-r]");
+      if (!cell) return;
+      this.focus = [Number(cell.dataset.r), Number(cell.dataset.c)];
+      for (const other of this.grid.querySelectorAll("[data-r]")) other.tabIndex = other === cell ? 0 : -1;
+    });
   }
 
   randomise() {

@@ -64,7 +64,8 @@ export function pageData() {
 
 export function showAlert(node, message, kind = "error") {
   if (!node) return;
-  node.className = `alert alert-${kind}`;
+  for (const name of ["alert-error", "alert-info", "alert-success", "alert-warning"]) node.classList.remove(name);
+  node.classList.add("alert", `alert-${kind}`);
   node.textContent = message;
   node.hidden = !message;
 }

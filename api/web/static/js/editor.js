@@ -62,10 +62,8 @@ export class CodeEditor {
     this.status = status;
     this.lineCount = 0;
 
-    ta.addEventListener("input", () => {
-      this.refresh();
-      this.onChange(this.value);
-    });
+    // A multi-line insertion can fire an input event per line: paint once per frame.
+    ta.addEventListener("input", () => this.schedule());
     ta.addEventListener("keydown", (event) => this.onKeyDown(event));
     for (const name of ["keyup", "click", "select", "focus"]) {
       ta.addEventListener(name, () => this.afterMove());
@@ -92,6 +90,15 @@ export class CodeEditor {
   set value(text) {
     this.textarea.value = text;
     this.refresh();
+  }
+
+  schedule() {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = null;
+      this.refresh();
+      this.onChange(this.value);
+    });
   }
 
   refresh() {
@@ -167,6 +174,7 @@ export class CodeEditor {
       ta.setRangeText(text, start, end, "end");
       ta.dispatchEvent(new Event("input", { bubbles: true }));
     }
+    this.refresh(); // at once: keys typed next must see the new text painted
     if (selectStart !== null) ta.setSelectionRange(selectStart, selectEnd ?? selectStart);
   }
 

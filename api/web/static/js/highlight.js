@@ -17,6 +17,7 @@ const BUILTINS = new Set(
     "NotImplementedError StopIteration ZeroDivisionError AssertionError").split(" "),
 );
 const SOFT_KEYWORDS = new Set(["match", "case", "type"]);
+const NEXT_CHAR = /[ \t]*(\S?)/y; // the next non-blank character on the line, if any
 
 const RULES = [
   ["comment", /#[^\n]*/y],
@@ -44,8 +45,8 @@ export function tokenize(text) {
       const value = match[0];
       let kind = type;
       if (type === "name") {
-        const next = text.slice(pos + value.length).match(/^\s*(\S)/);
-        const nextChar = next ? next[1] : "";
+        NEXT_CHAR.lastIndex = pos + value.length;
+        const nextChar = NEXT_CHAR.exec(text)[1];
         if (previousName === "def") kind = "function";
         else if (previousName === "class") kind = "class";
         else if (KEYWORDS.has(value) && !(SOFT_KEYWORDS.has(value) && /[=.,)(\]:]/.test(nextChar))) {

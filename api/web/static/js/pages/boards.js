@@ -142,14 +142,16 @@ $("#board-list")?.addEventListener("click", async (event) => {
   if (button.dataset.armed !== "1") {
     button.dataset.armed = "1";
     button.textContent = "Confirm delete";
+    button.setAttribute("aria-label", `Confirm: delete hidden board ${id}`);
     button.classList.add("btn-danger");
     setTimeout(() => {
       if (button.isConnected) {
         button.dataset.armed = "";
         button.textContent = "Delete";
+        button.setAttribute("aria-label", `Delete hidden board ${id}`);
         button.classList.remove("btn-danger");
       }
-    }, 4000);
+    }, 5000);
     return;
   }
   button.disabled = true;

@@ -1,7 +1,7 @@
 // Instructor overview: per problem, the number of hidden boards, submissions and acceptance,
 // and rejudging every submission of a problem.
 import { api, requireUser } from "../api.js";
-import { $, $$, pageAlert } from "../dom.js";
+import { $, $$, pageAlert, plural } from "../dom.js";
 
 const user = await requireUser();
 
@@ -47,7 +47,7 @@ async function onRejudge(event) {
   try {
     const result = await api(`/problems/${encodeURIComponent(button.dataset.rejudge)}/rejudge`, { method: "POST" });
     note.textContent = result.queued.length
-      ? `Queued ${result.queued.length} submissions for rejudging. Their old verdicts stay in each submission's history.`
+      ? `Queued ${plural(result.queued.length, "submission")} for rejudging. Their old verdicts stay in each submission's history.`
       : "There are no submissions to rejudge yet.";
   } catch (error) {
     note.textContent = "";

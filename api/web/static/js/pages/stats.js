@@ -2,7 +2,7 @@
 // drawn as SVG charts with the same numbers in tables.
 import { api, requireUser } from "../api.js";
 import { barChart, dayChart } from "../charts.js";
-import { $, VERDICT_NAMES, clear, h, pageAlert, pageData } from "../dom.js";
+import { $, VERDICT_NAMES, clear, h, pageAlert, pageData, plural } from "../dom.js";
 
 const { slug } = pageData();
 const user = await requireUser();
@@ -89,7 +89,7 @@ if (user.role === "instructor") {
     button.disabled = true;
     try {
       const result = await api(`/problems/${encodeURIComponent(slug)}/rejudge`, { method: "POST" });
-      $("#rejudge-note").textContent = `Queued ${result.queued.length} submissions for rejudging.`;
+      $("#rejudge-note").textContent = `Queued ${plural(result.queued.length, "submission")} for rejudging.`;
     } catch (error) {
       pageAlert(`Could not rejudge: ${error.message}`);
     } finally {

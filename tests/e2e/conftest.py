@@ -1,0 +1,127 @@
+"""Browser tests: the real service (uvicorn, a Celery worker and the sweeper as separate
+processes, started by tests/service/stack.py) on a free loopback port with the embedded
+defaults (SQLite and the SQLAlchemy broker under a temporary JUDGE_DATA_DIR), driven by
+headless Chromium through Playwright.
+
+Chromium is required: without /usr/bin/chromium these tests fail, they never skip. Playwright
+uses the Debian browser (`executable_path`), so nothing is downloaded. Screenshots of every
+page go to tests/artifacts/ (git-ignored), with the service's logs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import secrets
+import shutil
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from tests.service.stack import Stack, service_env
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "tests" / "artifacts"
+SOLUTIONS = Path(__file__).resolve().parent / "solutions"
+CORPUS = REPO / "tests" / "submissions"
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+GRADE_TIMEOUT_MS = 120_000
+PENDING = "\u2013"  # the dash a number shows until it has loaded
+
+
+@pytest.fixture(scope="session")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
+    """The real service with its embedded defaults, from the service tests' Stack helper."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    tmp = tmp_path_factory.mktemp("judge-e2e")
+    stack = Stack("e2e", tmp, service_env(tmp))
+    try:
+        stack.start()
+        page = stack.http.get("/login")
+        assert page.status_code == 200 and "text/html" in page.headers["content-type"], (
+            "the web pages are not mounted in the app (api.web.install)"
+        )
+        yield stack
+    finally:
+        stack.stop()
+        for name in ("api", "worker", "sweeper"):
+            with contextlib.suppress(OSError):
+                shutil.copyfile(tmp / f"{name}.log", ARTIFACTS / f"e2e-{name}.log")
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if not CHROMIUM.exists():
+        pytest.fail(
+            f"{CHROMIUM} is missing: the browser tests need the Debian packages chromium "
+            "and chromium-driver (`make setup` installs them as root)"
+        )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        yield instance
+        instance.close()
+
+
+@dataclass
+class Watch:
+    """What a page did that a test must not let pass: uncaught errors, foreign requests."""
+
+    origin: str
+    requests: list[str] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+    def foreign(self) -> list[str]:
+        return [
+            u
+            for u in self.requests
+            if not (u.startswith(self.origin + "/") or u.startswith(("data:", "blob:")))
+        ]
+
+
+@pytest.fixture
+def open_page(browser, service: Stack) -> Iterator[Callable]:
+    """open_page(viewport=DESKTOP) -> a fresh page in its own browser context (own storage)."""
+    contexts, watches = [], []
+
+    def make(viewport: dict[str, int] = DESKTOP):
+        context = browser.new_context(viewport=viewport, base_url=service.base_url)
+        context.set_default_timeout(20_000)
+        page = context.new_page()
+        watch = Watch(origin=service.base_url)
+        page.on("request", lambda request: watch.requests.append(request.url))
+        page.on("pageerror", lambda error: watch.errors.append(str(error)))
+        contexts.append(context)
+        watches.append(watch)
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    for watch in watches:
+        assert not watch.foreign(), f"requests outside the judge: {watch.foreign()}"
+        assert not watch.errors, f"uncaught errors in the page: {watch.errors}"
+
+
+def shot(page, name: str) -> Path:
+    """A full-page screenshot under tests/artifacts/, for a person to look at."""
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def log_in(page, username: str, password: str) -> None:
+    page.goto("/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(password)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url("**/problems")
+
+
+def unique(prefix: str) -> str:
+    return f"{prefix}{secrets.token_hex(3)}"

@@ -1,0 +1,202 @@
+"""An instructor in the browser: draws a board, sees its validation, answer and optimal line,
+saves it, and the next submission is graded on it; then the instructor's other pages (all
+submissions by user, rejudging, statistics, the number-game row editor, deleting a board)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from judge.problems import footholds, numbergame
+from tests.e2e.conftest import CORPUS, GRADE_TIMEOUT_MS, PENDING, log_in, shot, unique
+
+pytestmark = pytest.mark.e2e
+
+RIGHT = CORPUS / "accepted" / "footholds_memo.py"
+NUMBERGAME_RIGHT = CORPUS / "accepted" / "numbergame_dp.py"
+
+
+def cell(board, r: int, c: int):
+    return board.locator(f'.fh-cell[data-r="{r}"][data-c="{c}"]')
+
+
+def test_instructor_board_is_used_by_the_next_submission(service, open_page):
+    student, student_password = unique("pupil"), "pupil password 123"
+    student_token = service.register(student, student_password)
+    admin_token = service.login(*service.admin)
+
+    page = open_page()
+    log_in(page, *service.admin)
+    expect(page.locator(".role-badge")).to_have_text("instructor")
+    page.locator(".mainnav").get_by_role("link", name="Instructor").click()
+    card = page.locator('.problem-card[data-slug="footholds"]')
+    expect(card.locator("[data-stat=boards]")).not_to_have_text(PENDING)
+    shot(page, "instructor-01-overview")
+    card.get_by_role("link", name="Board editor").click()
+    page.wait_for_url("**/instructor/problems/footholds/boards")
+
+    # --- draw a 3 x 3 board ---------------------------------------------------------------------
+    editor = page.locator("#board-editor")
+    editor.get_by_label("Rows").select_option("3")
+    editor.get_by_label("Columns").select_option("3")
+    grid = editor.locator(".fh-editor")
+    expect(grid.locator("button.fh-cell")).to_have_count(9)
+    expect(cell(grid, 2, 2).locator(".piece-b")).to_have_count(1)  # B kept inside the board
+    cell(grid, 1, 1).click()  # toggle the centre foothold off
+    cell(grid, 2, 2).click()  # ... and the one under B: not a valid board
+    error = page.locator("#preview-error")
+    expect(error).to_contain_text("cannot be saved")
+    expect(error).to_contain_text("bloc")
+    save = page.get_by_role("button", name="Save as hidden board")
+    expect(save).to_be_disabled()
+    shot(page, "instructor-02-invalid-board")
+
+    editor.get_by_text("places B").click()
+    cell(grid, 2, 1).click()  # B moves to (2, 1)
+    # By keyboard: from (0, 0) one step right, then the A key puts A there.
+    cell(grid, 0, 0).focus()
+    page.keyboard.press("ArrowRight")
+    expect(cell(grid, 0, 1)).to_be_focused()
+    page.keyboard.press("a")
+    expect(cell(grid, 0, 1).locator(".piece-a")).to_have_count(1)
+    expect(cell(grid, 0, 1)).to_have_attribute("aria-label", "Row 0, column 1, foothold, A")
+
+    case = {"board": [[1, 1, 1], [1, 0, 1], [1, 1, 0]], "aloc": [0, 1], "bloc": [2, 1]}
+    answer = footholds.reference(case)
+    explanation = footholds.explain(case)
+    expect(page.locator("#preview-answer")).to_have_text(str(answer))
+    expect(page.locator("#preview-winner")).to_have_text(f"{explanation['winner']} wins")
+    expect(save).to_be_enabled()
+    replay = page.locator("#preview .replay")
+    # The optimal line plays by itself on the drawn board.
+    expect(replay).to_have_attribute("data-step", str(len(explanation["moves"])), timeout=15_000)
+    replay.get_by_role("button", name="First position").click()
+    expect(replay).to_have_attribute("data-step", "0")
+    replay.get_by_role("button", name="Next move").click()
+    expect(replay).to_have_attribute("data-step", "1")
+    shot(page, "instructor-03-board-preview")
+
+    # --- save it ----------------------------------------------------------------------------------
+    plan = service.request("GET", "/api/v1/problems/footholds/plan", admin_token).json()
+    assert plan["hidden"] == 0
+    save.click()
+    expect(page.locator("#save-note")).to_contain_text("Saved as hidden board #")
+    board_id = int(re.search(r"#(\d+)", page.locator("#save-note").inner_text()).group(1))
+    item = page.locator(f'.board-item[data-id="{board_id}"]')
+    expect(item).to_be_visible()
+    expect(item).to_contain_text(f"answer {answer}")
+    expect(item.locator(".fh-board.fh-small .fh-cell")).to_have_count(9)
+    shot(page, "instructor-04-board-saved")
+    stored = service.request("GET", "/api/v1/problems/footholds/boards", admin_token).json()
+    assert {"id": board_id, "input": case, "answer": answer}.items() <= next(
+        b for b in stored if b["id"] == board_id
+    ).items()
+
+    # --- the next submission is graded on it ---------------------------------------------------
+    submitted = service.request(
+        "POST",
+        "/api/v1/submissions",
+        student_token,
+        json={"problem": "footholds", "source": RIGHT.read_text()},
+    )
+    assert submitted.status_code == 202, submitted.text
+    sid = submitted.json()["id"]
+    page.goto(f"/submissions/{sid}")
+    verdict = page.locator("#sub-verdict")
+    expect(verdict).to_have_attribute("data-verdict", "AC", timeout=GRADE_TIMEOUT_MS)
+    # Graded right after the four samples, on the one hidden board there is: ours.
+    boards = service.request("GET", "/api/v1/problems/footholds/boards", admin_token).json()
+    assert [b["id"] for b in boards] == [board_id]
+    tests = service.request("GET", f"/api/v1/submissions/{sid}", admin_token).json()["tests"]
+    hidden = [t for t in tests if t["kind"] == "hidden"]
+    assert [t["index"] for t in hidden] == [4]
+    ours = hidden[0]
+    row = page.locator('#tests-body tr[data-index="4"]')
+    expect(row).to_contain_text("hidden")
+    expect(row).to_have_attribute("data-verdict", "AC")
+    shot(page, "instructor-05-graded-on-hidden-board")
+
+    # The student sees that a hidden board was graded, never the board itself.
+    student_page = open_page()
+    log_in(student_page, student, student_password)
+    student_page.goto(f"/submissions/{sid}")
+    student_row = student_page.locator(f'#tests-body tr[data-index="{ours["index"]}"]')
+    expect(student_row).to_contain_text("hidden")
+    expect(student_row.get_by_role("button")).to_have_count(0)
+
+    # --- all submissions, filtered by user ----------------------------------------------------
+    page.goto("/submissions")
+    expect(page.get_by_role("heading", name="All submissions")).to_be_visible()
+    page.get_by_label("User").fill(student)
+    page.get_by_role("button", name="Filter").click()
+    expect(page.get_by_role("heading", name=f"Submissions by {student}")).to_be_visible()
+    rows = page.locator("#history-body tr")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_have_attribute("data-id", str(sid))
+    shot(page, "instructor-06-submissions-by-user")
+
+    # --- rejudge one submission: live again, and the old verdict stays in its history ---------
+    page.goto(f"/submissions/{sid}")
+    expect(verdict).to_have_attribute("data-verdict", "AC")
+    page.get_by_role("button", name="Rejudge").click()
+    expect(verdict).not_to_have_attribute("data-verdict", "AC")
+    expect(verdict).to_have_attribute("data-verdict", "AC", timeout=GRADE_TIMEOUT_MS)
+    expect(page.locator("#judgings-body tr")).to_have_count(2)
+
+    # --- rejudge a whole problem -------------------------------------------------------------
+    ng = service.request(
+        "POST",
+        "/api/v1/submissions",
+        student_token,
+        json={"problem": "numbergame", "source": NUMBERGAME_RIGHT.read_text()},
+    )
+    assert ng.status_code == 202, ng.text
+    page.goto("/instructor")
+    rejudge = page.locator('.problem-card[data-slug="numbergame"]').get_by_role(
+        "button", name="Rejudge all"
+    )
+    rejudge.click()
+    expect(rejudge).to_have_text("Click again to rejudge all")
+    rejudge.click()
+    expect(page.locator('.problem-card[data-slug="numbergame"] [data-note]')).to_contain_text(
+        "for rejudging"
+    )
+
+    # --- statistics -------------------------------------------------------------------------------
+    page.goto("/instructor/problems/footholds/stats")
+    expect(page.locator("svg.chart-bars")).to_be_visible()
+    expect(page.locator("svg.chart-days")).to_be_visible()
+    expect(page.locator("#stats-summary")).to_contain_text("Finished submissions")
+    page.get_by_label("Range").select_option("7")
+    expect(page.locator("svg.chart-days .chart-day")).to_have_count(7)
+    shot(page, "instructor-07-statistics")
+
+    # --- delete the board (asks once more on the same button) ---------------------------------
+    page.goto("/instructor/problems/footholds/boards")
+    item = page.locator(f'.board-item[data-id="{board_id}"]')
+    item.get_by_role("button", name=f"Delete hidden board {board_id}").click()
+    item.get_by_role("button", name=f"Confirm: delete hidden board {board_id}").click()
+    expect(item).to_have_count(0)
+    stored = service.request("GET", "/api/v1/problems/footholds/boards", admin_token).json()
+    assert board_id not in [b["id"] for b in stored]
+
+
+def test_numbergame_row_preview(service, open_page):
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/numbergame/boards")
+    numbers = page.get_by_role("textbox", name="Numbers")
+    numbers.fill("3 x 4")
+    expect(page.locator("#preview-error")).to_contain_text("“x” is not a whole number")
+    numbers.fill("100, -1000, -1000, 100, -1000, -1000")
+    case = {"board": [100, -1000, -1000, 100, -1000, -1000]}
+    expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
+    expect(page.locator("#preview .ng-row .ng-tile")).to_have_count(6)
+    numbers.fill("5000")
+    expect(page.locator("#preview-error")).to_be_visible()  # out of range: the judge says why
+    expect(page.get_by_role("button", name="Save as hidden board")).to_be_disabled()
+    numbers.fill("7 -5 8 5 1 -4 -8 6 7 9")
+    expect(page.locator("#preview-answer")).to_have_text("7")
+    shot(page, "instructor-08-numbergame-preview")

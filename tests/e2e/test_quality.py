@@ -1,0 +1,192 @@
+"""Every page at phone and desktop widths (no sideways scrolling, every control labelled, no
+request leaves the judge), errors in plain words, and the keyboard."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.e2e.conftest import CORPUS, DESKTOP, GRADE_TIMEOUT_MS, PHONE, log_in, shot, unique
+
+pytestmark = pytest.mark.e2e
+
+WRONG_ON_SAMPLE = CORPUS / "wrong_answer" / "footholds_no_win_flag.py"
+
+# Controls a person can operate without a visible or programmatic label.
+UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea, button')]
+  .filter((el) => el.offsetParent !== null || el.getClientRects().length)
+  .filter((el) => el.type !== 'hidden')
+  .filter((el) => {
+    const name = (el.labels && el.labels.length) || el.getAttribute('aria-label')
+      || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent.trim());
+    return !name;
+  })
+  .map((el) => el.outerHTML.slice(0, 120))"""
+
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
+
+def check_page(page, name: str, width: str) -> None:
+    page.wait_for_load_state("networkidle")
+    assert page.evaluate(UNLABELLED) == [], f"{name}: unlabelled controls"
+    assert page.evaluate(OVERFLOW) <= 1, f"{name}: wider than the {width} screen"
+    assert '{"detail"' not in page.locator("body").inner_text(), f"{name}: raw JSON shown"
+    shot(page, f"{width}-{name}")
+
+
+@pytest.fixture(scope="module")
+def graded(service):
+    """A student with one wrong submission (failing on a sample), graded."""
+    username, password = unique("viewer"), "viewer password 1"
+    token = service.register(username, password)
+    response = service.request(
+        "POST",
+        "/api/v1/submissions",
+        token,
+        json={"problem": "footholds", "source": WRONG_ON_SAMPLE.read_text()},
+    )
+    assert response.status_code == 202, response.text
+    return {"username": username, "password": password, "id": response.json()["id"]}
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
+    width = "phone" if viewport is PHONE else "desktop"
+    page = open_page(viewport)
+    for path, name in [("/login", "login"), ("/register", "register")]:
+        page.goto(path)
+        check_page(page, name, width)
+
+    log_in(page, graded["username"], graded["password"])
+    page.goto(f"/submissions/{graded['id']}")
+    expect(page.locator("#sub-verdict")).to_have_attribute(
+        "data-verdict", "WA", timeout=GRADE_TIMEOUT_MS
+    )
+    # A failing sample: drawn with expected vs returned and its optimal line (no shrinking).
+    expect(page.locator("#detail .fh-board").first).to_be_visible()
+    expect(page.locator("#detail .replay")).to_be_visible()
+    check_page(page, "submission", width)
+    for path, name in [
+        ("/problems", "problems"),
+        ("/problems/footholds", "problem-footholds"),
+        ("/problems/numbergame", "problem-numbergame"),
+        ("/submissions", "history"),
+    ]:
+        page.goto(path)
+        check_page(page, name, width)
+
+    teacher = open_page(viewport)
+    log_in(teacher, *service.admin)
+    for path, name in [
+        ("/instructor", "instructor"),
+        ("/instructor/problems/footholds/boards", "boards-footholds"),
+        ("/instructor/problems/numbergame/boards", "boards-numbergame"),
+        ("/instructor/problems/footholds/stats", "stats"),
+        ("/submissions", "all-submissions"),
+    ]:
+        teacher.goto(path)
+        if "boards" in path:
+            expect(teacher.locator("#preview-answer")).to_be_visible()
+        check_page(teacher, name, width)
+
+
+def test_errors_are_shown_in_plain_words(service, open_page):
+    page = open_page()
+    page.goto("/login")
+    page.get_by_label("Username").fill("nobody-here")
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".form-error")).to_have_text("Wrong username or password.")
+
+    taken = unique("taken")
+    service.register(taken, "some password 1")
+    page.goto("/register")
+    page.get_by_label("Username").fill(taken)
+    page.get_by_label("Password", exact=True).fill("another password")
+    page.get_by_label("Repeat the password").fill("another password")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.locator(".form-error")).to_have_text(
+        f"The username “{taken}” is taken. Choose another one."
+    )
+    page.get_by_label("Username").fill("x")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.locator(".form-error")).to_contain_text("3 to 32 letters")
+
+    username, password = unique("errors"), "errors password 1"
+    service.register(username, password)
+    log_in(page, username, password)
+
+    # Too large a source: the judge's 413, said plainly.
+    page.goto("/problems/footholds")
+    big = "def solution(board, aloc, bloc):\n    return 0\n" + "# padding\n" * 8000
+    # Pasted in one go (typing 8000 lines through the browser's input events takes minutes).
+    page.get_by_label("Your code").evaluate(
+        """(area, text) => {
+            area.value = text;
+            area.dispatchEvent(new InputEvent("input", {inputType: "insertFromPaste"}));
+        }""",
+        big,
+    )
+    expect(page.locator(".ce-gutter")).to_contain_text("8002")
+    page.get_by_role("button", name="Submit", exact=True).click()
+    expect(page.locator(".form-error")).to_contain_text("too large")
+    expect(page.locator(".form-error")).not_to_contain_text("{")
+
+    # Somebody else's (or no) submission.
+    page.goto("/submissions/999999")
+    expect(page.locator("#page-alert")).to_have_text(
+        "There is no submission with this number, or it is not yours."
+    )
+
+    # An instructor page, as a student.
+    page.goto("/instructor/problems/footholds/stats")
+    expect(page.locator("#page-alert")).to_contain_text("This page is for instructors")
+    expect(page.locator("svg.chart")).to_have_count(0)
+
+    # An address that is no page at all: a page, not JSON.
+    page.goto("/no/such/page")
+    expect(page.get_by_role("heading", name="Page not found")).to_be_visible()
+
+    # An expired or forged token: back to the login page, which says why.
+    page.evaluate("localStorage.setItem('judge.token', 'not.a.token')")
+    page.goto("/submissions")
+    page.wait_for_url(re.compile(r"/login\?next="))
+    shot(page, "desktop-error-messages")
+
+
+def test_keyboard(service, open_page):
+    username, password = unique("keys"), "keyboard password 1"
+    service.register(username, password)
+    page = open_page()
+    log_in(page, username, password)
+    page.goto("/problems/footholds")
+
+    page.keyboard.press("Tab")
+    expect(page.locator(".skip-link")).to_be_focused()
+
+    editor = page.get_by_label("Your code")
+    editor.fill("def solution(board, aloc, bloc):")
+    editor.press("End")
+    editor.press("Control+End")
+    editor.press("Enter")  # keeps the indentation, one level deeper after a colon
+    page.keyboard.type("return 1")
+    editor.press("Enter")
+    editor.press("Tab")  # indents instead of leaving the editor
+    expect(editor).to_have_value("def solution(board, aloc, bloc):\n    return 1\n    ")
+    expect(editor).to_be_focused()
+    editor.press("Shift+Tab")
+    expect(editor).to_have_value("def solution(board, aloc, bloc):\n    return 1\n")
+    editor.press("Escape")
+    page.keyboard.press("Tab")  # after Escape, Tab moves on
+    expect(page.get_by_label("Or upload a .py file")).to_be_focused()
+
+    # The samples' lines of play open and step from the keyboard.
+    summary = page.locator(".sample-card").first.locator("summary")
+    summary.focus()
+    page.keyboard.press("Enter")
+    replay = page.locator(".sample-card").first.locator(".replay")
+    replay.focus()
+    page.keyboard.press("ArrowRight")
+    expect(replay).to_have_attribute("data-step", "1")
