@@ -14,7 +14,7 @@ from api.main import create_app
 from api.security import create_token, hash_password
 from store import repo
 from store.models import Role
-from store.settings import Settings
+from store.settings import DEFAULT_SECRET, Settings
 
 SECRET = "unit-test-secret-" + "x" * 32
 GOOD = "def solution(board):\n    return 0\n"
@@ -360,3 +360,9 @@ def test_rejudge_is_for_instructors_and_uses_the_low_priority_queue(
 def test_health_needs_no_auth(client) -> None:
     assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
     assert client.get("/docs").status_code == 200
+
+
+def test_production_refuses_the_default_secret() -> None:
+    with pytest.raises(ValueError, match="JUDGE_SECRET_KEY"):
+        Settings(environment="production", secret_key=DEFAULT_SECRET)
+    assert Settings(environment="production", secret_key="s" * 40).secret_key == "s" * 40
