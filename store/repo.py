@@ -295,15 +295,21 @@ def load_job(*, session: Session, claim_: Claim) -> Job:
     return job
 
 
-def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
+def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
+    """Push the lease out if the claim still holds (uncommitted)."""
     result = session.execute(
         update(Submission)
         .where(_holds(claim_))
         .values(lease_expires=utcnow() + timedelta(seconds=lease_s))
         .execution_options(synchronize_session=False)
     )
-    session.commit()
     return result.rowcount == 1
+
+
+def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
+    held = _extend(session, claim_, lease_s)
+    session.commit()
+    return held
 
 
 def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
@@ -327,19 +333,13 @@ def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
 
 def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_s: float) -> bool:
     """Store one finished test (live progress) if the claim still holds; extends the lease."""
-    held = session.execute(
-        update(Submission)
-        .where(_holds(claim_))
-        .values(lease_expires=utcnow() + timedelta(seconds=lease_s))
-        .execution_options(synchronize_session=False)
-    )
-    if held.rowcount != 1:
+    if not _extend(session, claim_, lease_s):
         session.rollback()
         return False
     session.add(_test_row(claim_, test))
     try:
         session.commit()
-    except IntegrityError:  # already recorded (the final write fills any gaps)
+    except IntegrityError:  # already recorded (the final write replaces them all anyway)
         session.rollback()
     return True
 
