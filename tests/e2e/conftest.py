@@ -19,14 +19,13 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.browser import CHROMIUM, MISSING, launch
 from tests.service.stack import Stack, service_env
 
 REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
 SOLUTIONS = Path(__file__).resolve().parent / "solutions"
 CORPUS = REPO / "tests" / "submissions"
-CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 GRADE_TIMEOUT_MS = 120_000
@@ -56,14 +55,11 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 @pytest.fixture(scope="session")
 def browser():
     if not CHROMIUM.exists():
-        pytest.fail(
-            f"{CHROMIUM} is missing: the browser tests need the Debian packages chromium "
-            "and chromium-driver (`make setup` installs them as root)"
-        )
+        pytest.fail(MISSING, pytrace=False)
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as playwright:
-        instance = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        instance = launch(playwright)
         yield instance
         instance.close()
 

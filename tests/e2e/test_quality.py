@@ -190,3 +190,48 @@ def test_keyboard(service, open_page):
     replay.focus()
     page.keyboard.press("ArrowRight")
     expect(replay).to_have_attribute("data-step", "1")
+
+
+TRICKY = [
+    "x = f'a{b}' + r'''q\n''' + 0x1F + 1.5e3j\n",
+    "'unterminated\ny = 2\n",
+    '"""never closed\n\n',
+    "match = 3\nmatch x:\n    case 1: pass\n",
+    "@lru_cache(maxsize=None)\ndef f(a, *, b=None) -> int: ...\n",
+    "s = '<script>alert(1)</script>' # </pre>\n",
+    "x\t=\t1\r\n\u00e9t\u00e9 = 'caf\u00e9'\n",
+]
+
+
+def test_python_highlighting_keeps_every_character(service, open_page):
+    sources = [p.read_text() for p in sorted(CORPUS.glob("*/*.py"))] + TRICKY
+    page = open_page()
+    page.goto("/login")
+    result = page.evaluate(
+        """async (sources) => {
+            const m = await import("/static/js/highlight.js");
+            const lost = sources.filter((s) => m.tokenize(s).map((t) => t.text).join("") !== s);
+            const box = document.createElement("pre");
+            const unescaped = sources.filter((s) => {
+                box.innerHTML = m.highlightPython(s);
+                return box.textContent !== s.replace(/\\r\\n?/g, "\\n"); // HTML reads CRLF as LF
+            });
+            const kinds = m.tokenize("def f(self):\\n    return None  # done\\n")
+                .filter((t) => t.type !== "space").map((t) => `${t.type}:${t.text}`);
+            return { lost, unescaped, kinds };
+        }""",
+        sources,
+    )
+    assert result["lost"] == []
+    assert result["unescaped"] == []
+    assert result["kinds"] == [
+        "keyword:def",
+        "function:f",
+        "op:(",
+        "self:self",
+        "op:)",
+        "op::",
+        "keyword:return",
+        "constant:None",
+        "comment:# done",
+    ]

@@ -98,7 +98,9 @@ def test_student_journey(service, open_page):
     expect(detail.locator(".detail-board .fh-board")).to_be_visible()
     expect(detail.locator(".compare-expected")).to_contain_text(str(failing["expected"]))
     expect(detail.locator(".compare-got")).to_contain_text(str(failing["got"]))
-    expect(detail.locator(".replay")).to_be_visible()  # its optimal line, fetched on demand
+    # Its own optimal line is folded away: the shrunk board below is the one to study.
+    detail.get_by_text("Optimal line of play on this board").click()
+    expect(detail.locator(".replay")).to_be_visible()
 
     # --- the shrunk counterexample, stepped through move by move ------------------------------
     cx = failing["counterexample"]

@@ -75,7 +75,8 @@ export function dayChart(days, { label, width = 640, height = 240 } = {}) {
   }
   const slot = plotW / Math.max(1, days.length);
   const barW = Math.max(2, Math.min(28, slot * 0.7));
-  const labelEvery = Math.max(1, Math.ceil(days.length / 8));
+  const maxLabels = Math.max(2, Math.floor(plotW / 56)); // room for "30 Nov" each
+  const labelEvery = Math.max(1, Math.ceil(days.length / maxLabels));
   days.forEach((day, i) => {
     const x = left + i * slot + (slot - barW) / 2;
     const totalH = (day.total / yMax) * plotH;
@@ -88,8 +89,7 @@ export function dayChart(days, { label, width = 640, height = 240 } = {}) {
       svg("rect", { x, y: base - acceptedH, width: barW, height: acceptedH, rx: 2, class: "chart-bar chart-bar-ac" }),
     );
     chart.appendChild(group);
-    if (i % labelEvery === 0 || i === days.length - 1) {
-      if (i === days.length - 1 && i % labelEvery !== 0 && (days.length - 1) % labelEvery < labelEvery / 2) return;
+    if ((days.length - 1 - i) % labelEvery === 0) { // counted back from today, which is always labelled
       chart.appendChild(svg("text", { x: left + i * slot + slot / 2, y: height - 8, class: "chart-axis", "text-anchor": "middle" }, shortDate(day.date)));
     }
   });

@@ -119,7 +119,7 @@ function boardItem(board, highlight) {
   return h("li", { class: ["board-item", highlight && "board-item-new"], dataset: { id: String(board.id) } },
     h("div", { class: "board-thumb" }, drawCase(slug, board.input, { size: "small" })),
     h("div", { class: "board-meta" },
-      h("strong", {}, `#${board.id}`), " · answer ", h("code", {}, String(board.answer)),
+      h("div", {}, h("strong", {}, `#${board.id}`), " · answer ", h("strong", {}, String(board.answer))),
       h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
     remove);
 }

@@ -89,12 +89,13 @@ function testRow(test) {
   return h("tr", { dataset: { index: String(test.index), verdict: test.verdict }, class: isFailure(test) && "row-failed" },
     h("td", { class: "num" }, test.index + 1),
     h("td", {}, h("span", { class: `kind kind-${test.kind}` }, KIND_NAMES[test.kind] || test.kind),
-      test.profile ? h("span", { class: "muted small" }, ` ${test.profile.replace(/_/g, " ")}`) : null),
+      test.profile ? h("span", { class: "muted small hide-sm" }, ` ${test.profile.replace(/_/g, " ")}`) : null),
     h("td", {}, verdictBadge(test.verdict)),
     h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : formatMs(test.time_ms)),
-    h("td", { class: "num" }, formatKb(test.memory_kb)),
-    h("td", {}, canView ? h("button", { type: "button", class: "btn btn-small btn-ghost", dataset: { show: String(test.index) } },
-      visibleInput(test) ? "View board" : "Details") : h("span", { class: "muted small" }, test.kind === "hidden" ? "hidden" : "")),
+    h("td", { class: "num hide-sm" }, formatKb(test.memory_kb)),
+    h("td", {}, canView ? h("button", { type: "button", class: "link-button", dataset: { show: String(test.index) },
+      "aria-label": `${visibleInput(test) ? "View the board of" : "Details of"} test ${test.index + 1}` },
+      "View") : h("span", { class: "muted small" }, test.kind === "hidden" ? "hidden" : "")),
   );
 }
 
@@ -157,10 +158,20 @@ function comparison(expected, got, verdict) {
       h("dt", {}, "Your function returned"), h("dd", {}, h("code", {}, returned))));
 }
 
-function lineSection(slug, input, explanation) {
+function lineSection(slug, input, explanation, collapsed = false) {
+  if (collapsed) {
+    const box = h("details", { class: "line-of-play" }, h("summary", {}, "Optimal line of play on this board"));
+    if (explanation) box.appendChild(replay(slug, input, explanation));
+    return box;
+  }
   const box = h("div", { class: "line-of-play" }, h("h4", {}, "Optimal line of play"));
   if (explanation) box.appendChild(replay(slug, input, explanation));
   return box;
+}
+
+// The judge's "expected X, got Y" says what the two boxes already show.
+function informative(test) {
+  return test.message && !(test.verdict === "WA" && /^expected /.test(test.message));
 }
 
 async function explanationFor(test) {
@@ -188,20 +199,26 @@ function showTest(test, isFirstFailure) {
       "This is a hidden board: its input and answer are not shown to students. Check your solution against the rules and the edge cases in the statement."));
     return;
   }
-  if (test.message && failed) body.appendChild(h("p", { class: "test-message" }, test.message));
+  if (failed && informative(test)) body.appendChild(h("p", { class: "test-message" }, test.message));
   const layout = h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, test.input)),
     h("div", { class: "detail-info" }, comparison(test.expected, test.got, test.verdict),
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
         h("pre", {}, JSON.stringify(test.input)))));
   body.appendChild(layout);
-  const line = lineSection(sub.problem, test.input, null);
+  // With a shrunk counterexample below, this larger board's line is there on request.
+  const collapsed = Boolean(test.counterexample);
+  let line = lineSection(sub.problem, test.input, null, collapsed);
   line.appendChild(h("p", { class: "muted" }, "Loading the optimal line…"));
   body.appendChild(line);
   explanationFor(test).then((explanation) => {
-    line.replaceWith(lineSection(sub.problem, test.input, explanation));
+    const open = line.open;
+    const ready = lineSection(sub.problem, test.input, explanation, collapsed);
+    if (open) ready.open = true;
+    line.replaceWith(ready);
+    line = ready;
   }).catch((error) => {
-    line.replaceChildren(h("h4", {}, "Optimal line of play"),
+    line.replaceChildren(h(collapsed ? "summary" : "h4", {}, "Optimal line of play"),
       h("p", { class: "alert alert-error" }, `Could not load the optimal line: ${error.message}`));
   });
 }
@@ -219,7 +236,7 @@ function showCounterexample(test) {
     `Test #${test.index + 1} failed on a random board. The judge shrank it to this smaller board, where your solution still fails:`));
   body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(cx.verdict), " ",
     h("span", {}, VERDICT_NAMES[cx.verdict] || cx.verdict)));
-  if (cx.message) body.appendChild(h("p", { class: "test-message" }, cx.message));
+  if (informative(cx)) body.appendChild(h("p", { class: "test-message" }, cx.message));
   body.appendChild(h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, cx.input)),
     h("div", { class: "detail-info" }, comparison(cx.expected, cx.got, cx.verdict),
