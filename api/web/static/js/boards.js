@@ -3,7 +3,7 @@
 //   numbergame: a row of numbers that the two players take or delete from the ends.
 // A problem without a view of its own is shown as JSON (and replays as a list of moves).
 
-import { h, svg } from "./dom.js";
+import { capitalise, h, svg } from "./dom.js";
 
 // ---- icons (drawn here: no icon font, no external assets) -------------------------------
 
@@ -245,7 +245,7 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
       h("button", { type: "button", class: "move-link", dataset: { step: String(k + 1) } }, view.moveText(move))));
   });
   const summary = explanation.summary
-    ? h("p", { class: "replay-summary" }, explanation.summary)
+    ? h("p", { class: "replay-summary" }, capitalise(explanation.summary))
     : null;
   const root = h("div", {
     class: "replay", id, tabindex: "0", role: "group",
@@ -258,7 +258,7 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
     if (step === 0) caption.textContent = moves.length ? `${view.startText()} ${moves.length} moves in this line.` : view.startText();
     else {
       caption.textContent = `Move ${step} of ${moves.length}: ${view.moveText(moves[step - 1])}.`;
-      if (step === moves.length && explanation.summary) caption.textContent += ` ${explanation.summary}.`;
+      if (step === moves.length && explanation.summary) caption.textContent += ` ${capitalise(explanation.summary)}.`;
     }
     firstBtn.disabled = prevBtn.disabled = step === 0;
     nextBtn.disabled = lastBtn.disabled = step === moves.length;

@@ -143,6 +143,10 @@ export function plural(n, word, many = word + "s") {
   return `${n} ${n === 1 ? word : many}`;
 }
 
+export function capitalise(text) {
+  return text ? text[0].toUpperCase() + text.slice(1) : text;
+}
+
 export function formatValue(value) {
   if (value === null || value === undefined) return "nothing (None)";
   return JSON.stringify(value);

@@ -3,7 +3,7 @@
 import { api, requireUser } from "../api.js";
 import { makeEditor } from "../board-editor.js";
 import { drawCase, replay } from "../boards.js";
-import { $, clear, formatDate, h, pageAlert, pageData } from "../dom.js";
+import { $, capitalise, clear, formatDate, h, pageAlert, pageData } from "../dom.js";
 
 const { slug } = pageData();
 const user = await requireUser();
@@ -32,7 +32,7 @@ function showPreview(result) {
         h("span", { class: "answer-value", id: "preview-answer" }, String(result.answer))),
       h("div", { class: "answer-box" }, h("span", { class: "answer-label" }, "Result"),
         h("span", { class: "answer-value answer-winner", id: "preview-winner" }, winnerText(explanation)))),
-    explanation.summary ? h("p", { class: "muted" }, explanation.summary) : null,
+    explanation.summary ? h("p", { class: "muted" }, capitalise(explanation.summary)) : null,
     replay(slug, result.input, explanation, { autoplay: true, delay: 700 }),
   );
 }

@@ -3,7 +3,7 @@
 // follows the judging live.
 import { api, requireUser } from "../api.js";
 import { drawCase, replay } from "../boards.js";
-import { $, h, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
+import { $, capitalise, h, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
 import { CodeEditor } from "../editor.js";
 import { highlightBlocks } from "../highlight.js";
 
@@ -31,7 +31,7 @@ data.samples.forEach((sample, i) => {
     h("figure", { class: "sample-card" },
       h("figcaption", {}, h("strong", {}, `Sample ${i + 1}`), " · answer ", h("code", {}, String(sample.answer))),
       drawCase(slug, sample.input),
-      h("p", { class: "muted small sample-summary" }, sample.explanation.summary),
+      h("p", { class: "muted small sample-summary" }, capitalise(sample.explanation.summary)),
       details),
   );
 });
