@@ -29,7 +29,7 @@ CORPUS = REPO / "tests" / "submissions"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 GRADE_TIMEOUT_MS = 120_000
-PENDING = "\u2013"  # the dash a number shows until it has loaded
+DASH = "\u2013"  # en dash: page ranges ("1-20" drawn with it) and numbers not loaded yet
 
 
 @pytest.fixture(scope="session")

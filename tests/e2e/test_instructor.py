@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judge.problems import footholds, numbergame
-from tests.e2e.conftest import CORPUS, GRADE_TIMEOUT_MS, PENDING, log_in, shot, unique
+from tests.e2e.conftest import CORPUS, DASH, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 
@@ -32,7 +32,7 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     expect(page.locator(".role-badge")).to_have_text("instructor")
     page.locator(".mainnav").get_by_role("link", name="Instructor").click()
     card = page.locator('.problem-card[data-slug="footholds"]')
-    expect(card.locator("[data-stat=boards]")).not_to_have_text(PENDING)
+    expect(card.locator("[data-stat=boards]")).not_to_have_text(DASH)
     shot(page, "instructor-01-overview")
     card.get_by_role("link", name="Board editor").click()
     page.wait_for_url("**/instructor/problems/footholds/boards")
@@ -54,6 +54,9 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     shot(page, "instructor-02-invalid-board")
 
     editor.get_by_text("places B").click()
+    cell(grid, 0, 0).click()  # B joins A on (0, 0): sharing a cell is allowed
+    expect(cell(grid, 0, 0)).to_have_class(re.compile("fh-shared"))
+    expect(page.locator("#preview-answer")).to_be_visible()
     cell(grid, 2, 1).click()  # B moves to (2, 1)
     # By keyboard: from (0, 0) one step right, then the A key puts A there.
     cell(grid, 0, 0).focus()

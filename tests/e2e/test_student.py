@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CORPUS, GRADE_TIMEOUT_MS, PENDING, SOLUTIONS, shot, unique
+from tests.e2e.conftest import CORPUS, DASH, GRADE_TIMEOUT_MS, SOLUTIONS, shot, unique
 
 pytestmark = pytest.mark.e2e
 
@@ -39,7 +39,7 @@ def test_student_journey(service, open_page):
     page.wait_for_url("**/problems")
     expect(page.locator("#account-user")).to_have_text(username)
     footholds_row = page.locator('tr[data-slug="footholds"]')
-    expect(footholds_row.locator("[data-col=acceptance]")).not_to_have_text(PENDING)
+    expect(footholds_row.locator("[data-col=acceptance]")).not_to_have_text(DASH)
     shot(page, "student-01-problems")
 
     # --- the problem: statement from markdown, sample boards drawn as grids -------------------
@@ -161,6 +161,18 @@ def test_student_journey(service, open_page):
     expect(history.nth(1)).to_have_attribute("data-verdict", "WA")
     shot(page, "student-06-history")
 
+    # One a page: the pager walks from the newest to the oldest.
+    page.goto("/submissions?size=1")
+    expect(page.locator("#page-info")).to_have_text(f"1{DASH}1 of 2")
+    expect(history.nth(0)).to_have_attribute("data-id", str(right_id))
+    page.get_by_role("link", name="Older →").click()
+    expect(page.locator("#page-info")).to_have_text(f"2{DASH}2 of 2")
+    expect(history.nth(0)).to_have_attribute("data-id", str(wrong_id))
+    expect(page.locator("#next-page")).to_have_attribute("aria-disabled", "true")
+    page.get_by_role("link", name="← Newer").click()
+    expect(page.locator("#page-info")).to_have_text(f"1{DASH}1 of 2")
+
+    page.goto("/submissions")
     page.get_by_label("Verdict").select_option("WA")
     page.get_by_role("button", name="Filter").click()
     expect(page).to_have_url(re.compile(r"verdict=WA"))

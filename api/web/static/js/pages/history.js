@@ -2,10 +2,11 @@
 import { api, requireUser } from "../api.js";
 import { $, $$, clear, formatKb, formatMs, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
-const PAGE_SIZE = 20;
 const user = await requireUser();
 const isInstructor = user.role === "instructor";
 const params = new URLSearchParams(location.search);
+// 20 a page; ?size=N (1 to 200) for more or fewer.
+const PAGE_SIZE = Math.min(200, Math.max(1, Number.parseInt(params.get("size") || "20", 10) || 20));
 const titles = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.title]));
 
 // Fill the form from the URL.
@@ -75,6 +76,9 @@ try {
   clear(body);
   if (!page.items.length) {
     const filtered = ["problem", "verdict", "from", "to", "user"].some((k) => params.get(k));
+    if (offset > 0 && page.total > 0) {
+      location.replace(pageLink(0)); // past the last page: back to the first
+    }
     body.appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" },
       filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
       " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"))));
