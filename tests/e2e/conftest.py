@@ -11,25 +11,15 @@ page go to tests/artifacts/ (git-ignored), with the service's logs.
 from __future__ import annotations
 
 import contextlib
-import secrets
 import shutil
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import pytest
 
 from tests.e2e.browser import CHROMIUM, MISSING, launch
+from tests.e2e.helpers import ARTIFACTS, DESKTOP
 from tests.service.stack import Stack, service_env
-
-REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "tests" / "artifacts"
-SOLUTIONS = Path(__file__).resolve().parent / "solutions"
-CORPUS = REPO / "tests" / "submissions"
-DESKTOP = {"width": 1280, "height": 900}
-PHONE = {"width": 390, "height": 844}
-GRADE_TIMEOUT_MS = 120_000
-DASH = "\u2013"  # en dash: page ranges ("1-20" drawn with it) and numbers not loaded yet
 
 
 @pytest.fixture(scope="session")
@@ -66,7 +56,8 @@ def browser():
 
 @dataclass
 class Watch:
-    """What a page did that a test must not let pass: uncaught errors, foreign requests."""
+    """What a page did that a test must not let pass: uncaught errors, requests leaving the
+    judge, and anything the Content-Security-Policy had to block."""
 
     origin: str
     requests: list[str] = field(default_factory=list)
@@ -92,6 +83,12 @@ def open_page(browser, service: Stack) -> Iterator[Callable]:
         watch = Watch(origin=service.base_url)
         page.on("request", lambda request: watch.requests.append(request.url))
         page.on("pageerror", lambda error: watch.errors.append(str(error)))
+        page.on(
+            "console",
+            lambda message: (
+                "Content Security Policy" in message.text and watch.errors.append(message.text)
+            ),
+        )
         contexts.append(context)
         watches.append(watch)
         return page
@@ -102,22 +99,3 @@ def open_page(browser, service: Stack) -> Iterator[Callable]:
     for watch in watches:
         assert not watch.foreign(), f"requests outside the judge: {watch.foreign()}"
         assert not watch.errors, f"uncaught errors in the page: {watch.errors}"
-
-
-def shot(page, name: str) -> Path:
-    """A full-page screenshot under tests/artifacts/, for a person to look at."""
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
-
-
-def log_in(page, username: str, password: str) -> None:
-    page.goto("/login")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url("**/problems")
-
-
-def unique(prefix: str) -> str:
-    return f"{prefix}{secrets.token_hex(3)}"

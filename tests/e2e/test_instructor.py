@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from judge.problems import footholds, numbergame
-from tests.e2e.conftest import CORPUS, DASH, GRADE_TIMEOUT_MS, log_in, shot, unique
+from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 

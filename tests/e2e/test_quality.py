@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CORPUS, DESKTOP, GRADE_TIMEOUT_MS, PHONE, log_in, shot, unique
+from tests.e2e.helpers import CORPUS, DESKTOP, GRADE_TIMEOUT_MS, PHONE, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 

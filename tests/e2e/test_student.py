@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.conftest import CORPUS, DASH, GRADE_TIMEOUT_MS, SOLUTIONS, shot, unique
+from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, SOLUTIONS, shot, unique
 
 pytestmark = pytest.mark.e2e
 
