@@ -1,0 +1,113 @@
+"""The JSON endpoints only the pages use (api/web/endpoints.py), and the page routes' headers,
+over HTTP against the same running service (no browser)."""
+
+from __future__ import annotations
+
+import pytest
+
+from judge.problems import footholds
+from tests.e2e.helpers import CORPUS, unique
+from tests.service.stack import GRADE_TIMEOUT_S
+
+pytestmark = pytest.mark.e2e
+
+BOARD = {"board": [[1, 1, 1], [1, 1, 1]], "aloc": [0, 0], "bloc": [1, 2]}
+
+
+def test_preview_validates_and_solves_without_saving(service):
+    student = service.register(unique("prev"))
+    teacher = service.instructor()
+    url = "/api/v1/problems/footholds/boards/preview"
+    assert service.request("POST", url, student, json={"input": BOARD}).status_code == 403
+    assert service.request("POST", url, json={"input": BOARD}).status_code == 401
+    before = service.request("GET", "/api/v1/problems/footholds/boards", teacher).json()
+
+    response = service.request("POST", url, teacher, json={"input": BOARD})
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["answer"] == footholds.reference(BOARD)
+    assert body["explanation"] == footholds.explain(BOARD)
+
+    bad = dict(BOARD, aloc=[5, 5])
+    response = service.request("POST", url, teacher, json={"input": bad})
+    assert response.status_code == 422
+    assert response.json()["detail"].startswith("invalid board: aloc")
+    missing = service.request(
+        "POST", "/api/v1/problems/nope/boards/preview", teacher, json={"input": BOARD}
+    )
+    assert missing.status_code == 404
+    assert service.request("GET", "/api/v1/problems/footholds/boards", teacher).json() == before
+
+
+def test_plan_counts_samples_hidden_and_random_boards(service):
+    token = service.register(unique("plan"))
+    plan = service.request("GET", "/api/v1/problems/footholds/plan", token).json()
+    assert plan["samples"] == len(footholds.SAMPLES)
+    assert plan["random"] == footholds.RANDOM_COUNT
+    assert plan["total"] == plan["samples"] + plan["hidden"] + plan["random"]
+    assert service.request("GET", "/api/v1/problems/footholds/plan").status_code == 401
+
+
+def test_explanations_only_for_inputs_the_viewer_was_shown(service):
+    teacher = service.instructor()
+    owner = service.register(unique("own"))
+    other = service.register(unique("other"))
+    board = service.request(
+        "POST", "/api/v1/problems/footholds/boards", teacher, json={"input": BOARD}
+    ).json()
+    try:
+        source = (CORPUS / "accepted" / "footholds_memo.py").read_text()
+        sid = service.submit(owner, "footholds", source)
+        result = service.wait_done(owner, sid, timeout=GRADE_TIMEOUT_S)
+    finally:
+        service.request("DELETE", f"/api/v1/problems/footholds/boards/{board['id']}", teacher)
+    sample = next(t for t in result["tests"] if t["kind"] == "sample")
+    hidden = next(t for t in result["tests"] if t["kind"] == "hidden")
+
+    def explanation(token, index):
+        return service.request("GET", f"/api/v1/submissions/{sid}/tests/{index}/explanation", token)
+
+    shown = explanation(owner, sample["index"])
+    assert shown.status_code == 200
+    assert shown.json() == footholds.explain(sample["input"])
+    assert explanation(teacher, sample["index"]).status_code == 200
+    # Not a solver for arbitrary boards: hidden inputs, other people's work, absent tests.
+    assert explanation(owner, hidden["index"]).status_code == 404
+    assert explanation(other, sample["index"]).status_code == 404
+    assert explanation(owner, 10_000).status_code == 404
+    assert explanation(None, sample["index"]).status_code == 401
+
+
+def test_statistics(service):
+    student = service.register(unique("stat"))
+    teacher = service.instructor()
+    rows = service.request("GET", "/api/v1/stats/problems", student).json()
+    assert {r["slug"] for r in rows} == {"footholds", "numbergame"}
+    for row in rows:
+        assert 0 <= row["accepted"] <= row["submissions"]
+        assert row["mine"] is None
+        if row["submissions"]:
+            assert row["acceptance"] == row["accepted"] / row["submissions"]
+
+    url = "/api/v1/problems/footholds/stats"
+    assert service.request("GET", url, student).status_code == 403
+    stats = service.request("GET", url + "?days=7", teacher).json()
+    assert len(stats["days"]) == 7
+    assert sum(v["count"] for v in stats["verdicts"]) == stats["submissions"]
+    assert [v["verdict"] for v in stats["verdicts"]][:2] == ["AC", "WA"]
+    assert service.request("GET", url + "?days=0", teacher).status_code == 422
+
+
+def test_pages_carry_security_headers_and_local_assets(service):
+    page = service.http.get("/problems/footholds")
+    assert page.status_code == 200
+    csp = page.headers["content-security-policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    assert "<script>" not in page.text  # no inline script: only /static modules and JSON data
+    for asset in ("/static/js/app.js", "/static/css/app.css", "/static/favicon.svg"):
+        assert service.http.get(asset).status_code == 200
+    missing = service.http.get("/problems/nope", headers={"Accept": "text/html"})
+    assert missing.status_code == 404 and "Page not found" in missing.text
+    api_missing = service.http.get("/api/v1/nope", headers={"Accept": "text/html"})
+    assert api_missing.status_code == 404
+    assert api_missing.headers["content-type"].startswith("application/json")
