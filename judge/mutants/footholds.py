@@ -83,57 +83,81 @@ def play(case: dict[str, Any], v: Variant) -> int:
             raise IndexError("list index out of range")
         return cell
 
-    memo: dict[Any, tuple[bool, int]] = {}
+    # A result is one int, moves << 1 | wins, and a memo key one int: the search runs about
+    # as fast as the reference's, so the strength report can afford thousands of boards.
+    memo: dict[int, int] = {}
+    vanish_result = v.vanish_end << 1 | v.vanish_wins
+    stuck_result = v.stuck_end << 1
+    cap = v.depth_cap
+    plain = v.rule == "flag" and not v.root_assumes_win
+    winner_min, loser_max = v.winner == "min", v.loser == "max"
+    clear = -1 if not v.vanish else 0  # mask bits kept on leaving a cell: all, or all but it
 
-    def search(mask: int, mover: int, other: int, depth: int) -> tuple[bool, int]:
+    def search(mask: int, mover: int, other: int, depth: int) -> int:
         if v.memo == "no_other":
-            key: Any = (mask, mover)
+            key = mask << 5 | mover
         elif v.memo == "no_board":
-            key = (mover, other)
+            key = mover << 5 | other
         else:
-            key = (mask, mover, other, depth if not v.vanish else 0)
+            key = (mask << 5 | mover) << 5 | other
+            if not v.vanish:  # the footholds never change: the depth tells states apart
+                key = key << 6 | depth
         found = memo.get(key)
         if found is not None:
             return found
         if v.vanish_loses and not mask >> mover & 1:
-            result = (v.vanish_wins, v.vanish_end)
-        elif v.depth_cap is not None and depth >= v.depth_cap:
-            result = (False, 0)
+            result = vanish_result
+        elif cap is not None and depth >= cap:
+            result = 0
         else:
-            rest = mask & ~(1 << mover) if v.vanish else mask
+            rest = mask & (clear | ~(1 << mover))
             children = []
             for nxt in near[mover]:
                 if nxt == OFF:
                     raise IndexError("list index out of range")
                 if mask >> nxt & 1 and (v.onto_opponent or nxt != other):
                     children.append(search(rest, other, nxt, depth + 1))
-            result = _choose(v, children, depth) if children else (False, v.stuck_end)
+            if not children:
+                result = stuck_result
+            elif plain:
+                result = _minimax(children, winner_min, loser_max)
+            else:
+                result = _choose(v, children, depth)
         memo[key] = result
         return result
 
     a, b = start(case["aloc"]), start(case["bloc"])
     if v.b_first:
         a, b = b, a
-    return search(mask, a, b, 0)[1]
+    return search(mask, a, b, 0) >> 1
 
 
-def _choose(v: Variant, children: list[tuple[bool, int]], depth: int) -> tuple[bool, int]:
-    """The mover's result from its children's (the opponent's) results."""
-    counts = [moves + 1 for _, moves in children]
+def _minimax(children: list[int], winner_min: bool, loser_max: bool) -> int:
+    """(wins, moves) minimax: the winner hurries and the loser stalls, unless told otherwise."""
+    best_win = best_loss = -1
+    for child in children:
+        moves = (child >> 1) + 1
+        if child & 1:  # the opponent wins after this move
+            if best_loss < 0 or (moves > best_loss) == loser_max:
+                best_loss = moves
+        elif best_win < 0 or (moves < best_win) == winner_min:
+            best_win = moves
+    return best_win << 1 | 1 if best_win >= 0 else best_loss << 1
+
+
+def _choose(v: Variant, children: list[int], depth: int) -> int:
+    """The mover's result from its children's for the rules without a proper win/lose flag."""
+    counts = [(child >> 1) + 1 for child in children]
     if v.root_assumes_win and depth == 0:
-        return True, min(counts)
+        return min(counts) << 1 | 1
     if v.rule == "longest":
-        return False, max(counts)
+        return max(counts) << 1
     if v.rule == "by_player":
-        return False, (min(counts) if depth % 2 == 0 else max(counts))
+        return (min(counts) if depth % 2 == 0 else max(counts)) << 1
     if v.rule == "parity_flipped":
         even = [count for count in counts if count % 2 == 0]
-        return (True, min(even)) if even else (False, max(counts))
-    wins = [moves + 1 for won, moves in children if not won]
-    if wins:
-        return True, (min(wins) if v.winner == "min" else max(wins))
-    losses = [moves + 1 for _, moves in children]
-    return False, (max(losses) if v.loser == "max" else min(losses))
+        return min(even) << 1 | 1 if even else max(counts) << 1
+    return _minimax(children, v.winner == "min", v.loser == "max")
 
 
 CORRECT = Variant()
