@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -56,6 +57,20 @@ def main(argv: list[str] | None = None) -> int:
     )
     s.add_argument("--json", action="store_true", help="print JSON lines")
 
+    m = commands.add_parser(
+        "strength", help="how strong the tests are: which mutants of the reference they kill"
+    )
+    m.add_argument("problem")
+    m.add_argument("--hidden", type=Path, metavar="CASES.jsonl", help="hidden boards, as for grade")
+    m.add_argument("--seeds", type=int, default=20, metavar="K", help="random plans (default 20)")
+    m.add_argument("--random", type=int, dest="random_count", metavar="N", help="boards per plan")
+    m.add_argument(
+        "--profiles", type=int, default=0, metavar="N", help="also rate N boards of each profile"
+    )
+    m.add_argument("--no-suggest", action="store_true", help="skip the suggested boards")
+    m.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for the seeds")
+    m.add_argument("--json", action="store_true", help="print one JSON object")
+
     args = parser.parse_args(argv)
     try:
         if args.command == "problems":
@@ -63,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
         problem = problems.get(args.problem)
         if args.command == "grade":
             return grade_file(problem, args, sys.stdout, sys.stderr)
+        if args.command == "strength":
+            return strength(problem, args, sys.stdout, sys.stderr)
         return solve(problem, args, sys.stdin, sys.stdout)
     except problems.UnknownProblem as exc:
         print(f"error: {exc.args[0]}", file=sys.stderr)
@@ -147,6 +164,35 @@ def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
                 f"  got:      {json.dumps(cx.got)}\n  {cx.explanation.get('summary', '')}",
                 file=out,
             )
+    return 0
+
+
+def strength(problem, args, out: TextIO, err: TextIO) -> int:
+    """Mutation analysis of the problem's tests (judge.strength)."""
+    from judge.strength import analyse, format_report
+
+    try:
+        hidden = read_hidden(problem, args.hidden) if args.hidden else []
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=err)
+        return EXIT_USAGE
+    if args.seeds < 0 or (args.random_count is not None and args.random_count < 0):
+        print("error: --seeds and --random must not be negative", file=err)
+        return EXIT_USAGE
+    report = analyse(
+        problem,
+        hidden,
+        args.seeds,
+        random_count=args.random_count,
+        profile_boards=max(args.profiles, 0),
+        suggest_survivors=not args.no_suggest,
+        jobs=max(args.jobs, 1),
+    )
+    if args.json:
+        json.dump(report.to_dict(), out)
+        out.write("\n")
+    else:
+        print(format_report(report, shutil.get_terminal_size((120, 24)).columns), file=out)
     return 0
 
 

@@ -30,7 +30,8 @@ class Variant:
     start: float = float("-inf")  # the best lead before any move is tried (0: a free pass)
     greedy: bool = False  # no search: each player takes the larger end
     absolute: bool = False  # answers the size of the lead, not its sign
-    memo_left_only: bool = False  # memo keyed by the left end only
+    take_pruned: bool = False  # a negative number is taken only when nothing else is legal
+    memo: str = "full"  # memo key: "full" | "left" (left end only) | "length" (j - i only)
 
 
 def play(case: dict[str, Any], v: Variant) -> int:
@@ -43,13 +44,14 @@ def play(case: dict[str, Any], v: Variant) -> int:
     def best(i: int, j: int) -> int:
         if i >= j:
             return 0
-        key = i if v.memo_left_only else (i, j)
+        key = i if v.memo == "left" else j - i if v.memo == "length" else (i, j)
         if key in memo:
             return memo[key]
         value = v.start
-        if v.take_left:
+        forced = j - i < v.delete_min  # only a take is legal
+        if v.take_left and not (v.take_pruned and board[i] < 0 and not forced):
             value = max(value, board[i] + sign * best(i + 1, j))
-        if v.take_right:
+        if v.take_right and not (v.take_pruned and board[j - 1] < 0 and not forced):
             value = max(value, board[j - 1] + sign * best(i, j - 1))
         if j - i >= v.delete_min:
             after = 1 if v.delete_keeps_turn else sign
@@ -119,6 +121,14 @@ MUTANTS: dict[str, Mutant] = {
     "greedy": _mutant("no search: each player takes the larger end number", greedy=True),
     "absolute_lead": _mutant("answers the absolute difference, losing the sign", absolute=True),
     "memo_forgets_right_end": _mutant(
-        "memo keyed by the left end only, forgetting the right end", memo_left_only=True
+        "memo keyed by the left end only, forgetting the right end", memo="left"
+    ),
+    "memo_by_length": _mutant("memo keyed by the number of numbers left only", memo="length"),
+    "sentinel_minus_1000": _mutant(
+        "-1000 used as minus infinity: a best lead below -1000 is lost", start=-1000
+    ),
+    "take_pruned": _mutant(
+        "pruning: a negative end number is taken only when no delete is possible",
+        take_pruned=True,
     ),
 }

@@ -1,0 +1,497 @@
+"""Test-set strength: which deliberately broken solvers (mutants) do a problem's tests catch?
+
+    report = analyse(problems.get("footholds"), hidden_cases, seeds=50)
+    report.to_dict()
+
+A mutant is killed by a test when its answer fails the problem's check against the reference
+answer (or it raises: the submission would get RE). The report says, for the sample boards and
+the hidden boards, which test kills which mutant; for the random part of the plan, drawn exactly
+as grading draws it (`judge.grade.plan_tests`) over K seeds, how often it kills each mutant;
+and how often a whole plan kills every mutant. For every mutant that samples and hidden boards
+leave alive, `suggest` searches (generators, then shrinking) for a small board that kills it.
+
+Mutants are trusted code and run in-process. Everything here is deterministic for given seeds.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import multiprocessing
+import random
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass, field
+from types import ModuleType
+from typing import Any
+
+from judge import problems
+from judge.grade import allocate, plan_tests
+from judge.mutants import Mutant, Raised, mutants, run
+from judge.verdict import TestKind
+
+SUGGEST_TRIES = 3000  # generated boards tried per surviving mutant
+SHRINK_TRIES = 400  # shrink candidates tried per suggestion
+SUGGEST_BUDGET_S = 5.0  # wall time per surviving mutant (search and shrinking)
+
+
+def _key(case: Mapping[str, Any]) -> str:
+    return json.dumps(case, sort_keys=True, separators=(",", ":"))
+
+
+class Killer:
+    """Runs mutants against cases, remembering reference answers and mutant outcomes."""
+
+    def __init__(self, problem: ModuleType, library: Mapping[str, Mutant] | None = None) -> None:
+        self.problem = problem
+        self.mutants = dict(mutants(problem.SLUG) if library is None else library)
+        self._answers: dict[str, Any] = {}
+        self._outcomes: dict[tuple[str, str], Any] = {}
+
+    def answer(self, case: Mapping[str, Any], known: Any = None) -> Any:
+        key = _key(case)
+        if key not in self._answers:
+            self._answers[key] = self.problem.reference(case) if known is None else known
+        return self._answers[key]
+
+    def known(self, case: Mapping[str, Any]) -> bool:
+        """The reference answer is already known (the case was seen before)."""
+        return _key(case) in self._answers
+
+    def outcome(self, name: str, case: Mapping[str, Any]) -> Any:
+        """The mutant's answer on the case, or Raised."""
+        key = (name, _key(case))
+        if key not in self._outcomes:
+            self._outcomes[key] = run(self.mutants[name], dict(case))
+        return self._outcomes[key]
+
+    def kills(self, name: str, case: Mapping[str, Any], expected: Any = None) -> bool:
+        got = self.outcome(name, case)
+        if isinstance(got, Raised):
+            return True
+        ok, _ = self.problem.check(case, self.answer(case, expected), got)
+        return not ok
+
+    def killed_by(
+        self, case: Mapping[str, Any], names: Iterable[str] | None = None, expected: Any = None
+    ) -> list[str]:
+        """The mutants (of `names`, default all) that this case kills."""
+        return [
+            n for n in (self.mutants if names is None else names) if self.kills(n, case, expected)
+        ]
+
+
+# -- the report --------------------------------------------------------------------------------
+@dataclass
+class TestKills:
+    kind: str  # "sample" | "hidden"
+    index: int  # position among the tests of its kind
+    id: Any  # a hidden board's id, when the caller gave one
+    kills: list[str]
+
+
+@dataclass
+class MutantStrength:
+    name: str
+    description: str
+    samples: list[int]  # indices of the sample boards that kill it
+    hidden: list[Any]  # ids (or indices, when boards have no id) of the hidden boards that kill it
+    random_rate: float | None  # fraction of seeded random parts of the plan that kill it
+    plan_rate: float  # the default plan (samples + random boards): kill probability per seed
+    rate: float  # samples + hidden + random boards: what a submission faces now
+    profile_rates: dict[str, float] = field(default_factory=dict)  # per random board, by profile
+
+    @property
+    def killed(self) -> bool:
+        """Killed for certain, by a sample or a hidden board."""
+        return bool(self.samples or self.hidden)
+
+
+@dataclass
+class Suggestion:
+    kills: list[str]  # the surviving mutants this board kills
+    input: dict[str, Any]
+    answer: Any
+    got: dict[str, Any]  # mutant -> its (wrong) answer, or {"raised": error name}
+    profile: str  # the generator profile the board grew from, before shrinking
+
+
+@dataclass
+class StrengthReport:
+    problem: str
+    mutant_count: int
+    sample_count: int
+    hidden_count: int
+    random_count: int  # random boards per plan
+    seeds: list[int]
+    mutants: list[MutantStrength]
+    tests: list[TestKills]  # sample and hidden boards, each with the mutants it kills
+    plan_kills_all: float  # fraction of seeds whose default plan kills every mutant
+    plan_kills_all_low: float  # 95% lower confidence bound of that (Wilson)
+    kills_all: float  # the same with the hidden boards in the plan
+    survivors: list[str]  # not killed by any sample or hidden board
+    suggestions: list[Suggestion] = field(default_factory=list)
+    unkillable: list[str] = field(default_factory=list)  # survivors no board was found for
+    elapsed_s: float = 0.0
+
+    @property
+    def weakest(self) -> MutantStrength | None:
+        """The mutant the default plan kills least often."""
+        return min(self.mutants, key=lambda m: (m.plan_rate, m.name), default=None)
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        weakest = self.weakest
+        data["weakest"] = (
+            None
+            if weakest is None
+            else {
+                "name": weakest.name,
+                "plan_rate": weakest.plan_rate,
+            }
+        )
+        return data
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, Raised):
+        return {"raised": value.error}
+    return value
+
+
+def wilson_low(successes: int, n: int, z: float = 1.96) -> float:
+    """Lower end of the Wilson score interval for a binomial proportion."""
+    if n == 0:
+        return 0.0
+    p = successes / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return max(0.0, (centre - spread) / (1 + z * z / n))
+
+
+def _cost(case: Mapping[str, Any]) -> int:
+    """A rough cost of solving a case, to try cheap boards first (the order kills nothing)."""
+    return len(_key(case))
+
+
+def seed_list(seeds: int | Iterable[int]) -> list[int]:
+    return list(range(seeds)) if isinstance(seeds, int) else list(seeds)
+
+
+def random_kills(
+    problem: ModuleType,
+    seeds: int | Iterable[int],
+    names: Iterable[str] | None = None,
+    *,
+    random_count: int | None = None,
+    killer: Killer | None = None,
+    jobs: int = 1,
+) -> list[frozenset[str]]:
+    """Per seed, the mutants (of `names`, default all) that the plan's random boards kill.
+
+    The random boards are exactly the ones grading draws for that seed. They are tried cheap
+    (or already solved) first and each mutant stops at its first kill. With jobs > 1 the seeds
+    are shared among that many processes (the problem's own mutant library only).
+    """
+    seeds = seed_list(seeds)
+    if jobs > 1 and killer is None and len(seeds) > 1:
+        chosen = None if names is None else list(names)
+        chunks = [seeds[i::jobs] for i in range(jobs)]
+        context = multiprocessing.get_context("spawn")  # no fork of a threaded parent
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=context) as pool:
+            parts = list(
+                pool.map(
+                    _random_kills_job, [(problem.SLUG, c, chosen, random_count) for c in chunks]
+                )
+            )
+        by_seed = {
+            seed: kills
+            for chunk, part in zip(chunks, parts, strict=True)
+            for seed, kills in zip(chunk, part, strict=True)
+        }
+        return [by_seed[seed] for seed in seeds]
+    judge = killer or Killer(problem)
+    chosen = list(judge.mutants if names is None else names)
+    out = []
+    for seed in seeds:
+        plan = plan_tests(problem, (), seed, random_count, solve=False)
+        boards = [t.input for t in plan if t.kind is TestKind.RANDOM]
+        boards.sort(key=lambda case: (not judge.known(case), _cost(case)))
+        out.append(frozenset(n for n in chosen if any(judge.kills(n, c) for c in boards)))
+    return out
+
+
+def _random_kills_job(job: tuple[str, list[int], list[str] | None, int | None]):
+    slug, seeds, names, random_count = job
+    return random_kills(problems.get(slug), seeds, names, random_count=random_count)
+
+
+def analyse(
+    problem: ModuleType,
+    hidden_cases: Iterable[Mapping[str, Any]] = (),
+    seeds: int | Iterable[int] = 20,
+    *,
+    random_count: int | None = None,
+    profile_boards: int = 0,
+    suggest_survivors: bool = False,
+    skip_killed: bool = False,
+    jobs: int = 1,
+    seed_kills: Sequence[frozenset[str]] | None = None,
+    library: Mapping[str, Mutant] | None = None,
+    killer: Killer | None = None,
+) -> StrengthReport:
+    """How strong the problem's tests are against its mutants.
+
+    hidden_cases: like grading's, [{"input": case, "answer"?: ..., "id"?: ...}, ...].
+    seeds: K (seeds 0..K-1) or the seeds themselves; each gives one random part of the plan.
+    skip_killed: do not run random boards against mutants that samples or hidden boards
+    already kill (their random_rate is then None); the plan figures are unchanged.
+    seed_kills: random_kills() for these seeds, when the caller has it already (it does not
+    depend on the hidden boards, so a service can compute it once).
+    profile_boards: also measure, per profile, the kill rate of a single random board (that
+    many boards per profile): where each mutant is caught, for tuning the generators.
+    """
+    started = time.monotonic()
+    judge = killer or Killer(problem, library)
+    names = list(judge.mutants)
+    seeds = seed_list(seeds)
+    hidden = list(hidden_cases)
+
+    tests: list[TestKills] = []
+    for index, sample in enumerate(problem.SAMPLES):
+        kills = judge.killed_by(sample["input"], names, sample["answer"])
+        tests.append(TestKills(TestKind.SAMPLE.value, index, None, kills))
+    for index, board in enumerate(hidden):
+        problem.validate(board["input"])
+        kills = judge.killed_by(board["input"], names, board.get("answer"))
+        tests.append(TestKills(TestKind.HIDDEN.value, index, board.get("id"), kills))
+    by_samples = {n: [t.index for t in tests if t.kind == "sample" and n in t.kills] for n in names}
+    by_hidden = {
+        n: [t.index if t.id is None else t.id for t in tests if t.kind == "hidden" and n in t.kills]
+        for n in names
+    }
+    sample_set = {n for n in names if by_samples[n]}
+    fixed_set = sample_set | {n for n in names if by_hidden[n]}
+
+    if seed_kills is None:
+        todo = [n for n in names if n not in fixed_set] if skip_killed else names
+        parallel = jobs > 1 and library is None and killer is None
+        seed_kills = random_kills(
+            problem,
+            seeds,
+            todo,
+            random_count=random_count,
+            killer=None if parallel else judge,
+            jobs=jobs if parallel else 1,
+        )
+    if len(seed_kills) != len(seeds):
+        raise ValueError("seed_kills must have one entry per seed")
+    everything = set(names)
+    plan_all = sum(everything <= (sample_set | kills) for kills in seed_kills)
+    full_all = sum(everything <= (fixed_set | kills) for kills in seed_kills)
+    k = len(seeds)
+
+    def rate(count: int) -> float:
+        return count / k if k else 0.0
+
+    report_mutants = []
+    for name in names:
+        measured = not (skip_killed and name in fixed_set)
+        hits = sum(name in kills for kills in seed_kills)
+        random_rate = rate(hits) if measured else None
+        report_mutants.append(
+            MutantStrength(
+                name=name,
+                description=judge.mutants[name].description,
+                samples=by_samples[name],
+                hidden=by_hidden[name],
+                random_rate=random_rate,
+                plan_rate=1.0 if name in sample_set else rate(hits),
+                rate=1.0 if name in fixed_set else rate(hits),
+            )
+        )
+    if profile_boards:
+        rates = profile_rates(problem, profile_boards, killer=judge)
+        for m in report_mutants:
+            m.profile_rates = rates[m.name]
+
+    survivors = [m.name for m in report_mutants if not m.killed]
+    report = StrengthReport(
+        problem=problem.SLUG,
+        mutant_count=len(names),
+        sample_count=len(problem.SAMPLES),
+        hidden_count=len(hidden),
+        random_count=problem.RANDOM_COUNT if random_count is None else random_count,
+        seeds=seeds,
+        mutants=report_mutants,
+        tests=tests,
+        plan_kills_all=rate(plan_all),
+        plan_kills_all_low=wilson_low(plan_all, k),
+        kills_all=rate(full_all),
+        survivors=survivors,
+    )
+    if suggest_survivors and survivors:
+        report.suggestions, report.unkillable = suggest(problem, survivors, killer=judge)
+    report.elapsed_s = round(time.monotonic() - started, 3)
+    return report
+
+
+def profile_rates(
+    problem: ModuleType, boards: int, *, killer: Killer | None = None, seed: int = 0
+) -> dict[str, dict[str, float]]:
+    """mutant -> profile -> fraction of that profile's boards that kill the mutant."""
+    judge = killer or Killer(problem)
+    rates: dict[str, dict[str, float]] = {name: {} for name in judge.mutants}
+    for profile in problem.PROFILES:
+        rng = random.Random(f"profile-rates-{seed}-{profile}")
+        cases = [problem.generate(rng, profile) for _ in range(boards)]
+        for name in judge.mutants:
+            rates[name][profile] = sum(judge.kills(name, c) for c in cases) / boards
+    return rates
+
+
+# -- suggestions -------------------------------------------------------------------------------
+def suggest(
+    problem: ModuleType,
+    survivors: Sequence[str],
+    *,
+    killer: Killer | None = None,
+    seed: int = 0,
+    tries: int = SUGGEST_TRIES,
+    shrink_tries: int = SHRINK_TRIES,
+    budget_s: float = SUGGEST_BUDGET_S,
+) -> tuple[list[Suggestion], list[str]]:
+    """Small boards that kill the surviving mutants, and the survivors none was found for.
+
+    For each survivor not killed by an earlier suggestion: draw boards from the generator's
+    profiles (cheap profiles and expensive ones in turn) until one kills it, then shrink it
+    greedily while it still kills. Each suggestion lists every survivor it kills.
+    """
+    judge = killer or Killer(problem)
+    found: list[Suggestion] = []
+    unkillable: list[str] = []
+    profiles = allocate(problem.PROFILES, max(len(problem.PROFILES), 20))
+    for name in survivors:
+        if any(name in s.kills for s in found):
+            continue
+        deadline = time.monotonic() + budget_s
+        rng = random.Random(f"suggest-{problem.SLUG}-{seed}-{name}")
+        case = profile = None
+        for attempt in range(tries):
+            if attempt and time.monotonic() > deadline:
+                break
+            profile = profiles[attempt % len(profiles)]
+            candidate = problem.generate(rng, profile)
+            if judge.kills(name, candidate):
+                case = candidate
+                break
+        if case is None or profile is None:
+            unkillable.append(name)
+            continue
+        case = shrink_killing(problem, judge, name, case, shrink_tries, deadline + budget_s)
+        kills = [n for n in survivors if judge.kills(n, case)]
+        found.append(
+            Suggestion(
+                kills=kills,
+                input=case,
+                answer=judge.answer(case),
+                got={n: _jsonable(judge.outcome(n, case)) for n in kills},
+                profile=profile,
+            )
+        )
+    return found, unkillable
+
+
+def shrink_killing(
+    problem: ModuleType,
+    judge: Killer,
+    name: str,
+    case: dict[str, Any],
+    tries: int = SHRINK_TRIES,
+    deadline: float | None = None,
+) -> dict[str, Any]:
+    """Greedily replace the case by smaller ones (problem.shrink) that still kill the mutant."""
+    while tries > 0:
+        for candidate in problem.shrink(case):
+            tries -= 1
+            if judge.kills(name, candidate):
+                case = candidate
+                break
+            if tries <= 0 or (deadline is not None and time.monotonic() > deadline):
+                return case
+        else:
+            return case
+    return case
+
+
+# -- text --------------------------------------------------------------------------------------
+def _indices(values: Sequence[Any], limit: int = 12) -> str:
+    text = ",".join(map(str, values)) or "-"
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _rate(value: float | None) -> str:
+    return "  -  " if value is None else f"{value:.3f}"
+
+
+def format_report(report: StrengthReport, width: int = 100) -> str:
+    """The report as a readable table, for the terminal."""
+    k = len(report.seeds)
+    lines = [
+        f"{report.problem}: {report.mutant_count} mutants against {report.sample_count} samples, "
+        f"{report.hidden_count} hidden boards and {report.random_count} random boards per plan "
+        f"({k} seeds)",
+        "",
+        f"{'mutant':26} {'samples':>9} {'hidden':>12} {'random':>7} {'plan':>6} {'now':>6}  "
+        "description",
+    ]
+    show_profiles = any(m.profile_rates for m in report.mutants)
+    for m in report.mutants:
+        head = (
+            f"{m.name:26} {_indices(m.samples, 9):>9} {_indices(m.hidden):>12} "
+            f"{_rate(m.random_rate):>7} {m.plan_rate:6.3f} {m.rate:6.3f}  "
+        )
+        room = max(width - len(head), 20)
+        text = m.description if len(m.description) <= room else m.description[: room - 3] + "..."
+        lines.append(head + text)
+        if show_profiles:
+            rates = ", ".join(f"{p} {r:.2f}" for p, r in m.profile_rates.items())
+            lines.append(f"{'':26} per random board: {rates}")
+    lines.append("")
+    lines.append(
+        "random: fraction of seeds whose random boards kill it; plan: the default plan "
+        "(samples + random); now: with the hidden boards too"
+    )
+    plan_all = round(report.plan_kills_all * k)
+    lines.append(
+        f"the default plan kills every mutant in {plan_all}/{k} seeds: "
+        f"{report.plan_kills_all:.3f} (95% lower bound {report.plan_kills_all_low:.3f}); "
+        f"with the hidden boards: {report.kills_all:.3f}"
+    )
+    weakest = report.weakest
+    if weakest is not None and weakest.plan_rate < 1:
+        lines.append(f"weakest under the default plan: {weakest.name} ({weakest.plan_rate:.3f})")
+    elif weakest is not None:
+        lines.append("the default plan killed every mutant in every seed")
+    for test in report.tests:
+        label = f"{test.kind} {test.index}" + ("" if test.id is None else f" (id {test.id})")
+        text = f"  {label} kills {len(test.kills)}: {', '.join(test.kills) or '-'}"
+        lines.append(text if len(text) <= width else text[: width - 3] + "...")
+    if report.survivors:
+        lines.append("")
+        lines.append(
+            f"{len(report.survivors)} mutants survive the samples and hidden boards: "
+            + ", ".join(report.survivors)
+        )
+    else:
+        lines.append("the samples and hidden boards kill every mutant")
+    if report.suggestions:
+        lines.append("suggested hidden boards (each kills the survivors listed):")
+        for number, s in enumerate(report.suggestions, 1):
+            lines.append(f"  {number}. answer {s.answer}; kills {', '.join(s.kills)}")
+            lines.append(f"     {json.dumps(s.input)}")
+    if report.unkillable:
+        lines.append("no killing board found for: " + ", ".join(report.unkillable))
+    lines.append(f"({report.elapsed_s:.1f} s)")
+    return "\n".join(lines)
