@@ -5,9 +5,9 @@ from __future__ import annotations
 from types import ModuleType
 
 from fastapi import APIRouter, HTTPException, Response, status
-from markdown_it import MarkdownIt
 
 from api.deps import CurrentUser, Instructor, SessionDep
+from api.markdown import render_markdown
 from api.schemas import (
     BoardCreate,
     BoardCreated,
@@ -54,7 +54,7 @@ def get_problem(slug: str, user: CurrentUser) -> ProblemPublic:
         title=module.TITLE,
         limits=_limits(module),
         statement=module.STATEMENT,
-        statement_html=MarkdownIt("commonmark").enable("table").render(module.STATEMENT),
+        statement_html=render_markdown(module.STATEMENT),
         params=list(module.PARAMS),
         samples=[Sample(input=s["input"], answer=s["answer"]) for s in module.SAMPLES],
     )

@@ -166,13 +166,15 @@ def problem_stats(session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]
         ).all()
     )
     mine_tried = set(
-        session.scalars(select(distinct(Submission.problem)).where(Submission.user_id == viewer.id))
+        session.scalars(
+            select(Submission.problem).where(Submission.user_id == viewer.id).distinct()
+        )
     )
     mine_solved = set(
         session.scalars(
-            select(distinct(Submission.problem)).where(
-                Submission.user_id == viewer.id, done, accepted
-            )
+            select(Submission.problem)
+            .where(Submission.user_id == viewer.id, done, accepted)
+            .distinct()
         )
     )
     out = []

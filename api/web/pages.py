@@ -15,8 +15,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
-from markdown_it import MarkdownIt
 
+from api.markdown import render_markdown
 from api.web import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
 
@@ -47,12 +47,6 @@ def asset_version(path: str) -> str:
 
 def asset(path: str) -> str:
     return f"/static/{path}?v={asset_version(path)}"
-
-
-def render_markdown(text: str) -> str:
-    """Markdown to HTML with raw HTML disabled (it is escaped, never passed through)."""
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table")
-    return md.render(text)
 
 
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
