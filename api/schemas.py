@@ -113,6 +113,7 @@ class TestPublic(BaseModel):
     expected: Any = None
     got: Any = None
     counterexample: Any = None
+    board_id: int | None = None  # hidden tests, for instructors: which hidden board
 
 
 class JudgingPublic(BaseModel):

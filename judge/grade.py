@@ -451,6 +451,7 @@ def _test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:
         input=test.input if visible else None,
         expected=test.expected if visible else None,
         got=answers.to_json(outcome.got) if visible else None,
+        board_id=None if visible else test.ref,
     )
 
 

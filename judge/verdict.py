@@ -76,6 +76,8 @@ class TestResult:
     expected: Any = None
     got: Any = None
     counterexample: Counterexample | None = None
+    # Hidden tests only: the caller's id of the board (hidden_cases' "id"), for instructors.
+    board_id: Any = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -164,6 +164,8 @@ class TestRow(Base):
     expected: Mapped[Any] = mapped_column(JSON, nullable=True)
     got: Mapped[Any] = mapped_column(JSON, nullable=True)
     counterexample: Mapped[Any] = mapped_column(JSON, nullable=True)
+    # Hidden tests only: which board it was (no foreign key: a board may be deleted later).
+    board_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Judging(Base):

@@ -83,7 +83,7 @@ def delete_board(*, session: Session, problem: str, board_id: int) -> bool:
 def hidden_cases(*, session: Session, problem: str) -> list[dict[str, Any]]:
     """The problem's hidden boards in grading order, with their cached reference answers."""
     return [
-        {"input": board.input, "answer": board.answer}
+        {"id": board.id, "input": board.input, "answer": board.answer}
         for board in list_boards(session=session, problem=problem)
         if board.hidden
     ]
@@ -328,6 +328,7 @@ def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
         expected=test.get("expected"),
         got=test.get("got"),
         counterexample=test.get("counterexample"),
+        board_id=test.get("board_id"),
     )
 
 

@@ -182,6 +182,7 @@ def test_public(row: TestRow, viewer: User) -> TestPublic:
         expected=row.expected,
         got=row.got,
         counterexample=row.counterexample,
+        board_id=row.board_id,
     )
 
 

@@ -33,7 +33,7 @@ def solution(board, aloc, bloc):
         return (True, best_win) if wins else (False, best_lose)
     return play(aloc, bloc)[1]
 """
-HIDDEN = [{"input": {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": [0, 3]}}]
+HIDDEN = [{"id": 42, "input": {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": [0, 3]}}]
 
 
 def test_plan_order_and_reproducibility():
@@ -81,6 +81,7 @@ def solution(board, aloc, bloc):
     hidden = [t for t in result.tests if t.kind is TestKind.HIDDEN]
     assert [t.verdict for t in hidden] == [Verdict.RE]
     assert hidden[0].input is None and hidden[0].expected is None and hidden[0].got is None
+    assert hidden[0].board_id == 42  # which board, for instructors
     assert "LEAKED" not in repr(result.to_dict())
     assert result.verdict is Verdict.RE
     assert all(t.verdict is Verdict.AC for t in result.tests if t.kind is not TestKind.HIDDEN)

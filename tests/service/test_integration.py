@@ -135,6 +135,10 @@ def test_hidden_boards_judge_later_submissions_and_rejudge_keeps_history(stack: 
         assert body["verdict"] == "WA"
         failing = next(t for t in body["tests"] if t["verdict"] != "AC")
         assert failing["kind"] == "hidden" and failing["input"] is None
+        assert "board_id" not in failing or failing["board_id"] is None  # students: no id
+        seen = stack.request("GET", f"/api/v1/submissions/{after}", teacher).json()
+        hidden = [t for t in seen["tests"] if t["kind"] == "hidden"]
+        assert [t["board_id"] for t in hidden] == [board["id"]]  # instructors see which one
 
         rejudge = stack.request("POST", f"/api/v1/submissions/{before}/rejudge", teacher)
         assert rejudge.status_code == 202 and rejudge.json() == {"queued": [before]}
