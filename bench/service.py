@@ -9,6 +9,8 @@ grading a correct footholds solution on the problem's full default test plan.
 from __future__ import annotations
 
 import statistics
+import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -42,6 +44,30 @@ def _verdict_time(stack: Stack, token: str, submission_id: int) -> float:
     )
 
 
+def cli_floor(source: str, submissions: int) -> dict[str, float]:
+    """The same grading through `python -m judge grade`, no server: latency of one run, and
+    throughput with as many CLI processes at once as the service has slots."""
+    with tempfile.TemporaryDirectory(prefix="judge-bench-cli-") as tmp:
+        path = Path(tmp, "solution.py")
+        path.write_text(source)
+        command = [sys.executable, "-m", "judge", "grade", "footholds", str(path), "--json"]
+
+        def one(_: int) -> float:
+            started = time.monotonic()
+            subprocess.run(command, check=True, capture_output=True)
+            return time.monotonic() - started
+
+        latencies = [one(i) for i in range(submissions)]
+        started = time.monotonic()
+        with ThreadPoolExecutor(max_workers=SLOTS) as pool:
+            list(pool.map(one, range(submissions)))
+        elapsed = time.monotonic() - started
+    return {
+        "latency_p50_s": statistics.median(latencies),
+        "throughput_per_min": submissions / elapsed * 60,
+    }
+
+
 def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
     source = solution("footholds_ok")
     with tempfile.TemporaryDirectory(prefix="judge-bench-") as tmp:
@@ -73,6 +99,8 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             tests = stack.detail(token, ids[0])["total"]
         finally:
             stack.stop()
+    floor = cli_floor(source, submissions)
+    throughput = submissions / elapsed * 60
     return {
         "config": f"embedded (SQLite + SQLAlchemy broker), {SLOTS} grading slots",
         "submissions": submissions,
@@ -80,7 +108,11 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
         "latency_p50_s": round(statistics.median(latencies), 3),
         "latency_p95_s": round(_percentile(latencies, 0.95), 3),
         "latency_max_s": round(max(latencies), 3),
-        "throughput_per_min": round(submissions / elapsed * 60, 1),
+        "throughput_per_min": round(throughput, 1),
+        "cli_floor_latency_p50_s": round(floor["latency_p50_s"], 3),
+        "cli_floor_throughput_per_min": round(floor["throughput_per_min"], 1),
+        "latency_p50_over_cli": round(statistics.median(latencies) / floor["latency_p50_s"], 2),
+        "throughput_vs_cli": round(throughput / floor["throughput_per_min"], 2),
     }
 
 
