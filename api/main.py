@@ -10,7 +10,7 @@ from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from api import web
-from api.routers import health, problems, submissions, users
+from api.routers import health, problems, strength, submissions, users
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
 
@@ -40,7 +40,7 @@ def create_app(
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
 
-    for module in (users, problems, submissions):
+    for module in (users, problems, submissions, strength):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)
     web.install(app)  # the pages and the JSON only they need

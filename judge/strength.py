@@ -49,6 +49,11 @@ class Killer:
         self._answers: dict[str, Any] = {}
         self._outcomes: dict[tuple[str, str], Any] = {}
 
+    @property
+    def size(self) -> int:
+        """How many answers it remembers."""
+        return len(self._answers) + len(self._outcomes)
+
     def answer(self, case: Mapping[str, Any], known: Any = None) -> Any:
         key = _key(case)
         if key not in self._answers:
@@ -361,19 +366,26 @@ def suggest(
     tries: int = SUGGEST_TRIES,
     shrink_tries: int = SHRINK_TRIES,
     budget_s: float = SUGGEST_BUDGET_S,
+    total_s: float | None = None,
 ) -> tuple[list[Suggestion], list[str]]:
     """Small boards that kill the surviving mutants, and the survivors none was found for.
 
     For each survivor not killed by an earlier suggestion: draw boards from the generator's
     profiles (cheap profiles and expensive ones in turn) until one kills it, then shrink it
-    greedily while it still kills. Each suggestion lists every survivor it kills.
+    greedily while it still kills. Each suggestion lists every survivor it kills. Each
+    survivor gets about `budget_s` (twice that with shrinking); after `total_s` the remaining
+    survivors are not searched and count as not found.
     """
     judge = killer or Killer(problem)
     found: list[Suggestion] = []
     unkillable: list[str] = []
     profiles = allocate(problem.PROFILES, max(len(problem.PROFILES), 20))
+    stop = None if total_s is None else time.monotonic() + total_s
     for name in survivors:
         if any(name in s.kills for s in found):
+            continue
+        if stop is not None and time.monotonic() > stop:
+            unkillable.append(name)
             continue
         deadline = time.monotonic() + budget_s
         rng = random.Random(f"suggest-{problem.SLUG}-{seed}-{name}")

@@ -1,0 +1,123 @@
+"""The instructors' test-strength endpoints, on the app from the factory (session overridden
+with the test's rolled-back one, as in test_api.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from api.deps import get_session
+from api.main import create_app
+from api.security import create_token, hash_password
+from judge.mutants import mutants
+from store import repo
+from store.models import Role
+from store.settings import Settings
+
+SECRET = "strength-test-secret-" + "x" * 32
+KILLS_SENTINEL = {"board": [-83, 989, 85, -918]}  # a lead below -1000 halfway through
+
+
+@pytest.fixture
+def client(session: Session, db_engine) -> Iterator[TestClient]:
+    settings = Settings(
+        database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
+    )
+    app = create_app(settings, enqueue=lambda *args, **kwargs: True)
+    app.dependency_overrides[get_session] = lambda: session
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+def login(session: Session, name: str, role: Role) -> dict[str, str]:
+    user = repo.create_user(
+        session=session, username=name, password_hash=hash_password("pw-" + name), role=role
+    )
+    session.commit()
+    return {"Authorization": f"Bearer {create_token(user_id=user.id, secret=SECRET, minutes=5)}"}
+
+
+@pytest.fixture
+def teacher(session: Session) -> dict[str, str]:
+    return login(session, "teacher", Role.INSTRUCTOR)
+
+
+@pytest.fixture
+def student(session: Session) -> dict[str, str]:
+    return login(session, "student", Role.STUDENT)
+
+
+def test_only_instructors(client, student) -> None:
+    url = "/api/v1/problems/numbergame/strength"
+    assert client.get(url).status_code == 401
+    assert client.get(url, headers=student).status_code == 403
+    board = {"input": KILLS_SENTINEL}
+    assert client.post(url + "/board", json=board, headers=student).status_code == 403
+
+
+def test_unknown_problem_and_bad_board(client, teacher) -> None:
+    assert client.get("/api/v1/problems/nope/strength", headers=teacher).status_code == 404
+    bad = client.post(
+        "/api/v1/problems/numbergame/strength/board", json={"input": {"board": []}}, headers=teacher
+    )
+    assert bad.status_code == 422 and "invalid board" in bad.json()["detail"]
+
+
+def test_report_suggestion_and_adding_the_board(client, teacher) -> None:
+    url = "/api/v1/problems/numbergame/strength?seeds=3"
+    first = client.get(url, headers=teacher)
+    assert first.status_code == 200, first.text
+    report = first.json()
+    assert report["problem"] == "numbergame" and report["seeds"] == 3
+    assert report["hidden_count"] == 0
+    assert [m["name"] for m in report["mutants"]] == list(mutants("numbergame"))
+    assert report["survivors"] == ["sentinel_minus_1000"]  # the samples kill the others
+    assert report["plan_kills_all"] == 1.0 and report["weakest"] in mutants("numbergame")
+    (suggestion,) = report["suggestions"]
+    assert suggestion["kills"] == ["sentinel_minus_1000"]
+
+    # What adding the suggested board would do; nothing is saved.
+    preview = client.post(
+        "/api/v1/problems/numbergame/strength/board",
+        json={"input": suggestion["input"]},
+        headers=teacher,
+    )
+    assert preview.status_code == 200, preview.text
+    kills = preview.json()
+    assert kills["answer"] == suggestion["answer"]
+    assert kills["survivors"] == ["sentinel_minus_1000"]
+    assert kills["kills_survivors"] == ["sentinel_minus_1000"] and kills["remaining"] == []
+    assert client.get("/api/v1/problems/numbergame/boards", headers=teacher).json() == []
+
+    # Added as a hidden board, it kills the survivor: nothing is left to suggest.
+    added = client.post(
+        "/api/v1/problems/numbergame/boards", json={"input": suggestion["input"]}, headers=teacher
+    )
+    assert added.status_code == 201
+    board_id = added.json()["id"]
+    report = client.get(url, headers=teacher).json()
+    assert report["hidden_count"] == 1 and report["survivors"] == []
+    assert report["suggestions"] == [] and report["kills_all"] == 1.0
+    hidden = [t for t in report["tests"] if t["kind"] == "hidden"]
+    assert hidden == [{"kind": "hidden", "index": 0, "id": board_id, "kills": hidden[0]["kills"]}]
+    assert "sentinel_minus_1000" in hidden[0]["kills"]
+    sentinel = next(m for m in report["mutants"] if m["name"] == "sentinel_minus_1000")
+    assert sentinel["hidden"] == [board_id] and sentinel["killed"] and sentinel["rate"] == 1.0
+
+
+def test_footholds_report(client, teacher) -> None:
+    got = client.get(
+        "/api/v1/problems/footholds/strength?seeds=2&suggestions=false", headers=teacher
+    )
+    assert got.status_code == 200, got.text
+    report = got.json()
+    assert report["mutant_count"] >= 15 and report["suggestions"] == []
+    assert {"depth_cap_18", "no_up"} <= set(report["survivors"])
+    board = {"board": [[1, 1], [1, 0]], "aloc": [0, 1], "bloc": [1, 0]}
+    kills = client.post(
+        "/api/v1/problems/footholds/strength/board", json={"input": board}, headers=teacher
+    ).json()
+    assert "no_up" in kills["kills_survivors"] and "depth_cap_18" in kills["remaining"]
