@@ -54,14 +54,19 @@ def digest(paths: list[Path]) -> dict[str, str]:
 
 
 def sandbox_processes() -> list[int]:
+    """Live processes of any sandbox uid. Zombies are left out: they run nothing, and an
+    earlier test that SIGKILLs a worker process orphans sandboxes onto this (subreaper) pytest
+    process, which only reaps the runs it started itself."""
     uids = range(DEFAULT_UID_BASE, DEFAULT_UID_BASE + DEFAULT_SLOTS)
     found = []
     for entry in os.listdir("/proc"):
         if entry.isdigit():
             try:
-                if os.stat(f"/proc/{entry}").st_uid in uids:
+                with open(f"/proc/{entry}/stat") as f:
+                    state = f.read().rsplit(")", 1)[1].split()[0]
+                if os.stat(f"/proc/{entry}").st_uid in uids and state != "Z":
                     found.append(int(entry))
-            except FileNotFoundError:
+            except (FileNotFoundError, ProcessLookupError, IndexError):
                 pass
     return found
 
