@@ -172,6 +172,22 @@ def boards(request: Request, slug: str) -> Response:
     )
 
 
+@router.get("/instructor/problems/{slug}/strength", response_class=HTMLResponse)
+def strength(request: Request, slug: str) -> Response:
+    module = known_problem(slug)
+    if module is None:
+        return not_found(request, f"There is no problem called “{slug}”.")
+    return page(
+        request,
+        "strength.html",
+        title=f"Test strength · {module.TITLE}",
+        nav="instructor",
+        instructor=True,
+        problem={"slug": slug, "title": module.TITLE},
+        page_data={"slug": slug, "title": module.TITLE},
+    )
+
+
 @router.get("/instructor/problems/{slug}/stats", response_class=HTMLResponse)
 def stats(request: Request, slug: str) -> Response:
     module = known_problem(slug)

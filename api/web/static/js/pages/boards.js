@@ -1,9 +1,10 @@
 // Hidden boards of one problem: the board editor with a live preview (validation errors, the
-// reference answer, the winner and the optimal line animated), saving, and the saved list.
+// reference answer, the winner and the optimal line animated, which surviving mutants the board
+// would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
 import { makeEditor } from "../board-editor.js";
 import { drawCase, replay } from "../boards.js";
-import { $, capitalise, clear, formatDate, h, pageAlert, pageData } from "../dom.js";
+import { $, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
 const { slug } = pageData();
 const user = await requireUser();
@@ -15,6 +16,78 @@ let current = null; // the case in the editor
 let previewed = null; // JSON of the case the preview (valid) belongs to
 let inflight = null;
 let timer = null;
+
+// ---- which surviving mutants the board would kill (separate request, never blocks the preview)
+const KILLS_DELAY_MS = 400;
+const killsLine = h("p", { class: "preview-kills", id: "preview-kills", role: "status" });
+let killsTimer = null;
+let killsInflight = null;
+
+function mutantList(list) {
+  return list.flatMap((name, i) => (i ? [", ", h("code", {}, name)] : [h("code", {}, name)]));
+}
+
+function strengthLink() {
+  return h("a", { href: `/instructor/problems/${encodeURIComponent(slug)}/strength` }, "Test strength");
+}
+
+function showKills(result) {
+  const { kills, survivors, kills_survivors: hits, remaining } = result;
+  killsLine.className = "preview-kills";
+  if (!survivors.length) {
+    killsLine.replaceChildren(`No mutant survives the samples and hidden boards; this board kills ${plural(kills.length, "mutant")} on its own. `, strengthLink());
+  } else if (hits.length) {
+    killsLine.classList.add("kills-some");
+    killsLine.replaceChildren(
+      h("strong", {}, `This board would kill ${plural(hits.length, "surviving mutant")}: `), ...mutantList(hits), ". ",
+      remaining.length ? `${plural(remaining.length, "survivor")} would remain. ` : "None would remain. ", strengthLink());
+  } else {
+    killsLine.replaceChildren(
+      `This board kills none of the ${plural(survivors.length, "surviving mutant")}`,
+      kills.length ? ` (it kills ${plural(kills.length, "mutant")} the other tests already kill). ` : ". ",
+      strengthLink());
+  }
+}
+
+async function checkKills(body) {
+  if (killsInflight) killsInflight.abort();
+  const controller = new AbortController();
+  killsInflight = controller;
+  try {
+    const result = await api(`/problems/${encodeURIComponent(slug)}/strength/board`, {
+      method: "POST", json: { input: body }, signal: controller.signal,
+    });
+    if (controller.signal.aborted) return;
+    showKills(result);
+  } catch (error) {
+    if (error.name === "AbortError") return;
+    if (error.status === 422) {
+      killsLine.replaceChildren(); // the preview says what is wrong with the board
+      killsLine.hidden = true;
+      return;
+    }
+    killsLine.className = "preview-kills kills-failed";
+    killsLine.replaceChildren(`Could not check which mutants this board kills: ${error.message}`);
+  } finally {
+    if (killsInflight === controller) killsInflight = null;
+  }
+}
+
+function scheduleKills(body) {
+  clearTimeout(killsTimer);
+  if (killsInflight) killsInflight.abort();
+  killsLine.hidden = false;
+  killsLine.className = "preview-kills is-loading";
+  killsLine.replaceChildren("Checking which surviving mutants this board kills…");
+  killsTimer = setTimeout(() => checkKills(body), KILLS_DELAY_MS);
+}
+
+function cancelKills() {
+  clearTimeout(killsTimer);
+  if (killsInflight) killsInflight.abort();
+  killsLine.replaceChildren();
+  killsLine.hidden = true;
+}
 
 function winnerText(explanation) {
   const w = explanation.winner;
@@ -32,6 +105,7 @@ function showPreview(result) {
         h("span", { class: "answer-value", id: "preview-answer" }, String(result.answer))),
       h("div", { class: "answer-box" }, h("span", { class: "answer-label" }, "Result"),
         h("span", { class: "answer-value answer-winner", id: "preview-winner" }, winnerText(explanation)))),
+    killsLine,
     explanation.summary ? h("p", { class: "muted" }, capitalise(explanation.summary)) : null,
     replay(slug, result.input, explanation, { autoplay: true, delay: 700 }),
   );
@@ -78,16 +152,19 @@ function onChange(value, clientError = null) {
   if (clientError || value === null) {
     if (inflight) inflight.abort();
     previewed = null;
+    cancelKills();
     showInvalid(clientError || "Fix the input first.");
     return;
   }
   timer = setTimeout(runPreview, 150);
+  scheduleKills(value);
 }
 
 if (user.role === "instructor") {
   const editor = makeEditor(slug, $("#board-editor"), onChange);
   current = editor.value();
   runPreview();
+  if (current) scheduleKills(current);
 }
 
 saveButton?.addEventListener("click", async () => {
@@ -101,6 +178,7 @@ saveButton?.addEventListener("click", async () => {
     saveNote.textContent = `Saved as hidden board #${board.id} (answer ${board.answer}).`;
     boards.unshift(board);
     renderList(board.id);
+    scheduleKills(current); // the board is no longer a what-if: the survivors changed
   } catch (error) {
     saveNote.textContent = "";
     pageAlert(`Could not save the board: ${error.message}`);
@@ -160,6 +238,7 @@ $("#board-list")?.addEventListener("click", async (event) => {
     boards = boards.filter((b) => b.id !== id);
     renderList();
     saveNote.textContent = `Deleted hidden board #${id}.`;
+    if (previewed) scheduleKills(current);
   } catch (error) {
     button.disabled = false;
     pageAlert(`Could not delete board #${id}: ${error.message}`);
