@@ -24,10 +24,13 @@ from typing import Any
 
 import judge
 from judge import answers, problems
-from judge.sandbox import Process, RunLimits, Sandbox, make_sandbox
+from judge.sandbox import Process, RunLimits, Sandbox, SandboxUnavailable, make_sandbox
 from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict
 
 log = logging.getLogger(__name__)
+
+# The machinery failed, not the submission: no verdict, worth another attempt.
+INFRASTRUCTURE_ERRORS = (SandboxUnavailable, OSError)
 
 STARTUP_S = 5.0  # allowance for starting Python and loading the solution, beyond the test limit
 SHRINK_BUDGET_S = 6.0  # wall time spent minimising one counterexample
@@ -320,7 +323,12 @@ def grade(
     sandbox: Sandbox | None = None,
     on_test: Callable[[TestResult], None] | None = None,
 ) -> GradeResult:
-    """Grade one submission; never raises for anything the submission does."""
+    """Grade one submission; never raises for anything the submission does.
+
+    Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
+    bubblewrap failing, out of processes): nothing was decided, so the caller may retry.
+    Any other failure of the judge becomes an IE verdict.
+    """
     started = time.monotonic()
     module = problems.get(problem) if isinstance(problem, str) else problem
     seed = secrets.randbelow(2**31) if seed is None else seed
@@ -365,6 +373,8 @@ def grade(
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
+    except INFRASTRUCTURE_ERRORS:
+        raise  # the sandbox could not run at all: the caller retries or reports it
     except Exception as exc:
         log.exception("grading a %s submission failed", module.SLUG)
         result.verdict = Verdict.IE

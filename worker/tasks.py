@@ -15,6 +15,7 @@ from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 
+import judge.grade
 from store import repo
 from store.settings import Settings
 from worker.app import GRADE_TASK
@@ -23,7 +24,12 @@ from worker.runtime import Runtime
 log = logging.getLogger(__name__)
 
 # Failures of the machinery around grading, not of the submission: worth another attempt.
-INFRASTRUCTURE_ERRORS = (OperationalError, InterfaceError, SoftTimeLimitExceeded, OSError)
+INFRASTRUCTURE_ERRORS = (
+    OperationalError,
+    InterfaceError,
+    SoftTimeLimitExceeded,
+    *judge.grade.INFRASTRUCTURE_ERRORS,
+)
 
 
 class Heartbeat:

@@ -186,6 +186,17 @@ def test_invalid_hidden_board_is_an_internal_error_not_the_students(sandbox):
     assert "internal error" in result.message
 
 
+def test_a_sandbox_that_cannot_start_is_raised_not_blamed_on_the_submission(monkeypatch):
+    sandbox = make_sandbox("none")
+
+    def broken(*args, **kwargs):
+        raise OSError(11, "Resource temporarily unavailable")
+
+    monkeypatch.setattr(sandbox, "run_python", broken)
+    with pytest.raises(OSError):
+        grade("footholds", CORRECT, seed=1, random_count=1, sandbox=sandbox)
+
+
 def test_unsandboxed_runs_say_so():
     result = grade("footholds", CORRECT, seed=1, random_count=2, sandbox=make_sandbox("none"))
     assert result.verdict is Verdict.AC
