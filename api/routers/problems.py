@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from types import ModuleType
+from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, status
 
@@ -31,6 +32,17 @@ def find_problem(slug: str) -> ModuleType:
     if module is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown problem {slug!r}")
     return module
+
+
+def validated_case(module: ModuleType, case: Any) -> Any:
+    """The case if the problem accepts it; else 422 with the validator's message."""
+    try:
+        module.validate(case)
+    except Exception as exc:  # InvalidCase, or anything a malformed case trips on
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}"
+        ) from exc
+    return case
 
 
 def _limits(module: ModuleType) -> LimitsPublic:
@@ -93,13 +105,7 @@ def add_board(
 ) -> BoardCreated:
     """Add a hidden board: validated by the problem, answered once by its reference solver."""
     module = find_problem(slug)
-    case = board_in.input
-    try:
-        module.validate(case)
-    except Exception as exc:  # InvalidCase, or anything a malformed case trips on
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}"
-        ) from exc
+    case = validated_case(module, board_in.input)
     answer = module.reference(case)
     explanation = module.explain(case)
     board = repo.add_board(

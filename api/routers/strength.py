@@ -23,7 +23,7 @@ from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
 from api.deps import Instructor, SessionDep, SettingsDep
-from api.routers.problems import find_problem
+from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, Message
 from judge.mutants import mutants
 from judge.strength import Killer, analyse, random_kills, suggest
@@ -202,13 +202,7 @@ async def board_kills(
 ) -> BoardKills:
     """Which mutants a board would kill if it were added as a hidden board (nothing is saved)."""
     module = _known(slug)
-    case = board_in.input
-    try:
-        module.validate(case)
-    except Exception as exc:  # InvalidCase, or anything a malformed case trips on
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}"
-        ) from exc
+    case = validated_case(module, board_in.input)
     hidden = repo.hidden_cases(session=session, problem=slug)
     mem = memory(request)
 

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 from sqlalchemy import distinct, func, select
 
 from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep
-from api.routers.problems import find_problem
+from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
 from judge.verdict import Verdict
@@ -77,10 +77,6 @@ class ProblemStats(BaseModel):
     days: list[DayCount]  # one per UTC day, oldest first, zeros included
 
 
-def _invalid_board(exc: Exception) -> HTTPException:
-    return HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}")
-
-
 def _solve(module: Any, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return module.reference(case), module.explain(case)
 
@@ -93,11 +89,7 @@ def _solve(module: Any, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
 async def preview_board(slug: str, board_in: BoardCreate, user: Instructor) -> BoardPreview:
     """What `POST /problems/{slug}/boards` would store, without storing it."""
     module = find_problem(slug)
-    case = board_in.input
-    try:
-        module.validate(case)
-    except Exception as exc:  # InvalidCase, or anything a malformed case trips on
-        raise _invalid_board(exc) from exc
+    case = validated_case(module, board_in.input)
     answer, explanation = await run_in_threadpool(_solve, module, case)
     return BoardPreview(problem=slug, input=case, answer=answer, explanation=explanation)
 
@@ -134,10 +126,7 @@ async def explain_test(
     if row.input is None or (row.kind == "hidden" and viewer.role != Role.INSTRUCTOR):
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail="this test's input is hidden")
     module = find_problem(sub.problem)
-    try:
-        module.validate(row.input)
-    except Exception as exc:
-        raise _invalid_board(exc) from exc
+    validated_case(module, row.input)
     return await run_in_threadpool(module.explain, row.input)
 
 
