@@ -18,14 +18,23 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import cache
 from importlib import resources
+from itertools import islice
 from types import ModuleType
 from typing import Any
 
 import judge
 from judge import answers, problems
 from judge.sandbox import Process, RunLimits, Sandbox, SandboxUnavailable, make_sandbox
-from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict
+from judge.verdict import (
+    Counterexample,
+    GradeResult,
+    TestKind,
+    TestResult,
+    Verdict,
+    overall_verdict,
+)
 
 log = logging.getLogger(__name__)
 
@@ -47,6 +56,7 @@ class PlannedTest:
     ref: Any = None  # the caller's id for a hidden board
 
 
+@cache  # read once per process, not once per sandboxed run
 def harness_source() -> bytes:
     return resources.files(judge).joinpath("harness.py").read_bytes()
 
@@ -416,8 +426,8 @@ def _run_planned(
         record(TestResult(index, planned[index].kind, Verdict.SKIPPED, message=message))
 
     result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
+    result.verdict = overall_verdict(result.tests)
     failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
-    result.verdict = Verdict.AC if failing is None else failing.verdict
     if failing and failing.kind is TestKind.RANDOM and failing.verdict in (Verdict.WA, Verdict.RE):
         try:
             failing.counterexample = shrink(
@@ -490,7 +500,7 @@ def shrink(
     for _ in range(SHRINK_ROUNDS):
         if time.monotonic() >= deadline:
             break
-        candidates = list(_take(module.shrink(case), SHRINK_CANDIDATES))
+        candidates = list(islice(module.shrink(case), SHRINK_CANDIDATES))
         if not candidates:
             break
         found: list[tuple[int, Outcome]] = []
@@ -529,10 +539,3 @@ def shrink(
         message=message,
         explanation=module.explain(case),
     )
-
-
-def _take(items: Iterable[Any], n: int) -> Iterable[Any]:
-    for count, item in enumerate(items):
-        if count >= n:
-            return
-        yield item

@@ -64,13 +64,11 @@ class Process:
         output_r: int,
         limits: RunLimits,
         jail: Jail,
-        workdir: str,
         cleanup,
     ) -> None:
         self._popen = popen
         self._limits = limits
         self._jail = jail
-        self._workdir = workdir
         self._cleanup = cleanup
         self._started = time.monotonic()
         self._buffer = bytearray()
@@ -252,7 +250,7 @@ class Sandbox:
         def cleanup() -> None:
             shutil.rmtree(workdir, ignore_errors=True)
 
-        return Process(popen, results_r, output_r, limits, jail, workdir, cleanup)
+        return Process(popen, results_r, output_r, limits, jail, cleanup)
 
 
 def make_sandbox(mode: str | None = None, python: str | None = None) -> Sandbox:
