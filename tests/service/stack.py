@@ -29,7 +29,13 @@ GRADE_TIMEOUT_S = 120
 
 
 def solution(name: str) -> str:
-    return (SOLUTIONS / f"{name}.py").read_text()
+    """A submission's source. A file whose first line is `# wraps: OTHER` changes OTHER's
+    `solution`, so it is submitted after OTHER's source, as one file."""
+    text = (SOLUTIONS / f"{name}.py").read_text()
+    first = text.split("\n", 1)[0]
+    if first.startswith("# wraps: "):
+        return solution(first.removeprefix("# wraps: ").strip()) + "\n\n" + text
+    return text
 
 
 def free_port() -> int:
