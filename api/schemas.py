@@ -103,8 +103,8 @@ class TestPublic(BaseModel):
     index: int
     kind: str
     verdict: str
-    time_ms: float
     # Everything below is left out for hidden tests shown to students.
+    time_ms: float | None = None
     wall_ms: float | None = None
     memory_kb: int | None = None
     message: str | None = None

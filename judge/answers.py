@@ -8,10 +8,15 @@ accepts, so a bool, float, str, None or a lying int subclass never passes as an 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any
 
 MAX_INT_DIGITS = 4000  # below Python's 4300-digit str<->int conversion limit
+
+# NUL (refused by PostgreSQL text columns), lone surrogates (not encodable as UTF-8) and
+# control characters other than tab and newline (terminal escapes) in text from the sandbox.
+_UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
 
 class MalformedReport(ValueError):
@@ -29,10 +34,17 @@ class Opaque:
         return f"{self.repr} ({self.type_name})"
 
 
+def clean_text(value: Any, limit: int) -> str:
+    """Text that came out of the sandbox made safe to store and show: a str, at most `limit`
+    characters, with unsafe characters replaced by U+FFFD."""
+    text = value if isinstance(value, str) else ""
+    return _UNSAFE.sub("\ufffd", text[:limit])
+
+
 def decode(report: Any) -> int | Opaque:
     if not isinstance(report, dict) or not isinstance(report.get("type"), str):
         raise MalformedReport("answer report is not an object with a type")
-    type_name = report["type"][:100]
+    type_name = clean_text(report["type"], 100)
     if type_name == "int" and isinstance(report.get("int"), str):
         digits = report["int"]
         body = digits[1:] if digits.startswith("-") else digits
@@ -42,7 +54,7 @@ def decode(report: Any) -> int | Opaque:
     text = report.get("repr")
     if not isinstance(text, str):
         raise MalformedReport("answer report has neither int nor repr")
-    return Opaque(type_name, text[:200])
+    return Opaque(type_name, clean_text(text, 200))
 
 
 def describe(value: Any) -> str:

@@ -2,9 +2,11 @@
 
     result = grade("footholds", source, hidden_cases=[{"input": case, "answer": 5}], seed=7)
 
-All tests of a submission run in one sandboxed process; a test that times out or kills that
-process gets its verdict and grading resumes in a fresh sandbox at the next test. Expected
-answers never enter the sandbox: the harness reports answers, the verdict is decided here.
+Visible tests (samples, random boards) run in one sandboxed process and hidden boards in
+another, so nothing a student sees comes from a process that held a hidden input. A test that
+times out or kills its process gets its verdict and grading resumes in a fresh sandbox at the
+next test. Expected answers never enter the sandbox: the harness reports answers, the verdict
+is decided here, and every figure or text it reports is validated, bounded and sanitised.
 """
 
 from __future__ import annotations
@@ -26,7 +28,14 @@ from typing import Any
 
 import judge
 from judge import answers, problems
-from judge.sandbox import Process, RunLimits, Sandbox, SandboxUnavailable, make_sandbox
+from judge.sandbox import (
+    OverlongLine,
+    Process,
+    RunLimits,
+    Sandbox,
+    SandboxUnavailable,
+    make_sandbox,
+)
 from judge.verdict import (
     Counterexample,
     GradeResult,
@@ -80,11 +89,20 @@ def plan_tests(
     random_count: int | None = None,
     solve: bool = True,
 ) -> list[PlannedTest]:
-    """Samples, then hidden boards, then random boards drawn from `seed`.
+    """Samples, then random boards drawn from `seed`, then hidden boards.
 
+    Hidden boards come last: visible and hidden tests run in separate sandboxes (see
+    `grade`), each tier in one contiguous run, and a student's first failure is a visible
+    one, with its input and a counterexample, whenever there is one.
     With solve=False, answers not already known are left None, to be computed later.
     """
     tests = [PlannedTest(TestKind.SAMPLE, s["input"], s["answer"]) for s in problem.SAMPLES]
+    count = problem.RANDOM_COUNT if random_count is None else random_count
+    rng = random.Random(seed)
+    for profile in allocate(problem.PROFILES, count):
+        case = problem.generate(rng, profile)
+        expected = problem.reference(case) if solve else None
+        tests.append(PlannedTest(TestKind.RANDOM, case, expected, profile))
     for hidden in hidden_cases:
         case = hidden["input"]
         problem.validate(case)
@@ -92,12 +110,6 @@ def plan_tests(
         if expected is None and solve:
             expected = problem.reference(case)
         tests.append(PlannedTest(TestKind.HIDDEN, case, expected, ref=hidden.get("id")))
-    count = problem.RANDOM_COUNT if random_count is None else random_count
-    rng = random.Random(seed)
-    for profile in allocate(problem.PROFILES, count):
-        case = problem.generate(rng, profile)
-        expected = problem.reference(case) if solve else None
-        tests.append(PlannedTest(TestKind.RANDOM, case, expected, profile))
     return tests
 
 
@@ -134,26 +146,47 @@ def parse_report(line: bytes) -> dict[str, Any]:
     return report
 
 
+MAX_REPORTED = 1e12  # larger "seconds" or "KiB" than any real run: a forged report
+
+
 def _number(report: Mapping[str, Any], key: str) -> float:
+    """A time or memory figure the harness claims: finite, >= 0 and of sane size, or RE."""
     value = report.get(key)
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+    if type(value) is int:
+        ok = 0 <= value <= MAX_REPORTED  # compared as ints: float(10**400) would overflow
+    else:
+        ok = type(value) is float and math.isfinite(value) and 0 <= value <= MAX_REPORTED
+    if not ok:
         raise answers.MalformedReport(f"report field {key!r} is not a sane number")
     return float(value)
 
 
 class Runner:
-    """Runs one source on a list of cases, resuming in a fresh sandbox after a fatal test."""
+    """Runs one source on a list of cases, resuming in a fresh sandbox after a fatal test.
+
+    `compile_checked`: an earlier process already compiled and loaded this source, so a
+    compile error reported now is a lie (a submission choosing its own error text), not CE.
+    """
 
     def __init__(
-        self, problem: ModuleType, source: bytes, sandbox: Sandbox, time_s: float, deadline: float
+        self,
+        problem: ModuleType,
+        source: bytes,
+        sandbox: Sandbox,
+        time_s: float,
+        deadline: float,
+        compile_checked: bool = False,
     ) -> None:
         self.problem = problem
         self.source = source
         self.sandbox = sandbox
         self.time_s = time_s
         self.deadline = deadline  # time.monotonic() at which the whole budget ends
+        self.compile_checked = compile_checked
         self.notes: list[str] = []
         self.peak_memory_kb = 0
+        self.memory_limit_kb = problem.LIMITS.memory_mb << 10
+        self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
 
     def run(self, cases: Sequence[dict[str, Any]], judge_one: Callable[[int, Outcome], bool]):
         """Run every case; `judge_one(index, outcome)` returns False to stop early.
@@ -189,6 +222,9 @@ class Runner:
         proc = self.sandbox.run_python(
             files, "harness.py", ["--results-fd", "{results_fd}", "--start", str(start)], limits
         )
+        # Loading the module counts against the first test of each process: work moved to
+        # import time (precomputing every answer) is still work done for the tests.
+        self._cpu_mark = 0.0
         with proc:
             try:
                 ready = self._read(proc, min(STARTUP_S + self.time_s, remaining))
@@ -200,13 +236,17 @@ class Runner:
                     Outcome(Verdict.TLE, "solution.py did not finish loading in time"),
                     judge_one,
                 )
+            except answers.MalformedReport as exc:
+                proc.kill()
+                outcome = Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})")
+                return self._fail_rest(start, count, outcome, judge_one)
             if ready is None:
                 outcome = self._died(proc, 0.0)
                 outcome.message = "the process died while loading solution.py: " + outcome.message
                 return self._fail_rest(start, count, outcome, judge_one)
             event = ready.get("event")
-            if event == "compile_error":
-                raise CompileError(str(ready.get("message", "compile error"))[:2000])
+            if event == "compile_error" and not self.compile_checked:
+                raise CompileError(answers.clean_text(ready.get("message"), 2000))
             if event == "load_error":
                 return self._fail_rest(
                     start,
@@ -224,6 +264,7 @@ class Runner:
                     Outcome(Verdict.RE, "the process wrote an unexpected report"),
                     judge_one,
                 )
+            self.compile_checked = True
             for index in range(start, count):
                 outcome = self._one(proc, index)
                 keep_going = judge_one(index, outcome)
@@ -234,8 +275,20 @@ class Runner:
         return count
 
     def _read(self, proc: Process, timeout: float) -> dict[str, Any] | None:
-        line = proc.read_result(timeout=timeout)
+        try:
+            line = proc.read_result(timeout=timeout)
+        except OverlongLine as exc:
+            raise answers.MalformedReport(str(exc)) from None
         return None if line is None else parse_report(line)
+
+    def _tree_cpu(self, proc: Process, claimed: float, wall: float) -> float:
+        """CPU of this test: the whole process tree's usage since the last report, measured
+        outside; where that cannot be measured, the harness's claim, never above the wall."""
+        now = proc.cpu_seconds()
+        if now is None:
+            return min(claimed, wall)
+        used, self._cpu_mark = max(now - self._cpu_mark, 0.0), now
+        return used
 
     def _one(self, proc: Process, index: int) -> Outcome:
         began = time.monotonic()
@@ -257,8 +310,10 @@ class Runner:
         try:
             if report.get("i") != index or report["event"] not in ("result", "error"):
                 raise answers.MalformedReport("report out of sequence")
-            cpu = min(_number(report, "cpu"), wall)  # never trust a claim above the outside
-            rss_kb = int(_number(report, "rss_kb"))
+            _number(report, "wall")  # unused (measured outside), but a forged one is malformed
+            cpu = self._tree_cpu(proc, _number(report, "cpu"), wall)
+            # Only a display figure (the cgroup enforces the limit): bounded by the limit.
+            rss_kb = min(int(_number(report, "rss_kb")), self.memory_limit_kb)
             self.peak_memory_kb = max(self.peak_memory_kb, rss_kb)
             if report["event"] == "error":
                 if report.get("error") == "MemoryError":
@@ -316,13 +371,16 @@ class Runner:
 
 
 def _error_text(report: Mapping[str, Any]) -> str:
-    error = str(report.get("error", "Exception"))[:200]
-    message = str(report.get("message", ""))[:1000]
-    trace = str(report.get("traceback", ""))[:4000]
+    error = answers.clean_text(report.get("error", "Exception"), 200)
+    message = answers.clean_text(report.get("message", ""), 1000)
+    trace = answers.clean_text(report.get("traceback", ""), 4000)
     return f"{error}: {message}" + (f"\n{trace}" if trace else "")
 
 
 # -- grading -----------------------------------------------------------------------------------
+MAX_SOURCE_BYTES = 64 * 1024
+
+
 def grade(
     problem: str | ModuleType,
     source: str | bytes,
@@ -332,9 +390,12 @@ def grade(
     random_count: int | None = None,
     sandbox: Sandbox | None = None,
     on_test: Callable[[TestResult], None] | None = None,
+    max_source_bytes: int = MAX_SOURCE_BYTES,
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
 
+    Visible tests (samples, random boards) and hidden boards run in separate sandboxes: the
+    process whose messages, answers and timings a student sees never holds a hidden input.
     Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
     bubblewrap failing, out of processes): nothing was decided, so the caller may retry.
     Any other failure of the judge becomes an IE verdict.
@@ -365,12 +426,13 @@ def grade(
     result.total = len(planned)
 
     raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-    why = unreadable(raw)
+    why = unreadable(raw, max_source_bytes)
     if why:
         result.verdict, result.message = Verdict.CE, result.message + why
         return _finish(result, started)
 
-    runner = Runner(module, raw, sandbox, module.LIMITS.time_s, started + module.LIMITS.total_s)
+    deadline = started + module.LIMITS.total_s
+    runners = []
     # Reference answers are solved in plan order on a thread of their own, overlapping the
     # sandbox's start and the submission's run on the other core.
     solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reference")
@@ -379,7 +441,7 @@ def grade(
             None if t.expected is not None else solver.submit(module.reference, t.input)
             for t in planned
         ]
-        _run_planned(module, runner, planned, expected, result, on_test)
+        runners = _run_planned(module, raw, sandbox, deadline, planned, expected, result, on_test)
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
@@ -391,23 +453,25 @@ def grade(
         result.message += f"internal error: {type(exc).__name__}: {exc}"
     finally:
         solver.shutdown(wait=False, cancel_futures=True)
-    return _finish(result, started, runner)
+    return _finish(result, started, runners)
 
 
 def _run_planned(
     module: ModuleType,
-    runner: Runner,
+    source: bytes,
+    sandbox: Sandbox,
+    deadline: float,
     planned: list[PlannedTest],
     expected: list[Future | None],
     result: GradeResult,
     on_test: Callable[[TestResult], None] | None,
-) -> None:
-    def record(test: TestResult) -> None:
-        result.tests.append(test)
-        if on_test is not None:
-            on_test(test)
+) -> list[Runner]:
+    """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
+    visible tier's runner (the only one whose figures a student may see) first."""
+    stopped = False
 
     def judge_one(index: int, outcome: Outcome) -> bool:
+        nonlocal stopped
         test = planned[index]
         if expected[index] is not None:
             test.expected = expected[index].result()
@@ -415,15 +479,38 @@ def _run_planned(
             ok, message = module.check(test.input, test.expected, outcome.got)
             if not ok:
                 outcome.verdict, outcome.message = Verdict.WA, message
-        record(_test_result(index, test, outcome))
+        test_result = _test_result(index, test, outcome)
+        result.tests.append(test_result)
+        if on_test is not None:
+            on_test(test_result)
         # After a time-out the rest would most likely time out too, each costing the full
         # limit: skip them, as judges do, so one slow submission cannot hog a grading slot.
-        return not (outcome.verdict is Verdict.TLE and outcome.fatal)
+        stopped = outcome.verdict is Verdict.TLE and outcome.fatal
+        return not stopped
 
-    runner.run([t.input for t in planned], judge_one)
-    for index in range(len(result.tests), len(planned)):
-        message = "not run after a time limit exceeded"
-        record(TestResult(index, planned[index].kind, Verdict.SKIPPED, message=message))
+    time_s = module.LIMITS.time_s
+    runners = []
+    for hidden_tier in (False, True):
+        tier = [i for i, t in enumerate(planned) if t.kind.visible is not hidden_tier]
+        if stopped or not tier:
+            continue
+        # The hidden tier's source was compiled by the visible tier's first process already.
+        runner = Runner(module, source, sandbox, time_s, deadline, compile_checked=hidden_tier)
+        runners.append(runner)
+        runner.run(
+            [planned[i].input for i in tier],
+            lambda k, outcome, tier=tier: judge_one(tier[k], outcome),
+        )
+
+    done = {t.index for t in result.tests}
+    for index in range(len(planned)):
+        if index not in done:
+            message = "not run after a time limit exceeded"
+            skipped = TestResult(index, planned[index].kind, Verdict.SKIPPED, message=message)
+            result.tests.append(skipped)
+            if on_test is not None:
+                on_test(skipped)
+    result.tests.sort(key=lambda t: t.index)
 
     result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
     result.verdict = overall_verdict(result.tests)
@@ -431,19 +518,17 @@ def _run_planned(
     if failing and failing.kind is TestKind.RANDOM and failing.verdict in (Verdict.WA, Verdict.RE):
         try:
             failing.counterexample = shrink(
-                module,
-                runner.source,
-                runner.sandbox,
-                planned[failing.index],
-                failing,
-                runner.time_s,
+                module, source, sandbox, planned[failing.index], failing, time_s
             )
         except Exception:
             log.exception("shrinking a counterexample failed")  # the verdict stands without it
+    return runners
 
 
-def unreadable(raw: bytes) -> str:
+def unreadable(raw: bytes, max_bytes: int = MAX_SOURCE_BYTES) -> str:
     """Why a source cannot even be handed to Python, or '' when it can."""
+    if len(raw) > max_bytes:
+        return f"source too large: {len(raw)} bytes, the limit is {max_bytes}"
     if b"\0" in raw:
         return "source contains a NUL byte"
     try:
@@ -454,11 +539,8 @@ def unreadable(raw: bytes) -> str:
 
 
 def _test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:
-    visible = test.kind.visible
-    message = outcome.message
-    if not visible and outcome.verdict is not Verdict.AC:
-        # Anything the submission wrote (exception text, its answer) could carry hidden data.
-        message = outcome.verdict.description + " on a hidden test"
+    """Everything about the test, hidden ones included: instructors see it all, and what a
+    student may see of a hidden test is cut at presentation (`verdict.student_view`)."""
     return TestResult(
         index=index,
         kind=test.kind,
@@ -466,20 +548,24 @@ def _test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:
         time_ms=round(outcome.cpu_s * 1000, 3),
         wall_ms=round(outcome.wall_s * 1000, 3),
         memory_kb=outcome.rss_kb,
-        message=message,
+        message=outcome.message,
         profile=test.profile,
-        input=test.input if visible else None,
-        expected=test.expected if visible else None,
-        got=answers.to_json(outcome.got) if visible else None,
-        board_id=None if visible else test.ref,
+        input=test.input,
+        expected=test.expected,
+        got=answers.to_json(outcome.got),
+        board_id=test.ref,
     )
 
 
-def _finish(result: GradeResult, started: float, runner: Runner | None = None) -> GradeResult:
-    if runner is not None:
+def _finish(result: GradeResult, started: float, runners: Sequence[Runner] = ()) -> GradeResult:
+    """The submission's figures. Peak memory and longest time are those of the visible tests:
+    a student sees them, and a hidden test's time or memory could encode its input."""
+    visible = [t for t in result.tests if t.kind.visible]
+    for runner in runners:
         result.sandbox_notes += [n for n in runner.notes if n not in result.sandbox_notes]
-        result.peak_memory_kb = max([runner.peak_memory_kb, *(t.memory_kb for t in result.tests)])
-    result.max_time_ms = max((t.time_ms for t in result.tests), default=0.0)
+    if runners:
+        result.peak_memory_kb = max([runners[0].peak_memory_kb, *(t.memory_kb for t in visible)])
+    result.max_time_ms = max((t.time_ms for t in visible), default=0.0)
     result.wall_ms = round((time.monotonic() - started) * 1000, 3)
     return result
 

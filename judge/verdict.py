@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 class Verdict(enum.StrEnum):
@@ -109,3 +112,24 @@ def overall_verdict(tests: list[TestResult]) -> Verdict:
         if test.verdict is not Verdict.AC:
             return test.verdict
     return Verdict.AC
+
+
+# What a student may see of hidden tests (instructors see everything). A hidden board runs in
+# a sandbox of its own, but whatever the student can observe of that run is a channel for the
+# board: so a student learns how many hidden boards passed and the verdict of the first that
+# failed, nothing else: no message, answer, time or memory, and no rows after that failure.
+HIDDEN_FIELDS_FOR_STUDENTS = ("index", "kind", "verdict")
+
+
+def shown_to_student(tests: Sequence[T]) -> list[T]:
+    """The tests (objects with `kind` and `verdict`) a student is shown, in order: every
+    visible test, and the hidden tests up to and including the first failing one."""
+    shown: list[T] = []
+    hidden_failed = False
+    for test in tests:
+        if str(test.kind) == TestKind.HIDDEN:
+            if hidden_failed:
+                continue
+            hidden_failed = str(test.verdict) != Verdict.AC
+        shown.append(test)
+    return shown

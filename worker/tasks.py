@@ -91,10 +91,15 @@ def run_judging(runtime: Runtime, submission_id: int) -> str:
             job = repo.load_job(session=session, claim_=claim)
 
         def on_test(test) -> None:
-            with runtime.session() as session:
-                repo.record_test(
-                    session=session, claim_=claim, test=test.to_dict(), lease_s=settings.lease_s
-                )
+            try:
+                with runtime.session() as session:
+                    repo.record_test(
+                        session=session, claim_=claim, test=test.to_dict(), lease_s=settings.lease_s
+                    )
+            except INFRASTRUCTURE_ERRORS:
+                raise
+            except Exception:  # the row's content was refused: progress only, finish() decides
+                log.exception("submission %s: could not store test %s", submission_id, test.index)
 
         with Heartbeat(runtime, claim):
             result = grade_job(runtime, job, on_test)
@@ -105,9 +110,27 @@ def run_judging(runtime: Runtime, submission_id: int) -> str:
         except Exception:  # the database itself is down: the lease will expire instead
             log.warning("could not release submission %s", submission_id, exc_info=True)
         raise
+    return "finished" if store_result(runtime, claim, result) else "claim lost"
+
+
+def store_result(runtime: Runtime, claim: repo.Claim, result: dict[str, Any]) -> bool:
+    """Finish the judging. A result the database refuses for its content (it should not
+    happen: everything from the sandbox is sanitised) is stored as its verdict and counts
+    alone, never retried: grading the submission again would be refused the same way."""
+    try:
+        with runtime.session() as session:
+            return repo.finish(session=session, claim_=claim, result=result)
+    except INFRASTRUCTURE_ERRORS:
+        raise
+    except Exception:
+        log.exception("submission %s: the result could not be stored", claim.submission_id)
+    bare = {
+        **{k: result.get(k) for k in ("verdict", "passed", "total", "judge_version", "sandboxed")},
+        "message": "the details of this result could not be stored",
+        "tests": [{k: t[k] for k in ("index", "kind", "verdict")} for t in result["tests"]],
+    }
     with runtime.session() as session:
-        finished = repo.finish(session=session, claim_=claim, result=result)
-    return "finished" if finished else "claim lost"
+        return repo.finish(session=session, claim_=claim, result=bare)
 
 
 def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
@@ -122,6 +145,7 @@ def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
             random_count=runtime.settings.random_count,
             sandbox=runtime.sandbox,
             on_test=on_test,
+            max_source_bytes=runtime.settings.max_source_bytes,
         )
     except INFRASTRUCTURE_ERRORS:
         raise

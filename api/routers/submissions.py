@@ -44,7 +44,7 @@ from api.schemas import (
     UtcDatetime,
 )
 from judge import problems
-from judge.verdict import Verdict
+from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_to_student
 from store import repo
 from store.models import Role, Status, Submission, TestRow, User, utcnow
 
@@ -166,9 +166,9 @@ def _summary_fields(sub: Submission) -> dict[str, Any]:
 
 
 def test_public(row: TestRow, viewer: User) -> TestPublic:
-    if row.kind == "hidden" and viewer.role != Role.INSTRUCTOR:
-        # Hidden boards stay hidden: kind, verdict and time only.
-        return TestPublic(index=row.index, kind=row.kind, verdict=row.verdict, time_ms=row.time_ms)
+    if row.kind == TestKind.HIDDEN and viewer.role != Role.INSTRUCTOR:
+        # Hidden boards stay hidden: no message, answer, time or memory (a covert channel).
+        return TestPublic(**{f: getattr(row, f) for f in HIDDEN_FIELDS_FOR_STUDENTS})
     return TestPublic(
         index=row.index,
         kind=row.kind,
@@ -186,6 +186,14 @@ def test_public(row: TestRow, viewer: User) -> TestPublic:
     )
 
 
+def tests_public(rows: list[TestRow], viewer: User) -> list[TestPublic]:
+    """The rows the viewer may see, presented: a student sees hidden tests only up to the
+    first failing one (how many passed and that failure's verdict)."""
+    if viewer.role != Role.INSTRUCTOR:
+        rows = shown_to_student(rows)
+    return [test_public(r, viewer) for r in rows]
+
+
 def submission_public(session: Session, sub: Submission, viewer: User) -> SubmissionPublic:
     message = sub.message
     if sub.verdict == Verdict.IE and viewer.role != Role.INSTRUCTOR:
@@ -199,7 +207,7 @@ def submission_public(session: Session, sub: Submission, viewer: User) -> Submis
         message=message,
         sandboxed=sub.sandboxed,
         started_at=sub.started_at,
-        tests=[test_public(r, viewer) for r in repo.current_tests(session=session, submission=sub)],
+        tests=tests_public(repo.current_tests(session=session, submission=sub), viewer),
         history=[
             JudgingPublic.model_validate(j, from_attributes=True)
             for j in repo.judgings(session=session, submission_id=sub.id)

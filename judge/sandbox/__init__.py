@@ -24,10 +24,18 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import Jail, make_jail
 
-__all__ = ["Process", "RunLimits", "RunOutcome", "Sandbox", "SandboxUnavailable", "make_sandbox"]
+__all__ = [
+    "OverlongLine",
+    "Process",
+    "RunLimits",
+    "RunOutcome",
+    "Sandbox",
+    "SandboxUnavailable",
+    "make_sandbox",
+]
 
 
 @dataclass(frozen=True)
@@ -37,6 +45,7 @@ class RunLimits:
     memory_bytes: int  # memory of the whole process tree
     output_bytes: int = 1 << 20  # stdout + stderr
     result_bytes: int = 32 << 20  # the results channel
+    result_line_bytes: int = 64 << 10  # one line on it: longer is a malformed report
     pids: int = 32
     file_bytes: int = 1 << 20  # largest file it may write (RLIMIT_FSIZE)
     tmp_bytes: int = 8 << 20  # size of its private /tmp
@@ -90,22 +99,29 @@ class Process:
 
         None when the channel is closed (the process ended or was killed for a limit, see
         `outcome.limit`). Raises TimeoutError when `timeout` seconds pass without a line; the
-        process keeps running (the caller decides whether to kill it).
+        process keeps running (the caller decides whether to kill it). Raises OverlongLine
+        (after killing the process) for a line over `limits.result_line_bytes`: the judge's
+        memory stays bounded whatever the process writes.
         """
         deadline = time.monotonic() + timeout
+        max_line = self._limits.result_line_bytes
         while True:
-            newline = self._buffer.find(b"\n")
+            newline = self._buffer.find(b"\n", 0, max_line + 1)
             if newline >= 0:
                 line = bytes(self._buffer[:newline])
                 del self._buffer[: newline + 1]
                 return line
+            if len(self._buffer) > max_line:
+                self._buffer.clear()
+                self.kill()
+                raise OverlongLine(f"a report line longer than {max_line} bytes")
             if self._eof[self._results_r] or self._limit:
                 return None
             now = time.monotonic()
             if now - self._started >= self._limits.wall_s:
                 self._hit("wall")
                 continue
-            cpu = self._jail.cpu_seconds(self._popen.pid)
+            cpu = self.cpu_seconds()
             if cpu is not None and cpu >= self._limits.cpu_s:
                 self._hit("cpu")
                 continue
@@ -117,6 +133,10 @@ class Process:
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
             wait = min(deadline, self._started + self._limits.wall_s) - now
             self._pump(min(wait, self._jail.poll_interval))
+
+    def cpu_seconds(self) -> float | None:
+        """CPU used so far by the whole process tree, or None where it cannot be measured."""
+        return self._jail.cpu_seconds(self._popen.pid)
 
     def _pump(self, wait: float) -> None:
         for key, _ in self._selector.select(max(wait, 0.0)):

@@ -5,3 +5,7 @@ from __future__ import annotations
 
 class SandboxUnavailable(RuntimeError):
     """The sandbox cannot run here; the judge refuses to grade rather than run unconfined."""
+
+
+class OverlongLine(ValueError):
+    """The results channel carried a line longer than the run's limit (never buffered whole)."""

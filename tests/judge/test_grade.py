@@ -9,7 +9,7 @@ import pytest
 from judge import problems
 from judge.grade import allocate, grade, plan_tests
 from judge.sandbox import SandboxUnavailable, make_sandbox
-from judge.verdict import TestKind, Verdict
+from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict
 
 FOOTHOLDS = problems.get("footholds")
 CORRECT = """
@@ -39,7 +39,7 @@ HIDDEN = [{"id": 42, "input": {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": 
 def test_plan_order_and_reproducibility():
     plan = plan_tests(FOOTHOLDS, HIDDEN, seed=5, random_count=12)
     kinds = [t.kind for t in plan]
-    assert kinds == sorted(kinds, key=[TestKind.SAMPLE, TestKind.HIDDEN, TestKind.RANDOM].index)
+    assert kinds == sorted(kinds, key=[TestKind.SAMPLE, TestKind.RANDOM, TestKind.HIDDEN].index)
     assert kinds.count(TestKind.HIDDEN) == 1 and kinds.count(TestKind.RANDOM) == 12
     again = plan_tests(FOOTHOLDS, HIDDEN, seed=5, random_count=12)
     assert [t.input for t in plan] == [t.input for t in again]
@@ -64,7 +64,7 @@ def test_correct_solution_accepted_with_progress_in_order(sandbox):
     assert result.seed == 1 and result.sandboxed and result.judge_version
 
 
-def test_hidden_tests_never_show_inputs_answers_or_submission_text(sandbox):
+def test_hidden_tests_carry_everything_for_instructors_and_students_see_the_verdict(sandbox):
     source = (
         CORRECT
         + """
@@ -80,9 +80,9 @@ def solution(board, aloc, bloc):
     )
     hidden = [t for t in result.tests if t.kind is TestKind.HIDDEN]
     assert [t.verdict for t in hidden] == [Verdict.RE]
-    assert hidden[0].input is None and hidden[0].expected is None and hidden[0].got is None
-    assert hidden[0].board_id == 42  # which board, for instructors
-    assert "LEAKED" not in repr(result.to_dict())
+    assert hidden[0].input == HIDDEN[0]["input"] and hidden[0].expected == 1
+    assert "LEAKED" in hidden[0].message and hidden[0].board_id == 42
+    assert HIDDEN_FIELDS_FOR_STUDENTS == ("index", "kind", "verdict")
     assert result.verdict is Verdict.RE
     assert all(t.verdict is Verdict.AC for t in result.tests if t.kind is not TestKind.HIDDEN)
 
