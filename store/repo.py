@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from store.models import Board, Judging, Role, Status, Submission, TestRow, User, utcnow
 
@@ -240,20 +240,50 @@ class Job:
     hidden_cases: list[dict[str, Any]]
 
 
-def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | None:
-    """Take the row for grading if it is queued or its holder's lease has expired.
+def _claimable(now: datetime):
+    """Queued, or running under a lease that has expired (its worker died)."""
+    return or_(
+        Submission.status == Status.QUEUED,
+        and_(Submission.status == Status.RUNNING, Submission.lease_expires < now),
+    )
 
-    One conditional UPDATE, so exactly one worker wins however many messages were delivered.
+
+def _grading_for_user(user_id: Any, other_than: int, now: datetime):
+    """Another submission of the user is being graded under a live lease (an alias, so it
+    never correlates with the outer statement's submissions)."""
+    other = aliased(Submission)
+    return (
+        select(other.id)
+        .where(
+            other.user_id == user_id,
+            other.id != other_than,
+            other.status == Status.RUNNING,
+            other.lease_expires >= now,
+        )
+        .exists()
+    )
+
+
+def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | None:
+    """Take the row for grading if it is claimable and no other submission of its user is
+    being graded (one grading slot per student at a time: fair to the others).
+
+    One conditional UPDATE, so exactly one worker wins however many messages were delivered;
+    the user's row is locked first (PostgreSQL), so two of a user's submissions cannot both
+    pass the one-at-a-time check at once (SQLite serialises writers anyway).
     """
     now = utcnow()
+    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
+    if user_id is None:
+        session.rollback()
+        return None
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
     result = session.execute(
         update(Submission)
         .where(
             Submission.id == submission_id,
-            or_(
-                Submission.status == Status.QUEUED,
-                and_(Submission.status == Status.RUNNING, Submission.lease_expires < now),
-            ),
+            _claimable(now),
+            ~_grading_for_user(user_id, submission_id, now),
         )
         .values(
             status=Status.RUNNING,
@@ -272,6 +302,35 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
     ).one()
     session.commit()
     return Claim(submission_id=submission_id, token=token, attempts=attempts)
+
+
+def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
+    """The row is claimable but another of its user's submissions is being graded: the
+    claim was refused for fairness; the row is handed on when that one finishes."""
+    now = utcnow()
+    row = session.execute(
+        select(Submission.user_id, _claimable(now)).where(Submission.id == submission_id)
+    ).first()
+    waiting = (
+        row is not None
+        and bool(row[1])
+        and bool(session.scalar(select(_grading_for_user(row.user_id, submission_id, now))))
+    )
+    session.rollback()
+    return waiting
+
+
+def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
+    """The oldest queued submission of the finished submission's user, to enqueue next."""
+    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
+    row = session.execute(
+        select(Submission.id, Submission.priority)
+        .where(Submission.user_id == user_id, Submission.status == Status.QUEUED)
+        .order_by(Submission.id)
+        .limit(1)
+    ).first()
+    session.rollback()
+    return None if row is None else Stale(row.id, row.priority)
 
 
 def _holds(claim_: Claim):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Callable
 from typing import Any
 
 from celery import Celery, Task
@@ -19,6 +20,7 @@ import judge.grade
 from store import repo
 from store.settings import Settings
 from worker.app import GRADE_TASK
+from worker.queue import Enqueuer
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -68,8 +70,15 @@ def judge_version() -> str:
     return judge.__version__
 
 
-def run_judging(runtime: Runtime, submission_id: int) -> str:
+def run_judging(
+    runtime: Runtime, submission_id: int, enqueue: Callable[..., bool] | None = None
+) -> str:
     """Grade one submission if it can be claimed; returns what happened (for logs/tests).
+
+    A student's submissions are graded one at a time: a message for one whose user already
+    has a submission being graded is dropped ("deferred"), and when a judging ends the user's
+    oldest queued submission is enqueued (`enqueue`), behind everyone else's. The sweeper
+    resends any that a crash left behind.
 
     Raises one of INFRASTRUCTURE_ERRORS after giving the claim back when the failure was not
     the submission's: the caller retries.
@@ -77,8 +86,31 @@ def run_judging(runtime: Runtime, submission_id: int) -> str:
     settings = runtime.settings
     with runtime.session() as session:
         claim = repo.claim(session=session, submission_id=submission_id, lease_s=settings.lease_s)
-    if claim is None:
-        return "not claimed"  # done already, or another worker holds a live lease
+        if claim is None:
+            if repo.waiting_for_its_user(session=session, submission_id=submission_id):
+                return "deferred"
+            return "not claimed"  # done already, or another worker holds a live lease
+    outcome = _judge_claimed(runtime, claim)  # an infrastructure error: retried, not handed on
+    if enqueue is not None:
+        _hand_on(runtime, submission_id, enqueue)
+    return outcome
+
+
+def _hand_on(runtime: Runtime, submission_id: int, enqueue: Callable[..., bool]) -> None:
+    """Enqueue the user's next queued submission (deferred while this one was graded)."""
+    try:
+        with runtime.session() as session:
+            following = repo.next_for_user(session=session, submission_id=submission_id)
+    except Exception:  # the sweeper resends it later
+        log.warning("could not hand on after submission %s", submission_id, exc_info=True)
+        return
+    if following is not None:
+        enqueue(following.submission_id, priority=following.priority)
+
+
+def _judge_claimed(runtime: Runtime, claim: repo.Claim) -> str:
+    settings = runtime.settings
+    submission_id = claim.submission_id
     if claim.attempts > settings.max_attempts:
         message = f"gave up after {claim.attempts - 1} attempts: grading kept failing"
         with runtime.session() as session:
@@ -157,11 +189,12 @@ def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
 
 def register(app: Celery, settings: Settings) -> None:
     runtime = Runtime(settings)
+    enqueue = Enqueuer(app)
 
     @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)
     def grade_submission(self: Task, submission_id: int) -> str:
         try:
-            outcome = run_judging(runtime, submission_id)
+            outcome = run_judging(runtime, submission_id, enqueue)
         except INFRASTRUCTURE_ERRORS as exc:
             log.warning("submission %s: infrastructure error, retrying: %s", submission_id, exc)
             raise self.retry(exc=exc, countdown=2**self.request.retries) from exc

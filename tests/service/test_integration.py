@@ -88,7 +88,7 @@ def test_students_never_see_each_other_or_hidden_inputs(stack: Stack) -> None:
         body = stack.wait_done(alice, sid)
         hidden = [t for t in body["tests"] if t["kind"] == "hidden"]
         assert hidden and all(
-            {k for k, v in t.items() if v is not None} == {"index", "kind", "verdict", "time_ms"}
+            {k for k, v in t.items() if v is not None} == {"index", "kind", "verdict"}
             for t in hidden
         )
         secret = json.dumps(TRAP_BOARD["board"])
@@ -159,6 +159,25 @@ def test_hidden_boards_judge_later_submissions_and_rejudge_keeps_history(stack: 
             "DELETE", f"/api/v1/problems/footholds/boards/{board['id']}", teacher
         )
         assert deleted.status_code == 204
+
+
+def test_one_student_takes_one_grading_slot_at_a_time(stack: Stack) -> None:
+    hog, other = stack.register("hog"), stack.register("patient")
+    slow = [stack.submit(hog, "footholds", solution("footholds_slow")) for _ in range(3)]
+    fair = stack.submit(other, "footholds", solution("footholds_ok"))
+    done = [stack.wait_done(hog, sid) for sid in slow]
+    assert [d["verdict"] for d in done] == ["AC"] * 3 and all(d["attempts"] == 1 for d in done)
+    at = {
+        (d["id"], k): datetime.fromisoformat(d[k])
+        for d in done
+        for k in ("started_at", "finished_at")
+    }
+    # Never two of hog's at once, and the other student was not queued behind them.
+    for earlier, later in zip(slow, slow[1:], strict=False):
+        assert at[later, "started_at"] >= at[earlier, "finished_at"]
+    patient = stack.wait_done(other, fair)
+    assert patient["verdict"] == "AC"
+    assert datetime.fromisoformat(patient["finished_at"]) < at[slow[1], "started_at"]
 
 
 def test_bad_requests_to_the_running_service(stack: Stack) -> None:

@@ -110,10 +110,10 @@ def test_progress_rows_are_replaced_by_the_final_result(session: Session) -> Non
 def test_sweep_resends_lost_and_abandoned_rows_and_gives_up_after_max_attempts(
     session: Session,
 ) -> None:
-    lost = new_submission(session)  # queued, its message lost
-    dead = new_submission(session)  # running, worker died
-    alive = new_submission(session)  # running with a live lease
-    hopeless = new_submission(session)  # died on every attempt
+    lost = new_submission(session, "lost")  # queued, its message lost
+    dead = new_submission(session, "dead")  # running, worker died
+    alive = new_submission(session, "alive")  # running with a live lease
+    hopeless = new_submission(session, "hopeless")  # died on every attempt
     assert repo.claim(session=session, submission_id=dead.id, lease_s=-1)
     assert repo.claim(session=session, submission_id=alive.id, lease_s=60)
     for _ in range(3):
@@ -129,6 +129,26 @@ def test_sweep_resends_lost_and_abandoned_rows_and_gives_up_after_max_attempts(
     assert (hopeless.status, hopeless.verdict) == ("done", "IE")
     # Resent rows wait resend_after_s before being resent again.
     assert repo.sweep(session=session, resend_after_s=60, max_attempts=3) == ([], [])
+
+
+def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
+    first, second, third = (new_submission(session, "alice") for _ in range(3))
+    other = new_submission(session, "bob")
+    claim = repo.claim(session=session, submission_id=first.id, lease_s=60)
+    assert claim is not None
+    # Alice's next one waits for her first; Bob's does not.
+    assert repo.claim(session=session, submission_id=second.id, lease_s=60) is None
+    assert repo.waiting_for_its_user(session=session, submission_id=second.id)
+    assert repo.claim(session=session, submission_id=other.id, lease_s=60) is not None
+    assert not repo.waiting_for_its_user(session=session, submission_id=first.id)
+    assert repo.next_for_user(session=session, submission_id=first.id) == repo.Stale(
+        second.id, "live"
+    )
+    assert repo.finish(session=session, claim_=claim, result=RESULT)
+    assert not repo.waiting_for_its_user(session=session, submission_id=second.id)
+    assert repo.claim(session=session, submission_id=second.id, lease_s=-1) is not None
+    # A lease that expired (its worker died) does not hold the student's other rows back.
+    assert repo.claim(session=session, submission_id=third.id, lease_s=60) is not None
 
 
 def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None:
