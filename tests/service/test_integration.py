@@ -180,6 +180,15 @@ def test_one_student_takes_one_grading_slot_at_a_time(stack: Stack) -> None:
     assert datetime.fromisoformat(patient["finished_at"]) < at[slow[1], "started_at"]
 
 
+@pytest.mark.parametrize("name", ["footholds_forged_texts", "footholds_forged_numbers"])
+def test_what_a_submission_forges_is_its_own_fault_graded_once(stack: Stack, name: str) -> None:
+    token = stack.register(f"forger-{name[-7:]}")
+    body = stack.wait_done(token, stack.submit(token, "footholds", solution(name)))
+    assert body["verdict"] == "RE" and body["attempts"] == 1, body
+    first = body["tests"][0]
+    assert first["verdict"] == "RE" and "\\u0000" not in json.dumps(body)
+
+
 def test_bad_requests_to_the_running_service(stack: Stack) -> None:
     token = stack.register("lovelace")
     big = "#" * (64 * 1024 + 1)
