@@ -10,7 +10,7 @@ import sys
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
-    parser.add_argument("--only", choices=("judge", "service"), help="run one group")
+    parser.add_argument("--only", choices=("judge", "service", "load"), help="run one group")
     args = parser.parse_args()
 
     def report(name: str, value: str) -> None:
@@ -26,6 +26,11 @@ def main() -> int:
 
         print("== service (python -m bench --only service)")
         service.run(report)
+    if args.only in (None, "load"):
+        from bench import service_load
+
+        print("== service under floods (python -m bench --only load)")
+        service_load.run(report)
     return 0
 
 

@@ -77,6 +77,7 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             JUDGE_SUBMIT_RATE_PER_MINUTE="100000",
             JUDGE_LEASE_S="30",
             JUDGE_RESEND_AFTER_S="60",
+            JUDGE_REGISTRATIONS_PER_HOUR="100000",
         )
         stack = Stack("bench", Path(tmp), env).start()
         try:
@@ -90,11 +91,13 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
                 sid = stack.submit(token, "footholds", source)
                 latencies.append(_verdict_time(stack, token, sid) - started)
 
-            # Throughput: a burst of submissions, until the last verdict.
+            # Throughput: a burst of submissions from as many students (one student's are
+            # graded one at a time), until the last verdict.
+            tokens = [stack.register(f"burst{n}") for n in range(submissions)]
             started = time.monotonic()
-            ids = [stack.submit(token, "footholds", source) for _ in range(submissions)]
+            ids = [stack.submit(t, "footholds", source) for t in tokens]
             with ThreadPoolExecutor(max_workers=4) as pool:
-                finished = list(pool.map(lambda i: _verdict_time(stack, token, i), ids))
+                finished = list(pool.map(lambda ti: _verdict_time(stack, *ti), zip(tokens, ids)))
             elapsed = max(finished) - started
             tests = stack.detail(token, ids[0])["total"]
         finally:
