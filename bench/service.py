@@ -97,9 +97,9 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             started = time.monotonic()
             ids = [stack.submit(t, "footholds", source) for t in tokens]
             with ThreadPoolExecutor(max_workers=4) as pool:
-                finished = list(pool.map(lambda ti: _verdict_time(stack, *ti), zip(tokens, ids)))
+                finished = list(pool.map(lambda t, i: _verdict_time(stack, t, i), tokens, ids))
             elapsed = max(finished) - started
-            tests = stack.detail(token, ids[0])["total"]
+            tests = stack.detail(tokens[0], ids[0])["total"]
         finally:
             stack.stop()
     floor = cli_floor(source, submissions)
