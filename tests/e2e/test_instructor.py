@@ -109,14 +109,15 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     page.goto(f"/submissions/{sid}")
     verdict = page.locator("#sub-verdict")
     expect(verdict).to_have_attribute("data-verdict", "AC", timeout=GRADE_TIMEOUT_MS)
-    # Graded right after the four samples, on the one hidden board there is: ours.
+    # Graded last, after the samples and random boards, on the one hidden board there is: ours.
     boards = service.request("GET", "/api/v1/problems/footholds/boards", admin_token).json()
     assert [b["id"] for b in boards] == [board_id]
     tests = service.request("GET", f"/api/v1/submissions/{sid}", admin_token).json()["tests"]
     hidden = [t for t in tests if t["kind"] == "hidden"]
-    assert [t["index"] for t in hidden] == [4]
+    assert [t["index"] for t in hidden] == [len(tests) - 1]
     ours = hidden[0]
-    row = page.locator('#tests-body tr[data-index="4"]')
+    assert ours["input"] == case and ours["expected"] == answer  # instructors see it all
+    row = page.locator(f'#tests-body tr[data-index="{ours["index"]}"]')
     expect(row).to_contain_text("hidden")
     expect(row).to_have_attribute("data-verdict", "AC")
     shot(page, "instructor-05-graded-on-hidden-board")
