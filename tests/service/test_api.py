@@ -263,6 +263,18 @@ def finish_with_hidden_test(session: Session, submission_id: int, verdict: str =
                     "time_ms": 2.0,
                     "message": "Wrong answer on a hidden test",
                     "memory_kb": 5,
+                    "input": {"board": [7, 7]},
+                    "expected": 0,
+                    "got": 14,
+                },
+                {
+                    "index": 2,
+                    "kind": "hidden",
+                    "verdict": "AC",
+                    "time_ms": 2.0,
+                    "input": {"board": [7]},
+                    "expected": 7,
+                    "got": 7,
                 },
             ],
         },
@@ -280,14 +292,10 @@ def test_students_see_only_their_own_work_and_never_hidden_details(
     finish_with_hidden_test(session, mine)
     detail = client.get(f"/api/v1/submissions/{mine}", headers=alice).json()
     assert detail["source"] == GOOD and detail["verdict"] == "WA"
+    # The hidden tests up to the first failing one, each with its verdict alone.
     sample, hidden = detail["tests"]
     assert sample["input"] == {"board": [1]} and sample["expected"] == 1
-    assert {k for k, v in hidden.items() if v is not None} == {
-        "index",
-        "kind",
-        "verdict",
-        "time_ms",
-    }
+    assert {k for k, v in hidden.items() if v is not None} == {"index", "kind", "verdict"}
     # Another student: no detail, no events, nothing in the history, no filtering by user.
     assert client.get(f"/api/v1/submissions/{mine}", headers=bob).status_code == 404
     assert client.get(f"/api/v1/submissions/{mine}/events", headers=bob).status_code == 404
@@ -296,6 +304,8 @@ def test_students_see_only_their_own_work_and_never_hidden_details(
     # Instructors see everything, including what the hidden test said.
     seen = client.get(f"/api/v1/submissions/{mine}", headers=teacher).json()
     assert seen["tests"][1]["message"] == "Wrong answer on a hidden test"
+    assert (seen["tests"][1]["input"], seen["tests"][1]["got"]) == ({"board": [7, 7]}, 14)
+    assert [t["verdict"] for t in seen["tests"]] == ["AC", "WA", "AC"]
     everyone = client.get("/api/v1/submissions?user=alice", headers=teacher).json()
     assert [s["id"] for s in everyone["items"]] == [mine]
 
