@@ -4,6 +4,7 @@ defaults (SQLite + SQLAlchemy broker) and with PostgreSQL + Redis."""
 
 from __future__ import annotations
 
+import itertools
 import json
 from datetime import UTC, datetime, timedelta
 
@@ -173,7 +174,7 @@ def test_one_student_takes_one_grading_slot_at_a_time(stack: Stack) -> None:
         for k in ("started_at", "finished_at")
     }
     # Never two of hog's at once, and the other student was not queued behind them.
-    for earlier, later in zip(slow, slow[1:], strict=False):
+    for earlier, later in itertools.pairwise(slow):
         assert at[later, "started_at"] >= at[earlier, "finished_at"]
     patient = stack.wait_done(other, fair)
     assert patient["verdict"] == "AC"
