@@ -21,7 +21,9 @@ from tests.judge.corpus import submissions
 from tests.judge.test_grade import CORRECT
 
 HOSTILE = submissions("hostile")
-LISTENER_PORT = 47001  # hostile/net_test_listener.py tries this port
+# The hostile submissions that try a listener the test opened name this port; each run binds a
+# free port of its own and writes it into their source in its place.
+LISTENER_PORT = b"47001"
 WATCHED = [Path("/etc/passwd"), Path("/etc/hostname")]
 
 
@@ -33,7 +35,7 @@ def test_there_are_at_least_30_hostile_submissions():
 def listener():
     server = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     server.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    server.bind(("127.0.0.1", LISTENER_PORT))
+    server.bind(("127.0.0.1", 0))
     server.listen(16)
     server.setblocking(False)
     yield server
@@ -53,10 +55,29 @@ def digest(paths: list[Path]) -> dict[str, str]:
     return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.exists()}
 
 
+def _parent(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[1])
+
+
+def _descends_from_us(pid: int) -> bool:
+    """A sandbox process that escaped its run is reparented to the nearest subreaper: this
+    pytest process. So ours descend from it, and another test run's sandboxes never do."""
+    me = os.getpid()
+    for _ in range(64):
+        if pid == me:
+            return True
+        if pid <= 1:
+            return False
+        pid = _parent(pid)
+    return False
+
+
 def sandbox_processes() -> list[int]:
-    """Live processes of any sandbox uid. Zombies are left out: they run nothing, and an
-    earlier test that SIGKILLs a worker process orphans sandboxes onto this (subreaper) pytest
-    process, which only reaps the runs it started itself."""
+    """Live processes of any sandbox uid started by this test run. Zombies are left out: they
+    run nothing, and an earlier test that SIGKILLs a worker process orphans sandboxes onto this
+    (subreaper) pytest process, which only reaps the runs it started itself. Other judges or
+    test runs on the machine may be running sandboxes of their own at the same time."""
     uids = range(DEFAULT_UID_BASE, DEFAULT_UID_BASE + DEFAULT_SLOTS)
     found = []
     for entry in os.listdir("/proc"):
@@ -64,9 +85,13 @@ def sandbox_processes() -> list[int]:
             try:
                 with open(f"/proc/{entry}/stat") as f:
                     state = f.read().rsplit(")", 1)[1].split()[0]
-                if os.stat(f"/proc/{entry}").st_uid in uids and state != "Z":
+                if (
+                    os.stat(f"/proc/{entry}").st_uid in uids
+                    and state != "Z"
+                    and _descends_from_us(int(entry))
+                ):
                     found.append(int(entry))
-            except (FileNotFoundError, ProcessLookupError, IndexError):
+            except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
                 pass
     return found
 
@@ -83,9 +108,9 @@ def saw_connection(server: socket.socket) -> bool:
 @pytest.mark.parametrize("submission", HOSTILE, ids=lambda s: s.path.stem)
 def test_hostile_submission_is_contained(submission, sandbox, listener, canary, tmp_path):
     before = digest([*WATCHED, canary])
-    result = grade(
-        "footholds", submission.path.read_bytes(), seed=7, random_count=2, sandbox=sandbox
-    )
+    port = str(listener.getsockname()[1]).encode()
+    source = submission.path.read_bytes().replace(LISTENER_PORT, port)
+    result = grade("footholds", source, seed=7, random_count=2, sandbox=sandbox)
     assert result.verdict in submission.expected, (
         result.message,
         [(t.verdict.value, t.message[:300]) for t in result.tests],
