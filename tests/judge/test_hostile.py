@@ -18,6 +18,7 @@ from judge.grade import grade
 from judge.sandbox.slots import DEFAULT_SLOTS, DEFAULT_UID_BASE
 from judge.verdict import Verdict
 from tests.judge.corpus import submissions
+from tests.judge.processes import descends_from_us
 from tests.judge.test_grade import CORRECT
 
 HOSTILE = submissions("hostile")
@@ -55,24 +56,6 @@ def digest(paths: list[Path]) -> dict[str, str]:
     return {str(p): hashlib.sha256(p.read_bytes()).hexdigest() for p in paths if p.exists()}
 
 
-def _parent(pid: int) -> int:
-    with open(f"/proc/{pid}/stat") as f:
-        return int(f.read().rsplit(")", 1)[1].split()[1])
-
-
-def _descends_from_us(pid: int) -> bool:
-    """A sandbox process that escaped its run is reparented to the nearest subreaper: this
-    pytest process. So ours descend from it, and another test run's sandboxes never do."""
-    me = os.getpid()
-    for _ in range(64):
-        if pid == me:
-            return True
-        if pid <= 1:
-            return False
-        pid = _parent(pid)
-    return False
-
-
 def sandbox_processes() -> list[int]:
     """Live processes of any sandbox uid started by this test run. Zombies are left out: they
     run nothing, and an earlier test that SIGKILLs a worker process orphans sandboxes onto this
@@ -88,7 +71,7 @@ def sandbox_processes() -> list[int]:
                 if (
                     os.stat(f"/proc/{entry}").st_uid in uids
                     and state != "Z"
-                    and _descends_from_us(int(entry))
+                    and descends_from_us(int(entry))
                 ):
                     found.append(int(entry))
             except (FileNotFoundError, ProcessLookupError, IndexError, ValueError):
