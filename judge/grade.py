@@ -131,6 +131,11 @@ class CompileError(Exception):
     pass
 
 
+class _ProgressFailed(Exception):
+    """The caller's on_test raised (a database write, say): neither the judge's failure nor
+    the submission's, so grade() re-raises the original instead of making it a verdict."""
+
+
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
 
@@ -397,7 +402,8 @@ def grade(
     Visible tests (samples, random boards) and hidden boards run in separate sandboxes: the
     process whose messages, answers and timings a student sees never holds a hidden input.
     Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
-    bubblewrap failing, out of processes): nothing was decided, so the caller may retry.
+    bubblewrap failing, out of processes): nothing was decided, so the caller may retry; and
+    whatever `on_test` raises, as it is.
     Any other failure of the judge becomes an IE verdict.
     """
     started = time.monotonic()
@@ -445,6 +451,8 @@ def grade(
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
+    except _ProgressFailed as exc:
+        raise exc.__cause__ from None
     except INFRASTRUCTURE_ERRORS:
         raise  # the sandbox could not run at all: the caller retries or reports it
     except Exception as exc:
@@ -481,8 +489,7 @@ def _run_planned(
                 outcome.verdict, outcome.message = Verdict.WA, message
         test_result = _test_result(index, test, outcome)
         result.tests.append(test_result)
-        if on_test is not None:
-            on_test(test_result)
+        _report(on_test, test_result)
         # After a time-out the rest would most likely time out too, each costing the full
         # limit: skip them, as judges do, so one slow submission cannot hog a grading slot.
         stopped = outcome.verdict is Verdict.TLE and outcome.fatal
@@ -508,8 +515,7 @@ def _run_planned(
             message = "not run after a time limit exceeded"
             skipped = TestResult(index, planned[index].kind, Verdict.SKIPPED, message=message)
             result.tests.append(skipped)
-            if on_test is not None:
-                on_test(skipped)
+            _report(on_test, skipped)
     result.tests.sort(key=lambda t: t.index)
 
     result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
@@ -523,6 +529,14 @@ def _run_planned(
         except Exception:
             log.exception("shrinking a counterexample failed")  # the verdict stands without it
     return runners
+
+
+def _report(on_test: Callable[[TestResult], None] | None, test: TestResult) -> None:
+    if on_test is not None:
+        try:
+            on_test(test)
+        except Exception as exc:
+            raise _ProgressFailed from exc
 
 
 def unreadable(raw: bytes, max_bytes: int = MAX_SOURCE_BYTES) -> str:

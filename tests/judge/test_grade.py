@@ -197,6 +197,18 @@ def test_a_sandbox_that_cannot_start_is_raised_not_blamed_on_the_submission(monk
         grade("footholds", CORRECT, seed=1, random_count=1, sandbox=sandbox)
 
 
+def test_a_failing_progress_callback_is_raised_not_made_a_verdict(sandbox):
+    class DatabaseLocked(Exception):
+        pass
+
+    def on_test(test):
+        if test.index == 2:
+            raise DatabaseLocked("database is locked")
+
+    with pytest.raises(DatabaseLocked):
+        grade("footholds", CORRECT, seed=1, random_count=2, sandbox=sandbox, on_test=on_test)
+
+
 def test_unsandboxed_runs_say_so():
     result = grade("footholds", CORRECT, seed=1, random_count=2, sandbox=make_sandbox("none"))
     assert result.verdict is Verdict.AC
