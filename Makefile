@@ -4,18 +4,20 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver
+APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose
 
 .PHONY: setup system-packages run test lint bench clean
 
 setup: system-packages $(STAMP)
 
-# The sandbox needs bubblewrap and the browser tests need Chromium. Installed when we can
-# (root on a Debian-like system); otherwise say exactly what is missing.
+# The sandbox needs bubblewrap, the browser tests Chromium, and the compose test Debian's
+# docker-compose (v1: it validates the file against the compose schema without an engine).
+# Installed when we can (root on a Debian-like system); otherwise say exactly what is missing.
 system-packages:
 	@missing=""; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
 	command -v chromium >/dev/null || missing="$$missing chromium chromium-driver"; \
+	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \

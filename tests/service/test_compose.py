@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -70,6 +71,23 @@ def test_the_worker_may_use_bubblewrap() -> None:
     assert "SYS_ADMIN" in worker["cap_add"]
     assert "JUDGE_WORKER_SLOTS" in worker["environment"]
     assert "ports" not in worker  # scaled with --scale worker=N: nothing to collide on
+
+
+def test_the_file_follows_the_compose_schema() -> None:
+    """Debian's docker-compose (v1) checks the file against the compose schema, no engine."""
+    tool = shutil.which("docker-compose")
+    if tool is None:
+        pytest.fail("docker-compose is required (Debian package docker-compose; make setup)")
+    env = dict(os.environ, JUDGE_SECRET_KEY="compose-test")
+    done = subprocess.run(
+        [tool, "-f", str(REPO / "docker-compose.yml"), "config", "-q"],
+        cwd=REPO,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.mark.parametrize("service", ["migrate", "api", "worker", "sweeper"])
