@@ -43,6 +43,14 @@ def unauthorized(detail: str) -> HTTPException:
     )
 
 
+def too_many(exc: repo.RateLimited) -> HTTPException:
+    return HTTPException(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        detail=str(exc),
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
 def get_current_user(
     session: SessionDep,
     settings: SettingsDep,

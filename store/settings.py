@@ -41,6 +41,7 @@ class Settings(BaseSettings):
 
     max_source_bytes: int = Field(default=64 * 1024, ge=1)
     submit_rate_per_minute: int = Field(default=10, ge=1)
+    max_queued_per_user: int = Field(default=5, ge=1)  # live submissions queued or running
 
     # Grading: slots = worker processes per worker; the rest bound a crashed or lost judging.
     worker_slots: int = Field(default=2, ge=1)
