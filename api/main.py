@@ -11,6 +11,7 @@ from sqlalchemy.exc import DBAPIError, OperationalError
 
 from api import web
 from api.routers import health, problems, strength, submissions, users
+from api.security import PasswordSlots
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
 
@@ -39,6 +40,9 @@ def create_app(
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
+    app.state.password_slots = PasswordSlots(
+        settings.password_hash_concurrency, settings.password_hash_wait_s
+    )
 
     for module in (users, problems, submissions, strength):
         app.include_router(module.router, prefix="/api/v1")

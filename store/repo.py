@@ -15,7 +15,17 @@ from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from store.models import Board, Judging, Role, Status, Submission, TestRow, User, utcnow
+from store.models import (
+    Board,
+    Judging,
+    LoginAttempt,
+    Role,
+    Status,
+    Submission,
+    TestRow,
+    User,
+    utcnow,
+)
 
 
 class Conflict(Exception):
@@ -69,6 +79,46 @@ def update_user(*, session: Session, user: User, password_hash: str, role: Role)
 
 def count_instructors(*, session: Session) -> int:
     return session.scalar(select(func.count()).where(User.role == Role.INSTRUCTOR)) or 0
+
+
+# ---- throttling logins and registrations -------------------------------------------------
+
+FAILED_LOGIN = "failed_login"
+
+
+def check_attempts(
+    *,
+    session: Session,
+    kind: str,
+    limit: int,
+    window: timedelta,
+    username: str | None = None,
+    address: str | None = None,
+) -> int | None:
+    """None while fewer than `limit` attempts of `kind` by this username (or from this address)
+    fall inside the window; otherwise the seconds until one more would be allowed."""
+    if username is None and address is None:
+        return None
+    now = utcnow()
+    query = select(LoginAttempt.created_at).where(
+        LoginAttempt.kind == kind, LoginAttempt.created_at > now - window
+    )
+    if username is not None:
+        query = query.where(LoginAttempt.username == username)
+    if address is not None:
+        query = query.where(LoginAttempt.address == address)
+    times = list(session.scalars(query.order_by(LoginAttempt.created_at)))
+    return _seconds_until_below(times, limit, window, now) if len(times) >= limit else None
+
+
+def record_attempt(
+    *, session: Session, kind: str, address: str, username: str | None, keep: timedelta
+) -> None:
+    """Count one attempt, and delete the attempts older than `keep` (the longest window)."""
+    now = utcnow()
+    session.execute(delete(LoginAttempt).where(LoginAttempt.created_at < now - keep))
+    session.add(LoginAttempt(kind=kind, username=username, address=address, created_at=now))
+    session.flush()
 
 
 # ---- hidden boards -----------------------------------------------------------------------
