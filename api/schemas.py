@@ -40,6 +40,13 @@ def login_name_ok(name: str) -> bool:
 class UserCreate(BaseModel):
     username: Username
     password: str = Field(min_length=8, max_length=128)
+    invite_code: str | None = Field(
+        default=None, max_length=256, description="needed when registration is by invitation"
+    )
+
+
+class RegistrationInfo(BaseModel):
+    mode: Literal["open", "invite", "closed"]
 
 
 class UserPublic(BaseModel):

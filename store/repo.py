@@ -84,6 +84,7 @@ def count_instructors(*, session: Session) -> int:
 # ---- throttling logins and registrations -------------------------------------------------
 
 FAILED_LOGIN = "failed_login"
+REGISTRATION = "registration"
 
 
 def check_attempts(

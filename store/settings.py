@@ -43,6 +43,12 @@ class Settings(BaseSettings):
     submit_rate_per_minute: int = Field(default=10, ge=1)
     max_queued_per_user: int = Field(default=5, ge=1)  # live submissions queued or running
 
+    # Registration: open, by invite code, or closed (accounts only from `create-user`);
+    # registrations are counted per client address over an hour.
+    registration: Literal["open", "invite", "closed"] = "open"
+    invite_code: str | None = None  # required when registration is "invite"
+    registrations_per_address_per_hour: int = Field(default=5, ge=1)
+
     # Failed logins are counted per username and per client address over a window; a
     # success does not count.
     login_failures_per_username: int = Field(default=10, ge=1)
@@ -70,6 +76,14 @@ class Settings(BaseSettings):
             if self.environment == "production":
                 raise ValueError(message + " (refused in production)")
             warnings.warn(message, stacklevel=2)
+        return self
+
+    @model_validator(mode="after")
+    def _invite_needs_a_code(self) -> Settings:
+        if self.registration == "invite" and not self.invite_code:
+            raise ValueError(
+                "JUDGE_REGISTRATION=invite needs JUDGE_INVITE_CODE (the code to hand out)"
+            )
         return self
 
     @property

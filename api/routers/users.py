@@ -1,12 +1,13 @@
 """Registration, login (OAuth2 password flow) and the current user.
 
-Failed logins are throttled per username and per client address, and at most a few argon2
-hashes run at once (each takes 64 MB); neither endpoint holds a database connection while it
-hashes.
+Both ends are throttled so no one can starve the service: failed logins per username and per
+client address, registrations per address, and at most a few argon2 hashes at once (each
+takes 64 MB); neither holds a database connection while it hashes.
 """
 
 from __future__ import annotations
 
+import hmac
 import math
 from datetime import timedelta
 from typing import Annotated
@@ -23,7 +24,7 @@ from api.deps import (
     too_many,
     unauthorized,
 )
-from api.schemas import Message, Token, UserCreate, UserPublic, login_name_ok
+from api.schemas import Message, RegistrationInfo, Token, UserCreate, UserPublic, login_name_ok
 from api.security import create_token, hash_password, verify_password
 from store import repo
 from store.models import Role
@@ -31,24 +32,84 @@ from store.settings import Settings
 
 router = APIRouter(tags=["users"])
 
+REGISTRATION_WINDOW = timedelta(hours=1)
+
 
 def _keep(settings: Settings) -> timedelta:
     """How long an attempt can still count: the longest window."""
-    return timedelta(seconds=settings.login_failure_window_s)
+    return max(REGISTRATION_WINDOW, timedelta(seconds=settings.login_failure_window_s))
 
 
 def _in(seconds: int) -> str:
     return f"{seconds} s" if seconds < 120 else f"{math.ceil(seconds / 60)} min"
 
 
+def _invited(code: str | None, expected: str | None) -> bool:
+    if not code or not expected:
+        return False
+    return hmac.compare_digest(code.encode(), expected.encode())
+
+
+@router.get("/registration", response_model=RegistrationInfo)
+def registration(settings: SettingsDep) -> RegistrationInfo:
+    """How accounts are made here: `open` (anyone registers), `invite` (POST /users needs
+    `invite_code`) or `closed` (instructors create accounts)."""
+    return RegistrationInfo(mode=settings.registration)
+
+
 @router.post(
     "/users",
     status_code=status.HTTP_201_CREATED,
     response_model=UserPublic,
-    responses={409: {"model": Message}, 503: {"model": Message}},
+    responses={
+        403: {"model": Message},
+        409: {"model": Message},
+        429: {"model": Message},
+        503: {"model": Message},
+    },
 )
-def register(user_in: UserCreate, request: Request, session: SessionDep) -> UserPublic:
-    """Register a student account."""
+def register(
+    user_in: UserCreate, request: Request, session: SessionDep, settings: SettingsDep
+) -> UserPublic:
+    """Register a student account (see GET /registration for whether an invite is needed)."""
+    if settings.registration == "closed":
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            detail="registration is closed here; ask an instructor to create your account",
+        )
+    address = client_address(request)
+    per_hour = settings.registrations_per_address_per_hour
+    wait = repo.check_attempts(
+        session=session,
+        kind=repo.REGISTRATION,
+        address=address,
+        limit=per_hour,
+        window=REGISTRATION_WINDOW,
+    )
+    if wait is not None:
+        raise too_many(
+            repo.RateLimited(
+                f"at most {per_hour} registrations per hour from one address; "
+                f"try again in {_in(wait)}",
+                wait,
+            )
+        )
+    if settings.registration == "invite" and not _invited(
+        user_in.invite_code, settings.invite_code
+    ):
+        # A wrong code counts as a registration, so codes cannot be guessed quickly.
+        repo.record_attempt(
+            session=session,
+            kind=repo.REGISTRATION,
+            address=address,
+            username=user_in.username,
+            keep=_keep(settings),
+        )
+        session.commit()
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN,
+            detail="registration needs a valid invite code; ask your instructor for it",
+        )
     if repo.get_user_by_name(session=session, username=user_in.username) is not None:
         raise HTTPException(
             status.HTTP_409_CONFLICT, detail=f"user {user_in.username!r} already exists"
@@ -65,6 +126,13 @@ def register(user_in: UserCreate, request: Request, session: SessionDep) -> User
         )
     except repo.Conflict as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from exc
+    repo.record_attempt(
+        session=session,
+        kind=repo.REGISTRATION,
+        address=address,
+        username=user_in.username,
+        keep=_keep(settings),
+    )
     session.commit()
     return UserPublic.model_validate(user)
 

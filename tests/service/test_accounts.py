@@ -1,12 +1,17 @@
-"""Logins cannot starve the service: failed logins are throttled per username and per client
-address, password hashing waits for one of a few slots, and login names that cannot exist
-never reach the database. On SQLite and PostgreSQL, each test inside a rolled-back
+"""Logins and registrations cannot starve the service: failed logins are throttled per
+username and per client address, registrations per address, password hashing waits for one
+of a few slots, login names that cannot exist never reach the database, and registration can
+be open, by invitation or closed. On SQLite and PostgreSQL, each test inside a rolled-back
 transaction (as in test_api.py)."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from fastapi import FastAPI
@@ -18,10 +23,12 @@ from api.deps import get_session
 from api.main import create_app
 from api.security import hash_password
 from store import repo
+from store.migrate import upgrade
 from store.models import LoginAttempt, Role, utcnow
 from store.settings import Settings
 
 SECRET = "accounts-test-secret-" + "w" * 32
+REPO = Path(__file__).resolve().parents[2]
 HOME, AWAY = "198.51.100.7", "203.0.113.9"
 
 
@@ -113,21 +120,23 @@ def test_successful_logins_do_not_count(make_app, session) -> None:
     assert log_in(home, "heidi", password).status_code == 429
 
 
-def test_old_failures_stop_counting_and_are_deleted(make_app, session) -> None:
+def test_old_attempts_stop_counting_and_are_deleted(make_app, session) -> None:
     app = make_app(login_failures_per_username=3, login_failure_window_s=300)
     password = user(session, "ivan")
     now = utcnow()
-    for age in [timedelta(minutes=6)] * 3 + [timedelta(hours=2)]:  # outside the window
-        session.add(
-            LoginAttempt(
-                kind=repo.FAILED_LOGIN, username="ivan", address=HOME, created_at=now - age
-            )
-        )
+
+    def attempt(kind: str, age: timedelta) -> None:
+        session.add(LoginAttempt(kind=kind, username="ivan", address=HOME, created_at=now - age))
+
+    for _ in range(3):
+        attempt(repo.FAILED_LOGIN, timedelta(minutes=6))  # outside the 5-minute window
+    attempt(repo.FAILED_LOGIN, timedelta(hours=2))  # older than any window
+    attempt(repo.REGISTRATION, timedelta(minutes=30))  # still counts for registrations
     session.commit()
     assert log_in(at(app), "ivan", password).status_code == 200
     assert log_in(at(app), "ivan", "wrong").status_code == 401  # writing one prunes
-    ages = [now - a.created_at for a in session.scalars(select(LoginAttempt))]
-    assert len(ages) == 1 and ages[0] < timedelta(minutes=1), ages
+    ages = sorted(now - a.created_at for a in session.scalars(select(LoginAttempt)))
+    assert len(ages) == 5 and ages[-1] < timedelta(hours=1), ages
 
 
 # ---- password hashing ---------------------------------------------------------------------
@@ -176,3 +185,95 @@ def test_usernames_from_the_command_line_still_log_in(make_app, session) -> None
     client = at(make_app())
     assert log_in(client, "Dr. Ada Lovelace", password).status_code == 200
     assert log_in(client, "Dr. Ada Lovelace\x00", password).status_code == 401
+
+
+# ---- registration -------------------------------------------------------------------------
+
+
+def test_registration_is_open_by_default(make_app) -> None:
+    client = at(make_app())
+    assert client.get("/api/v1/registration").json() == {"mode": "open"}
+    assert register(client, "kim").status_code == 201
+
+
+def test_closed_registration_is_403_with_a_clear_message(make_app) -> None:
+    client = at(make_app(registration="closed"))
+    assert client.get("/api/v1/registration").json() == {"mode": "closed"}
+    refused = register(client, "leo")
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == (
+        "registration is closed here; ask an instructor to create your account"
+    )
+
+
+def test_invite_registration_needs_the_code(make_app) -> None:
+    client = at(make_app(registration="invite", invite_code="green-tiger-42"))
+    assert client.get("/api/v1/registration").json() == {"mode": "invite"}
+    for extra in [{}, {"invite_code": "green-tiger-41"}, {"invite_code": "grün"}]:
+        refused = register(client, "mia", **extra)
+        assert refused.status_code == 403, refused.text
+        assert "invite code" in refused.json()["detail"]
+    assert register(client, "mia", invite_code="green-tiger-42").status_code == 201
+    assert log_in(client, "mia", "long-enough-1").status_code == 200
+
+
+def test_invite_mode_refuses_to_start_without_a_code() -> None:
+    for code in (None, ""):
+        with pytest.raises(ValueError, match="JUDGE_INVITE_CODE"):
+            Settings(registration="invite", invite_code=code, secret_key=SECRET)
+
+
+def test_registrations_are_limited_per_address(make_app) -> None:
+    app = make_app(registrations_per_address_per_hour=2)
+    home = at(app)
+    assert [register(home, n).status_code for n in ("ned", "ola")] == [201, 201]
+    refused = register(home, "pam")
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("at most 2 registrations per hour from one address")
+    assert 1 <= int(refused.headers["retry-after"]) <= 3600
+    assert register(at(app, AWAY), "pam").status_code == 201
+
+
+def test_wrong_invite_codes_count_towards_the_address_limit(make_app) -> None:
+    app = make_app(registration="invite", invite_code="c0de", registrations_per_address_per_hour=2)
+    home = at(app)
+    assert [register(home, "quinn", invite_code="guess").status_code for _ in range(2)] == [403] * 2
+    assert register(home, "quinn", invite_code="c0de").status_code == 429
+
+
+def test_create_user_works_in_every_registration_mode(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
+    upgrade(url)
+    for mode in ("closed", "invite", "open"):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+        env.update(
+            JUDGE_DATABASE_URL=url,
+            JUDGE_SECRET_KEY=SECRET,
+            JUDGE_REGISTRATION=mode,
+            JUDGE_INVITE_CODE="c0de",
+        )
+        name = f"cli-{mode}"
+        done = subprocess.run(
+            [sys.executable, "-m", "api", "create-user", name, "--password", "cli-password"],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        settings = Settings(
+            database_url=url, secret_key=SECRET, registration=mode, invite_code="c0de"
+        )
+        client = at(create_app(settings, enqueue=lambda *args, **kwargs: True))
+        assert log_in(client, name, "cli-password").status_code == 200
+        expected = {"closed": 403, "invite": 403, "open": 201}[mode]
+        assert register(client, f"web-{mode}").status_code == expected
+
+
+def test_the_register_page_asks_for_an_invite_code_when_needed(make_app) -> None:
+    client = at(make_app(registration="invite", invite_code="c0de"))
+    page = client.get("/register")
+    assert page.status_code == 200 and 'id="invite_code"' in page.text
+    script = client.get("/static/js/pages/register.js").text
+    assert '"/registration"' in script and "invite_code" in script

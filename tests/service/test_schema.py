@@ -34,6 +34,7 @@ def api_schema(tmp_path_factory):
         events_timeout_s=0.5,
         submit_rate_per_minute=1000,
         max_queued_per_user=1000,
+        registrations_per_address_per_hour=1000,
     )
     upgrade(config.db_url)
     engine = make_engine(config.db_url)
