@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ipaddress
+import math
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
@@ -41,6 +44,45 @@ def unauthorized(detail: str) -> HTTPException:
     return HTTPException(
         status.HTTP_401_UNAUTHORIZED, detail=detail, headers={"WWW-Authenticate": "Bearer"}
     )
+
+
+def too_many(exc: repo.RateLimited) -> HTTPException:
+    return HTTPException(
+        status.HTTP_429_TOO_MANY_REQUESTS,
+        detail=str(exc),
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
+def client_address(request: Request) -> str:
+    """The client's address for per-address limits: the IP (uvicorn puts the forwarded one
+    here when the proxy is trusted), IPv6 by its /64 (one host usually has a whole /64)."""
+    host = request.client.host if request.client else ""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64] or "unknown"
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+@contextmanager
+def password_slot(request: Request) -> Iterator[None]:
+    """A turn to hash or verify a password (see api.security.PasswordSlots), or 503."""
+    slots = request.app.state.password_slots
+    if not slots.acquire():
+        raise HTTPException(
+            status.HTTP_503_SERVICE_UNAVAILABLE,
+            detail="the judge is busy checking other passwords; try again in a few seconds",
+            headers={"Retry-After": str(max(1, math.ceil(slots.wait_s)))},
+        )
+    try:
+        yield
+    finally:
+        slots.release()
 
 
 def get_current_user(

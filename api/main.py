@@ -6,11 +6,13 @@ import logging
 from collections.abc import Callable
 
 from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from sqlalchemy.exc import DBAPIError, OperationalError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import web
 from api.routers import health, problems, strength, submissions, users
+from api.security import PasswordSlots
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
 
@@ -39,6 +41,9 @@ def create_app(
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
+    app.state.password_slots = PasswordSlots(
+        settings.password_hash_concurrency, settings.password_hash_wait_s
+    )
 
     for module in (users, problems, submissions, strength):
         app.include_router(module.router, prefix="/api/v1")
@@ -54,5 +59,28 @@ def create_app(
             status_code=503,
             headers={"Retry-After": "5"},
         )
+
+    # A body like [[[[... (100000 deep) makes json.loads, or whatever walks the value next,
+    # run out of stack: the client's doing, not a server error. FastAPI turns it into a
+    # vague 400 for the bodies it parses; POST /submissions parses its own.
+    def nested_too_deeply(request: Request) -> JSONResponse:
+        log.warning("recursion limit on %s", request.url.path)
+        return JSONResponse(
+            {"detail": "the request is nested too deeply (JSON arrays or objects)"},
+            status_code=422,
+        )
+
+    @app.exception_handler(RecursionError)
+    async def recursion_error(request: Request, exc: RecursionError) -> JSONResponse:
+        return nested_too_deeply(request)
+
+    previous = app.exception_handlers[StarletteHTTPException]  # the pages' 404 (api.web)
+
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if isinstance(exc.__cause__, RecursionError):
+            return nested_too_deeply(request)
+        return await previous(request, exc)
+
+    app.add_exception_handler(StarletteHTTPException, http_error)
 
     return app

@@ -8,6 +8,8 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
+# Registration: 3 to 32 ASCII letters, digits, dots, dashes or underscores (nothing a
+# database, a URL or a page could trip on).
 Username = Annotated[str, Field(pattern=r"^[A-Za-z0-9_.-]{3,32}$")]
 Slug = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,64}$")]
 DbId = Annotated[int, Path(ge=1, le=2**31 - 1)]  # ids in URLs; beyond int4 is just absent
@@ -28,9 +30,23 @@ class Message(BaseModel):
     detail: str
 
 
+def login_name_ok(name: str) -> bool:
+    """Whether a login form's username could name an account. Wider than Username, since
+    `python -m api create-user` accepts other names; never a control character (PostgreSQL
+    refuses NUL in text) or more than the column holds."""
+    return 0 < len(name) <= 64 and name.isprintable()
+
+
 class UserCreate(BaseModel):
     username: Username
     password: str = Field(min_length=8, max_length=128)
+    invite_code: str | None = Field(
+        default=None, max_length=256, description="needed when registration is by invitation"
+    )
+
+
+class RegistrationInfo(BaseModel):
+    mode: Literal["open", "invite", "closed"]
 
 
 class UserPublic(BaseModel):

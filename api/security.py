@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import jwt
@@ -24,6 +25,25 @@ def verify_password(password: str, password_hash: str | None) -> bool:
         _hasher.verify(password, _DUMMY_HASH)
         return False
     return _hasher.verify(password, password_hash)
+
+
+class PasswordSlots:
+    """At most `size` argon2 hashes or verifications at once in this process.
+
+    Each one takes 64 MB and about 0.1 s of a core, so a flood of logins must queue here
+    rather than take every thread and the memory; a request that waits `wait_s` without a
+    turn is refused (the API answers 503 with Retry-After, see api.deps.password_slot).
+    """
+
+    def __init__(self, size: int, wait_s: float) -> None:
+        self._semaphore = threading.BoundedSemaphore(size)
+        self.wait_s = wait_s
+
+    def acquire(self) -> bool:
+        return self._semaphore.acquire(timeout=self.wait_s)
+
+    def release(self) -> None:
+        self._semaphore.release()
 
 
 def create_token(*, user_id: int, secret: str, minutes: int) -> str:

@@ -21,6 +21,7 @@ import uvicorn
 from api.accounts import ensure_admin
 from api.main import create_app
 from store.db import make_engine, make_session_factory
+from store.files import private_dir, private_file
 from store.migrate import upgrade
 from store.settings import Settings
 
@@ -29,13 +30,12 @@ STOP_GRACE_S = 15  # a grading in progress gets this long to finish on Ctrl-C
 
 def local_secret(data_dir: Path) -> str:
     """A per-installation secret kept in the data dir, so tokens survive restarts."""
-    path = data_dir / "secret_key"
+    path = private_dir(data_dir) / "secret_key"
     if not path.exists():
-        data_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as f:
             f.write(secrets.token_urlsafe(48))
-    return path.read_text().strip()
+    return private_file(path).read_text().strip()
 
 
 def _die_with_parent() -> None:
@@ -84,7 +84,7 @@ def port_free(host: str, port: int) -> bool:
 
 def prestart(settings: Settings) -> str | None:
     """Migrate, then make sure the first instructor exists; a password to show, or None."""
-    settings.data_dir.mkdir(parents=True, exist_ok=True)
+    private_dir(settings.data_dir)  # 0700, also when an older version made it 0755
     upgrade(settings.db_url)
     engine = make_engine(settings.db_url)
     try:

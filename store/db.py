@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from sqlalchemy import Engine, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
+
+from store.files import private_sqlite
 
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
@@ -14,8 +14,7 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
     if parsed.get_backend_name() != "sqlite":
         # pre_ping: a restarted PostgreSQL must not turn the next request into an error.
         return create_engine(url, echo=echo, pool_pre_ping=True)
-    if parsed.database and parsed.database != ":memory:":
-        Path(parsed.database).parent.mkdir(parents=True, exist_ok=True)
+    private_sqlite(url)  # 0600 before SQLite creates it 0644 (its -wal and -shm follow)
     # The API, the worker processes and the sweeper share the file: wait for locks instead
     # of failing at once.
     engine = create_engine(url, echo=echo, connect_args={"timeout": 30, "check_same_thread": False})

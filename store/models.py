@@ -87,6 +87,26 @@ class User(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class LoginAttempt(Base):
+    """A failed login or a registration attempt, kept while it counts towards a limit.
+
+    Rows older than the longest window are deleted whenever a new one is written.
+    """
+
+    __tablename__ = "login_attempts"
+    __table_args__ = (
+        Index("ix_login_attempts_kind_username", "kind", "username", "created_at"),
+        Index("ix_login_attempts_kind_address", "kind", "address", "created_at"),
+        Index("ix_login_attempts_created", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # failed_login | registration
+    username: Mapped[str | None] = mapped_column(String(64))  # as typed; None when malformed
+    address: Mapped[str] = mapped_column(String(64))  # client IP (an IPv6 /64)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
 class Board(Base):
     """A hidden board an instructor added to a problem, with its cached reference answer."""
 

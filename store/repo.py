@@ -6,6 +6,7 @@ Callers own the session and the transaction boundaries, except the worker-side f
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -14,11 +15,37 @@ from sqlalchemy import and_, delete, func, or_, select, true, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
-from store.models import Board, Judging, Role, Status, Submission, TestRow, User, utcnow
+from store.models import (
+    Board,
+    Judging,
+    LoginAttempt,
+    Role,
+    Status,
+    Submission,
+    TestRow,
+    User,
+    utcnow,
+)
 
 
 class Conflict(Exception):
     """The row would duplicate a unique value."""
+
+
+class RateLimited(Exception):
+    """Over a limit: the message says which, `retry_after` says in how many seconds to retry."""
+
+    def __init__(self, message: str, retry_after: int) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+def _seconds_until_below(
+    times: list[datetime], limit: int, window: timedelta, now: datetime
+) -> int:
+    """Seconds until fewer than `limit` of `times` (ascending, all inside the window) remain."""
+    expires = times[len(times) - limit] + window
+    return max(1, math.ceil((expires - now).total_seconds()))
 
 
 # ---- users -------------------------------------------------------------------------------
@@ -52,6 +79,47 @@ def update_user(*, session: Session, user: User, password_hash: str, role: Role)
 
 def count_instructors(*, session: Session) -> int:
     return session.scalar(select(func.count()).where(User.role == Role.INSTRUCTOR)) or 0
+
+
+# ---- throttling logins and registrations -------------------------------------------------
+
+FAILED_LOGIN = "failed_login"
+REGISTRATION = "registration"
+
+
+def check_attempts(
+    *,
+    session: Session,
+    kind: str,
+    limit: int,
+    window: timedelta,
+    username: str | None = None,
+    address: str | None = None,
+) -> int | None:
+    """None while fewer than `limit` attempts of `kind` by this username (or from this address)
+    fall inside the window; otherwise the seconds until one more would be allowed."""
+    if username is None and address is None:
+        return None
+    now = utcnow()
+    query = select(LoginAttempt.created_at).where(
+        LoginAttempt.kind == kind, LoginAttempt.created_at > now - window
+    )
+    if username is not None:
+        query = query.where(LoginAttempt.username == username)
+    if address is not None:
+        query = query.where(LoginAttempt.address == address)
+    times = list(session.scalars(query.order_by(LoginAttempt.created_at)))
+    return _seconds_until_below(times, limit, window, now) if len(times) >= limit else None
+
+
+def record_attempt(
+    *, session: Session, kind: str, address: str, username: str | None, keep: timedelta
+) -> None:
+    """Count one attempt, and delete the attempts older than `keep` (the longest window)."""
+    now = utcnow()
+    session.execute(delete(LoginAttempt).where(LoginAttempt.created_at < now - keep))
+    session.add(LoginAttempt(kind=kind, username=username, address=address, created_at=now))
+    session.flush()
 
 
 # ---- hidden boards -----------------------------------------------------------------------
@@ -108,6 +176,59 @@ def create_submission(
     session.add(submission)
     session.flush()
     return submission
+
+
+UNFINISHED_RETRY_AFTER_S = 10  # a guess: most gradings take a second or two
+
+
+def create_submission_limited(
+    *,
+    session: Session,
+    user_id: int,
+    problem: str,
+    source: str,
+    seed: int,
+    per_minute: int,
+    max_unfinished: int,
+) -> Submission:
+    """Create a submission unless the user is over a limit (then RateLimited is raised):
+    `per_minute` submissions in the last minute, or `max_unfinished` live submissions still
+    queued or running (rejudges an instructor started do not count).
+
+    Check and insert are atomic per user: the user's row is locked first (SELECT ... FOR
+    UPDATE on PostgreSQL; on SQLite the session's BEGIN IMMEDIATE, see store.db, already
+    holds the database's write lock), so concurrent requests of one user count one after
+    another until the caller commits.
+    """
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    now = utcnow()  # after the lock: rows committed while we waited are in the past
+    window = timedelta(minutes=1)
+    recent = recent_submission_times(session=session, user_id=user_id, since=now - window)
+    if len(recent) >= per_minute:
+        retry_after = _seconds_until_below(recent, per_minute, window, now)
+        raise RateLimited(
+            f"at most {per_minute} submissions per minute; try again in {retry_after} s",
+            retry_after,
+        )
+    unfinished = (
+        session.scalar(
+            select(func.count()).where(
+                Submission.user_id == user_id,
+                Submission.status.in_([Status.QUEUED, Status.RUNNING]),
+                Submission.priority == "live",
+            )
+        )
+        or 0
+    )
+    if unfinished >= max_unfinished:
+        raise RateLimited(
+            f"you have {unfinished} submissions waiting to be graded; "
+            "submit again when one finishes",
+            UNFINISHED_RETRY_AFTER_S,
+        )
+    return create_submission(
+        session=session, user_id=user_id, problem=problem, source=source, seed=seed
+    )
 
 
 def recent_submission_times(*, session: Session, user_id: int, since: datetime) -> list[datetime]:

@@ -41,6 +41,23 @@ class Settings(BaseSettings):
 
     max_source_bytes: int = Field(default=64 * 1024, ge=1)
     submit_rate_per_minute: int = Field(default=10, ge=1)
+    max_queued_per_user: int = Field(default=5, ge=1)  # live submissions queued or running
+
+    # Registration: open, by invite code, or closed (accounts only from `create-user`);
+    # registrations are counted per client address over an hour.
+    registration: Literal["open", "invite", "closed"] = "open"
+    invite_code: str | None = None  # required when registration is "invite"
+    registrations_per_address_per_hour: int = Field(default=5, ge=1)
+
+    # Failed logins are counted per username and per client address over a window; a
+    # success does not count.
+    login_failures_per_username: int = Field(default=10, ge=1)
+    login_failures_per_address: int = Field(default=30, ge=1)
+    login_failure_window_s: float = Field(default=300.0, gt=0)
+    # argon2 takes 64 MB and ~0.1 s of a core per hash: at most this many at once per API
+    # process; a request that waits longer than password_hash_wait_s for a turn gets 503.
+    password_hash_concurrency: int = Field(default=2, ge=1)
+    password_hash_wait_s: float = Field(default=1.0, ge=0)
 
     # Grading: slots = worker processes per worker; the rest bound a crashed or lost judging.
     worker_slots: int = Field(default=2, ge=1)
@@ -59,6 +76,14 @@ class Settings(BaseSettings):
             if self.environment == "production":
                 raise ValueError(message + " (refused in production)")
             warnings.warn(message, stacklevel=2)
+        return self
+
+    @model_validator(mode="after")
+    def _invite_needs_a_code(self) -> Settings:
+        if self.registration == "invite" and not self.invite_code:
+            raise ValueError(
+                "JUDGE_REGISTRATION=invite needs JUDGE_INVITE_CODE (the code to hand out)"
+            )
         return self
 
     @property

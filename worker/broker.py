@@ -11,12 +11,15 @@ from __future__ import annotations
 from kombu.transport import sqlalchemy as sqla
 from sqlalchemy import create_engine, event
 
+from store.files import private_sqlite
+
 TRANSPORT = "worker.broker:Transport"
 
 
 class Channel(sqla.Channel):
     def _engine_from_config(self):
         url = self.connection.client.hostname
+        private_sqlite(url)  # 0600, as the judge's own database
         engine = create_engine(url, connect_args={"timeout": 30})
 
         @event.listens_for(engine, "connect")

@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import asyncio
 import json
-import math
 import secrets
 import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
@@ -26,6 +24,7 @@ from api.deps import (
     Instructor,
     SessionDep,
     SettingsDep,
+    too_many,
 )
 from api.routers.problems import find_problem
 from api.schemas import (
@@ -46,7 +45,7 @@ from api.schemas import (
 from judge import problems
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_to_student
 from store import repo
-from store.models import Role, Status, Submission, TestRow, User, utcnow
+from store.models import Role, Status, Submission, TestRow, User
 
 router = APIRouter(tags=["submissions"])
 
@@ -257,24 +256,18 @@ def submit(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
             detail=f"unknown problem {body.problem!r} (known: {known})",
         )
-    now = utcnow()
-    window = timedelta(minutes=1)
-    recent = repo.recent_submission_times(session=session, user_id=user.id, since=now - window)
-    if len(recent) >= settings.submit_rate_per_minute:
-        retry_after = max(1, math.ceil((recent[0] + window - now).total_seconds()))
-        raise HTTPException(
-            status.HTTP_429_TOO_MANY_REQUESTS,
-            detail=f"at most {settings.submit_rate_per_minute} submissions per minute; "
-            f"try again in {retry_after} s",
-            headers={"Retry-After": str(retry_after)},
+    try:
+        sub = repo.create_submission_limited(
+            session=session,
+            user_id=user.id,
+            problem=body.problem,
+            source=source,
+            seed=secrets.randbelow(2**31),
+            per_minute=settings.submit_rate_per_minute,
+            max_unfinished=settings.max_queued_per_user,
         )
-    sub = repo.create_submission(
-        session=session,
-        user_id=user.id,
-        problem=body.problem,
-        source=source,
-        seed=secrets.randbelow(2**31),
-    )
+    except repo.RateLimited as exc:
+        raise too_many(exc) from exc
     session.commit()  # committed before it is enqueued: the worker must find the row
     enqueue(sub.id, priority="live")  # a failure is logged; the sweeper sends it later
     response.headers["Location"] = f"/api/v1/submissions/{sub.id}"

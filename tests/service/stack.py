@@ -75,6 +75,9 @@ def service_env(tmp: Path, **overrides: str) -> dict[str, str]:
         JUDGE_RESEND_AFTER_S="3",
         JUDGE_MAX_ATTEMPTS="3",
         JUDGE_SUBMIT_RATE_PER_MINUTE="1000",
+        JUDGE_MAX_QUEUED_PER_USER="1000",  # tests submit in bursts
+        JUDGE_LOGIN_FAILURES_PER_ADDRESS="1000",  # every client is 127.0.0.1
+        JUDGE_REGISTRATIONS_PER_ADDRESS_PER_HOUR="1000",
         JUDGE_WORKER_SLOTS="2",
     )
     env.update(overrides)

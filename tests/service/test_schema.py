@@ -29,7 +29,12 @@ HEADERS: dict[str, str] = {}
 def api_schema(tmp_path_factory):
     data_dir: Path = tmp_path_factory.mktemp("schema")
     config = Settings(
-        data_dir=data_dir, secret_key=SECRET, events_timeout_s=0.5, submit_rate_per_minute=1000
+        data_dir=data_dir,
+        secret_key=SECRET,
+        events_timeout_s=0.5,
+        submit_rate_per_minute=1000,
+        max_queued_per_user=1000,
+        registrations_per_address_per_hour=1000,
     )
     upgrade(config.db_url)
     engine = make_engine(config.db_url)

@@ -44,6 +44,7 @@ export class ApiError extends Error {
 const FIELD_NAMES = {
   username: "Username",
   password: "Password",
+  invite_code: "Invite code",
   problem: "Problem",
   source: "Source code",
   file: "File",

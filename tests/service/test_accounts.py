@@ -1,0 +1,279 @@
+"""Logins and registrations cannot starve the service: failed logins are throttled per
+username and per client address, registrations per address, password hashing waits for one
+of a few slots, login names that cannot exist never reach the database, and registration can
+be open, by invitation or closed. On SQLite and PostgreSQL, each test inside a rolled-back
+transaction (as in test_api.py)."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Callable
+from datetime import timedelta
+from pathlib import Path
+
+import pytest
+from fastapi import FastAPI
+from fastapi.testclient import TestClient
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from api.deps import get_session
+from api.main import create_app
+from api.security import hash_password
+from store import repo
+from store.migrate import upgrade
+from store.models import LoginAttempt, Role, utcnow
+from store.settings import Settings
+
+SECRET = "accounts-test-secret-" + "w" * 32
+REPO = Path(__file__).resolve().parents[2]
+HOME, AWAY = "198.51.100.7", "203.0.113.9"
+
+
+@pytest.fixture
+def make_app(session: Session, db_engine) -> Callable[..., FastAPI]:
+    """make_app(**settings) -> an app on the test's rolled-back session."""
+
+    def make(**overrides: object) -> FastAPI:
+        settings = Settings(
+            database_url=db_engine.url.render_as_string(hide_password=False),
+            secret_key=SECRET,
+            **overrides,
+        )
+        app = create_app(settings, enqueue=lambda submission_id, *, priority="live": True)
+        app.dependency_overrides[get_session] = lambda: session
+        return app
+
+    return make
+
+
+def at(app: FastAPI, address: str = HOME) -> TestClient:
+    """A client of `app` connecting from `address`."""
+    return TestClient(app, client=(address, 50000), raise_server_exceptions=False)
+
+
+def user(session: Session, name: str) -> str:
+    """Create a student; its password."""
+    password = "password-" + name
+    repo.create_user(
+        session=session, username=name, password_hash=hash_password(password), role=Role.STUDENT
+    )
+    session.commit()
+    return password
+
+
+def log_in(client: TestClient, username: str, password: str):
+    return client.post("/api/v1/token", data={"username": username, "password": password})
+
+
+def register(client: TestClient, username: str, **extra: str):
+    body = {"username": username, "password": "long-enough-1", **extra}
+    return client.post("/api/v1/users", json=body)
+
+
+# ---- failed logins ------------------------------------------------------------------------
+
+
+def test_failed_logins_are_throttled_per_username(make_app, session) -> None:
+    app = make_app(login_failures_per_username=3, login_failures_per_address=100)
+    password = user(session, "carol")
+    dave = user(session, "dave")
+    home = at(app)
+    assert [log_in(home, "carol", "wrong").status_code for _ in range(3)] == [401] * 3
+    refused = log_in(home, "carol", password)  # even the right password now
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("too many failed logins for this username")
+    assert 1 <= int(refused.headers["retry-after"]) <= 300
+    assert log_in(at(app, AWAY), "carol", password).status_code == 429  # from anywhere
+    assert log_in(home, "dave", dave).status_code == 200  # other users are not held up
+    # A name nobody has is throttled the same way: 429 says nothing about who exists.
+    assert [log_in(home, "nobody", "x").status_code for _ in range(4)] == [401] * 3 + [429]
+
+
+def test_failed_logins_are_throttled_per_address(make_app, session) -> None:
+    app = make_app(login_failures_per_username=100, login_failures_per_address=3)
+    password = user(session, "erin")
+    home = at(app)
+    for name in ("erin", "frank", "grace"):
+        assert log_in(home, name, "wrong").status_code == 401
+    refused = log_in(home, "erin", password)
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("too many failed logins from your address")
+    assert log_in(at(app, AWAY), "erin", password).status_code == 200
+    # IPv6 addresses count by their /64: one host usually has all of it.
+    for host in ("2001:db8:0:1::1", "2001:db8:0:1::2", "2001:db8:0:1::3"):
+        assert log_in(at(app, host), "erin", "wrong").status_code == 401
+    assert log_in(at(app, "2001:db8:0:1::abcd"), "erin", password).status_code == 429
+    assert log_in(at(app, "2001:db8:0:2::1"), "erin", password).status_code == 200
+
+
+def test_successful_logins_do_not_count(make_app, session) -> None:
+    app = make_app(login_failures_per_username=2, login_failures_per_address=2)
+    password = user(session, "heidi")
+    home = at(app)
+    assert [log_in(home, "heidi", password).status_code for _ in range(5)] == [200] * 5
+    assert log_in(home, "heidi", "wrong").status_code == 401
+    assert log_in(home, "heidi", password).status_code == 200
+    assert log_in(home, "heidi", "wrong").status_code == 401
+    assert log_in(home, "heidi", password).status_code == 429
+
+
+def test_old_attempts_stop_counting_and_are_deleted(make_app, session) -> None:
+    app = make_app(login_failures_per_username=3, login_failure_window_s=300)
+    password = user(session, "ivan")
+    now = utcnow()
+
+    def attempt(kind: str, age: timedelta) -> None:
+        session.add(LoginAttempt(kind=kind, username="ivan", address=HOME, created_at=now - age))
+
+    for _ in range(3):
+        attempt(repo.FAILED_LOGIN, timedelta(minutes=6))  # outside the 5-minute window
+    attempt(repo.FAILED_LOGIN, timedelta(hours=2))  # older than any window
+    attempt(repo.REGISTRATION, timedelta(minutes=30))  # still counts for registrations
+    session.commit()
+    assert log_in(at(app), "ivan", password).status_code == 200
+    assert log_in(at(app), "ivan", "wrong").status_code == 401  # writing one prunes
+    ages = sorted(now - a.created_at for a in session.scalars(select(LoginAttempt)))
+    assert len(ages) == 5 and ages[-1] < timedelta(hours=1), ages
+
+
+# ---- password hashing ---------------------------------------------------------------------
+
+
+def test_password_hashing_waits_for_a_free_slot(make_app, session) -> None:
+    app = make_app(
+        password_hash_concurrency=2, password_hash_wait_s=0.05, login_failures_per_username=2
+    )
+    password = user(session, "judy")
+    slots = app.state.password_slots
+    assert slots.acquire() and slots.acquire()  # every slot busy (a flood of logins)
+    try:
+        client = at(app)
+        for response in [
+            log_in(client, "judy", password),
+            log_in(client, "judy", "wrong"),
+            # A name nobody has waits for a slot too: it verifies a dummy hash, so it
+            # costs (and takes) what a real account does.
+            log_in(client, "nobody", "wrong"),
+            register(client, "newcomer"),
+        ]:
+            assert response.status_code == 503, response.text
+            assert "busy" in response.json()["detail"]
+            assert int(response.headers["retry-after"]) >= 1
+    finally:
+        slots.release()
+    assert log_in(client, "judy", password).status_code == 200  # the 503s did not count
+    assert register(client, "newcomer").status_code == 201
+    slots.release()
+
+
+@pytest.mark.parametrize(
+    "name", ["ab\x00c", "\x00", "caf\x1b[31m", "tab\there", "new\nline", "x" * 65, "\x7f"]
+)
+def test_login_names_that_cannot_exist_are_refused_not_500(make_app, name) -> None:
+    client = at(make_app())
+    assert log_in(client, name, "some password").status_code == 401
+    assert register(client, name).status_code == 422
+
+
+def test_usernames_from_the_command_line_still_log_in(make_app, session) -> None:
+    # create-user accepts names the registration form does not: they must still log in,
+    # while the same name with a NUL is refused before the database (a 500 on PostgreSQL).
+    password = user(session, "Dr. Ada Lovelace")
+    client = at(make_app())
+    assert log_in(client, "Dr. Ada Lovelace", password).status_code == 200
+    assert log_in(client, "Dr. Ada Lovelace\x00", password).status_code == 401
+
+
+# ---- registration -------------------------------------------------------------------------
+
+
+def test_registration_is_open_by_default(make_app) -> None:
+    client = at(make_app())
+    assert client.get("/api/v1/registration").json() == {"mode": "open"}
+    assert register(client, "kim").status_code == 201
+
+
+def test_closed_registration_is_403_with_a_clear_message(make_app) -> None:
+    client = at(make_app(registration="closed"))
+    assert client.get("/api/v1/registration").json() == {"mode": "closed"}
+    refused = register(client, "leo")
+    assert refused.status_code == 403
+    assert refused.json()["detail"] == (
+        "registration is closed here; ask an instructor to create your account"
+    )
+
+
+def test_invite_registration_needs_the_code(make_app) -> None:
+    client = at(make_app(registration="invite", invite_code="green-tiger-42"))
+    assert client.get("/api/v1/registration").json() == {"mode": "invite"}
+    for extra in [{}, {"invite_code": "green-tiger-41"}, {"invite_code": "grün"}]:
+        refused = register(client, "mia", **extra)
+        assert refused.status_code == 403, refused.text
+        assert "invite code" in refused.json()["detail"]
+    assert register(client, "mia", invite_code="green-tiger-42").status_code == 201
+    assert log_in(client, "mia", "long-enough-1").status_code == 200
+
+
+def test_invite_mode_refuses_to_start_without_a_code() -> None:
+    for code in (None, ""):
+        with pytest.raises(ValueError, match="JUDGE_INVITE_CODE"):
+            Settings(registration="invite", invite_code=code, secret_key=SECRET)
+
+
+def test_registrations_are_limited_per_address(make_app) -> None:
+    app = make_app(registrations_per_address_per_hour=2)
+    home = at(app)
+    assert [register(home, n).status_code for n in ("ned", "ola")] == [201, 201]
+    refused = register(home, "pam")
+    assert refused.status_code == 429
+    assert refused.json()["detail"].startswith("at most 2 registrations per hour from one address")
+    assert 1 <= int(refused.headers["retry-after"]) <= 3600
+    assert register(at(app, AWAY), "pam").status_code == 201
+
+
+def test_wrong_invite_codes_count_towards_the_address_limit(make_app) -> None:
+    app = make_app(registration="invite", invite_code="c0de", registrations_per_address_per_hour=2)
+    home = at(app)
+    assert [register(home, "quinn", invite_code="guess").status_code for _ in range(2)] == [403] * 2
+    assert register(home, "quinn", invite_code="c0de").status_code == 429
+
+
+def test_create_user_works_in_every_registration_mode(tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
+    upgrade(url)
+    for mode in ("closed", "invite", "open"):
+        env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
+        env.update(
+            JUDGE_DATABASE_URL=url,
+            JUDGE_SECRET_KEY=SECRET,
+            JUDGE_REGISTRATION=mode,
+            JUDGE_INVITE_CODE="c0de",
+        )
+        name = f"cli-{mode}"
+        done = subprocess.run(
+            [sys.executable, "-m", "api", "create-user", name, "--password", "cli-password"],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        settings = Settings(
+            database_url=url, secret_key=SECRET, registration=mode, invite_code="c0de"
+        )
+        client = at(create_app(settings, enqueue=lambda *args, **kwargs: True))
+        assert log_in(client, name, "cli-password").status_code == 200
+        expected = {"closed": 403, "invite": 403, "open": 201}[mode]
+        assert register(client, f"web-{mode}").status_code == expected
+
+
+def test_the_register_page_asks_for_an_invite_code_when_needed(make_app) -> None:
+    client = at(make_app(registration="invite", invite_code="c0de"))
+    page = client.get("/register")
+    assert page.status_code == 200 and 'id="invite_code"' in page.text
+    script = client.get("/static/js/pages/register.js").text
+    assert '"/registration"' in script and "invite_code" in script
