@@ -77,7 +77,6 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             JUDGE_SUBMIT_RATE_PER_MINUTE="100000",
             JUDGE_LEASE_S="30",
             JUDGE_RESEND_AFTER_S="60",
-            JUDGE_REGISTRATIONS_PER_HOUR="100000",
         )
         stack = Stack("bench", Path(tmp), env).start()
         try:
