@@ -63,6 +63,7 @@ def test_environment_names_are_settings_fields() -> None:
         assert env["JUDGE_ENVIRONMENT"] == "production"
         assert env["JUDGE_DATABASE_URL"].startswith("postgresql+psycopg://")
         assert env["JUDGE_BROKER_URL"].startswith("redis://")
+        assert env["JUDGE_REGISTRATION"] == "${JUDGE_REGISTRATION:-open}"
 
 
 def test_the_worker_may_use_bubblewrap() -> None:
