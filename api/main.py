@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse
 from sqlalchemy.exc import DBAPIError, OperationalError
 
 from api import web
+from api.events import EventHub
 from api.routers import health, problems, strength, submissions, users
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
@@ -26,6 +28,12 @@ def create_app(
         from worker.queue import Enqueuer
 
         enqueue = Enqueuer(make_celery(settings))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await app.state.events.aclose()  # the live-progress poller and its open streams
+
     app = FastAPI(
         title="Footholds judge",
         version="1.0",
@@ -33,12 +41,20 @@ def create_app(
         "POST /api/v1/token and send `Authorization: Bearer <token>`.",
         # The source limit (413) is checked on the decoded text; this caps the raw body.
         max_body_size=max(1 << 20, 8 * settings.max_source_bytes),
+        lifespan=lifespan,
     )
     engine = make_engine(settings.db_url)
     app.state.settings = settings
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
+    # One poller per process feeds every open /submissions/{id}/events stream.
+    app.state.events = EventHub(
+        app.state.session_factory,
+        settings,
+        present_test=submissions.test_public,
+        present_done=submissions.submission_public,
+    )
 
     for module in (users, problems, submissions, strength):
         app.include_router(module.router, prefix="/api/v1")
