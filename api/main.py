@@ -3,17 +3,21 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy.exc import DBAPIError, OperationalError
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from api import web
+from api.events import EventHub
+from api.gate import RequestGate
 from api.routers import health, problems, strength, submissions, users
 from api.security import PasswordSlots
-from store.db import make_engine, make_session_factory
+from store.db import POOL_CAPACITY, make_engine, make_session_factory
 from store.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -28,6 +32,12 @@ def create_app(
         from worker.queue import Enqueuer
 
         enqueue = Enqueuer(make_celery(settings))
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await app.state.events.aclose()  # the live-progress poller and its open streams
+
     app = FastAPI(
         title="Footholds judge",
         version="1.0",
@@ -35,6 +45,7 @@ def create_app(
         "POST /api/v1/token and send `Authorization: Bearer <token>`.",
         # The source limit (413) is checked on the decoded text; this caps the raw body.
         max_body_size=max(1 << 20, 8 * settings.max_source_bytes),
+        lifespan=lifespan,
     )
     engine = make_engine(settings.db_url)
     app.state.settings = settings
@@ -44,6 +55,16 @@ def create_app(
     app.state.password_slots = PasswordSlots(
         settings.password_hash_concurrency, settings.password_hash_wait_s
     )
+    # One poller per process feeds every open /submissions/{id}/events stream.
+    app.state.events = EventHub(
+        app.state.session_factory,
+        settings,
+        present_test=submissions.test_public,
+        present_done=submissions.submission_public,
+    )
+
+    # One connection stays for the live-progress poller; the rest serve requests.
+    app.add_middleware(RequestGate, slots=POOL_CAPACITY - 1)
 
     for module in (users, problems, submissions, strength):
         app.include_router(module.router, prefix="/api/v1")
@@ -51,8 +72,10 @@ def create_app(
     web.install(app)  # the pages and the JSON only they need
 
     @app.exception_handler(OperationalError)
-    async def database_unavailable(request: Request, exc: DBAPIError) -> JSONResponse:
-        # The database went away (restart, network): say so, and let the client retry.
+    @app.exception_handler(PoolTimeout)
+    async def database_unavailable(request: Request, exc: Exception) -> JSONResponse:
+        # The database went away (restart, network) or no connection came free in time: say
+        # so, and let the client retry.
         log.warning("database error on %s: %s", request.url.path, exc)
         return JSONResponse(
             {"detail": "database unavailable, try again shortly"},

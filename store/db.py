@@ -8,16 +8,23 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from store.files import private_sqlite
 
+# Connections an engine's pool holds at most (the API admits as many requests at once).
+POOL_SIZE, POOL_OVERFLOW = 5, 10
+POOL_CAPACITY = POOL_SIZE + POOL_OVERFLOW
+
 
 def make_engine(url: str, *, echo: bool = False) -> Engine:
     parsed = make_url(url)
+    pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
     if parsed.get_backend_name() != "sqlite":
         # pre_ping: a restarted PostgreSQL must not turn the next request into an error.
-        return create_engine(url, echo=echo, pool_pre_ping=True)
+        return create_engine(url, echo=echo, pool_pre_ping=True, **pool)
     private_sqlite(url)  # 0600 before SQLite creates it 0644 (its -wal and -shm follow)
     # The API, the worker processes and the sweeper share the file: wait for locks instead
     # of failing at once.
-    engine = create_engine(url, echo=echo, connect_args={"timeout": 30, "check_same_thread": False})
+    engine = create_engine(
+        url, echo=echo, connect_args={"timeout": 30, "check_same_thread": False}, **pool
+    )
 
     @event.listens_for(engine, "connect")
     def _sqlite_pragmas(dbapi_connection, _record) -> None:

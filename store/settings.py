@@ -36,8 +36,9 @@ class Settings(BaseSettings):
     host: str = "127.0.0.1"
     port: int = 8000
 
-    events_poll_s: float = Field(default=0.25, gt=0)  # how often the SSE stream looks
+    events_poll_s: float = Field(default=0.25, gt=0)  # how often the SSE poller looks
     events_timeout_s: float = Field(default=600.0, gt=0)  # longest one SSE stream stays open
+    events_per_user: int = Field(default=8, ge=1)  # open SSE streams per user; more get 429
 
     max_source_bytes: int = Field(default=64 * 1024, ge=1)
     submit_rate_per_minute: int = Field(default=10, ge=1)

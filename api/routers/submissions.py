@@ -2,19 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 import secrets
-import time
-from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
-from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import StreamingResponse
-from pydantic import ValidationError
+from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 from starlette.datastructures import UploadFile
 
@@ -24,6 +20,8 @@ from api.deps import (
     Instructor,
     SessionDep,
     SettingsDep,
+    get_current_user,
+    oauth2_scheme,
     too_many,
 )
 from api.routers.problems import find_problem
@@ -48,6 +46,7 @@ from store import repo
 from store.models import Role, Status, Submission, TestRow, User
 
 router = APIRouter(tags=["submissions"])
+_DB_ID = TypeAdapter(DbId)
 
 IE_FOR_STUDENTS = "The judge failed on this submission (not your fault); it has been logged."
 
@@ -185,10 +184,13 @@ def test_public(row: TestRow, viewer: User) -> TestPublic:
     )
 
 
-def tests_public(rows: list[TestRow], viewer: User) -> list[TestPublic]:
-    """The rows the viewer may see, presented: a student sees hidden tests only up to the
-    first failing one (how many passed and that failure's verdict)."""
+def tests_public(sub: Submission, rows: list[TestRow], viewer: User) -> list[TestPublic]:
+    """The rows the viewer may see, presented. A student sees hidden tests only once the
+    judging is done (as they finish, their arrival would time them) and only up to the first
+    failing one (how many passed and that failure's verdict)."""
     if viewer.role != Role.INSTRUCTOR:
+        if sub.status != Status.DONE:
+            rows = [r for r in rows if r.kind != TestKind.HIDDEN]
         rows = shown_to_student(rows)
     return [test_public(r, viewer) for r in rows]
 
@@ -206,7 +208,7 @@ def submission_public(session: Session, sub: Submission, viewer: User) -> Submis
         message=message,
         sandboxed=sub.sandboxed,
         started_at=sub.started_at,
-        tests=tests_public(repo.current_tests(session=session, submission=sub), viewer),
+        tests=tests_public(sub, repo.current_tests(session=session, submission=sub), viewer),
         history=[
             JudgingPublic.model_validate(j, from_attributes=True)
             for j in repo.judgings(session=session, submission_id=sub.id)
@@ -328,9 +330,25 @@ def detail(submission_id: DbId, session: SessionDep, viewer: CurrentUser) -> Sub
     return submission_public(session, visible_submission(session, submission_id, viewer), viewer)
 
 
-def _sse(event: str, data: Any, event_id: str | None = None) -> str:
-    head = f"id: {event_id}\n" if event_id else ""
-    return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
+def stream_viewer(
+    request: Request,
+    session: SessionDep,
+    settings: SettingsDep,
+    token: Annotated[str | None, Depends(oauth2_scheme)],
+) -> User:
+    """The viewer of an event stream, authenticated and checked in one threadpool call.
+
+    Not CurrentUser: each sync dependency is its own threadpool call, and a session holding
+    its connection while waiting for a thread deadlocks with threads waiting for a connection
+    when many streams (re)connect at once. The connection goes back at the session's teardown.
+    401 comes before 422 as elsewhere: an invalid id is left to the endpoint's validation."""
+    viewer = get_current_user(session, settings, token)
+    try:
+        submission_id = _DB_ID.validate_python(request.path_params.get("submission_id"))
+    except ValidationError:
+        return viewer
+    visible_submission(session, submission_id, viewer)
+    return viewer
 
 
 @router.get(
@@ -343,73 +361,18 @@ def _sse(event: str, data: Any, event_id: str | None = None) -> str:
         },
         401: {"model": Message},
         404: {"model": Message},
+        429: {"model": Message},
     },
 )
-def events(
-    submission_id: DbId,
-    request: Request,
-    settings: SettingsDep,
-    session: SessionDep,
-    viewer: CurrentUser,
-) -> StreamingResponse:
+async def events(
+    submission_id: DbId, request: Request, viewer: Annotated[User, Depends(stream_viewer)]
+) -> Response:
     """Server-Sent Events: `status` on each change, `test` per finished test, then `done`
-    with the whole result (the same body as GET /submissions/{id}), and the stream ends."""
-    visible_submission(session, submission_id, viewer)
-    factory = request.app.state.session_factory
-    poll_s = settings.events_poll_s
-    deadline = time.monotonic() + settings.events_timeout_s
+    with the whole result (the same body as GET /submissions/{id}), and the stream ends.
 
-    def poll(state: dict[str, Any]) -> list[str]:
-        out = []
-        with factory() as s:
-            sub = repo.get_submission(session=s, submission_id=submission_id)
-            if sub is None:
-                state["end"] = True
-                return [_sse("gone", {"id": submission_id})]
-            if sub.lease_token != state["token"]:  # a new judging (rejudge, retry)
-                state["token"], state["last"] = sub.lease_token, -1
-            if sub.status != state["status"]:
-                state["status"] = sub.status
-                out.append(_sse("status", {"id": sub.id, "status": sub.status}))
-            if sub.status == Status.DONE:
-                result = submission_public(s, sub, viewer)
-                out.append(_sse("done", result.model_dump(mode="json")))
-                state["end"] = True
-                return out
-            for row in repo.current_tests(session=s, submission=sub, after_index=state["last"]):
-                state["last"] = row.index
-                out.append(
-                    _sse(
-                        "test",
-                        test_public(row, viewer).model_dump(mode="json"),
-                        f"{sub.lease_token}:{row.index}",
-                    )
-                )
-        return out
-
-    async def stream() -> AsyncIterator[str]:
-        state: dict[str, Any] = {"token": None, "last": -1, "status": None, "end": False}
-        idle = 0.0
-        while True:
-            chunks = await run_in_threadpool(poll, state)
-            for chunk in chunks:
-                yield chunk
-            if state["end"]:
-                return
-            if time.monotonic() > deadline:
-                yield _sse("timeout", {"id": submission_id})
-                return
-            idle = 0.0 if chunks else idle + poll_s
-            if idle >= 15:  # keep proxies from closing a quiet stream
-                idle = 0.0
-                yield ": keep-alive\n\n"
-            await asyncio.sleep(poll_s)
-
-    return StreamingResponse(
-        stream(),
-        media_type="text/event-stream",
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-    )
+    Students get the hidden tests' events just before `done`. At most JUDGE_EVENTS_PER_USER
+    streams per user are open at once; one more gets 429 with Retry-After."""
+    return request.app.state.events.response(submission_id, viewer)
 
 
 @router.post(

@@ -376,3 +376,23 @@ def test_production_refuses_the_default_secret() -> None:
     with pytest.raises(ValueError, match="JUDGE_SECRET_KEY"):
         Settings(environment="production", secret_key=DEFAULT_SECRET)
     assert Settings(environment="production", secret_key="s" * 40).secret_key == "s" * 40
+
+
+def test_students_see_hidden_tests_only_once_the_judging_is_done(
+    client, session, alice, teacher
+) -> None:
+    sid = submit(client, alice).json()["id"]
+    claim = repo.claim(session=session, submission_id=sid, lease_s=60)
+    sample = {"index": 0, "kind": "sample", "verdict": "AC", "time_ms": 1.0, "input": {"b": 1}}
+    hidden = {"index": 1, "kind": "hidden", "verdict": "AC", "time_ms": 9.0, "input": {"b": 2}}
+    for test in (sample, hidden):
+        assert repo.record_test(session=session, claim_=claim, test=test, lease_s=60)
+    # While it runs, the arrival of each hidden result would time it: students do not see it.
+    running = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
+    assert running["status"] == "running" and [t["kind"] for t in running["tests"]] == ["sample"]
+    seen = client.get(f"/api/v1/submissions/{sid}", headers=teacher).json()
+    assert [t["kind"] for t in seen["tests"]] == ["sample", "hidden"]
+    result = {"verdict": "AC", "passed": 2, "total": 2, "tests": [sample, hidden]}
+    assert repo.finish(session=session, claim_=claim, result=result)
+    done = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
+    assert [(t["kind"], t["time_ms"]) for t in done["tests"]] == [("sample", 1.0), ("hidden", None)]

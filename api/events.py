@@ -1,0 +1,428 @@
+"""Live progress of submissions (GET /submissions/{id}/events) from one shared poller.
+
+One `EventHub` per app (per API process). Each open stream registers with it and then only
+waits on its own asyncio queue: it holds no database connection and no thread. While any
+stream is open, one poller task reads the state of every watched submission in one query per
+tick (status, lease token, and the test rows after what it has already seen), on one thread
+of its own with one short-lived session, and fans the events out to the streams. The database
+stays the only source of truth, so this works the same on SQLite and PostgreSQL, with any
+number of workers and API processes.
+
+The stream's contract (unchanged): `status` on each change, `test` per finished test (id
+`{lease_token}:{index}`; a new judging restarts the cursor), `done` with the same body as GET
+/submissions/{id}, then the stream ends; `gone` when the submission disappears, `timeout` after
+JUDGE_EVENTS_TIMEOUT_S, and a keep-alive comment after 15 quiet seconds. For a viewer who is
+not an instructor, hidden tests are held back and sent just before `done`: their arrival
+times would tell how long each hidden test took.
+
+Each user may hold JUDGE_EVENTS_PER_USER streams at once (per API process); the next one gets
+429. A stream's place is freed when it ends or its client disconnects.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import contextlib
+import json
+import logging
+from bisect import bisect_right
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from fastapi.responses import JSONResponse, Response
+from sqlalchemy import and_, case, literal, select
+from sqlalchemy.orm import Session, sessionmaker
+from starlette.types import Receive, Scope, Send
+
+from judge.verdict import shown_to_student
+from store import repo
+from store.models import Role, Status, Submission, TestRow, User
+from store.settings import Settings
+
+log = logging.getLogger(__name__)
+
+KEEPALIVE_S = 15.0  # a comment line after this long without events keeps proxies from closing
+RETRY_AFTER_S = 5  # told to a client over the per-user limit
+BATCH = 1000  # watched submissions per query (bounds the bind parameters: 4 per submission)
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+PresentTest = Callable[[TestRow, User], Any]  # -> a pydantic model (api.schemas.TestPublic)
+PresentDone = Callable[[Session, Submission, User], Any]  # -> SubmissionPublic
+
+
+def sse(event: str, data: Any, event_id: str | None = None) -> str:
+    head = f"id: {event_id}\n" if event_id else ""
+    return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
+
+
+# ---- one open stream ----------------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class Stream:
+    submission_id: int
+    viewer: User
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    # What this stream has been told: the judging (lease token), the last test index, status.
+    token: int | None = None
+    last: int = -1
+    status: str | None = None
+    # hidden tests kept until `done`: (the row, its event)
+    held: list[tuple[TestRow, str]] = field(default_factory=list)
+    ended: bool = False
+    closed: bool = False
+
+    @property
+    def role(self) -> str:
+        return str(self.viewer.role)
+
+    @property
+    def instructor(self) -> bool:
+        return self.viewer.role == Role.INSTRUCTOR
+
+    def push(self, chunks: list[str], *, end: bool = False) -> None:
+        if self.ended:
+            return
+        if chunks:
+            self.queue.put_nowait("".join(chunks))
+        if end:
+            self.end()
+
+    def end(self) -> None:
+        if not self.ended:
+            self.ended = True
+            self.queue.put_nowait(None)
+
+    async def chunks(self, timeout_s: float, keepalive_s: float) -> AsyncIterator[str]:
+        """What to write to the client, until the stream ends, times out or is ended."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout_s
+        while True:
+            wait = min(keepalive_s, deadline - loop.time())
+            try:
+                chunk = await asyncio.wait_for(self.queue.get(), max(wait, 0.0))
+            except TimeoutError:
+                if loop.time() >= deadline:
+                    yield sse("timeout", {"id": self.submission_id})
+                    return
+                yield ": keep-alive\n\n"
+                continue
+            if chunk is None:
+                return
+            yield chunk
+
+
+# ---- what one poll saw --------------------------------------------------------------------
+
+
+@dataclass
+class Snapshot:
+    status: str
+    token: int
+    rows: list[TestRow] = field(default_factory=list)  # new rows of the current judging
+    done: dict[str, Any] = field(default_factory=dict)  # role -> `done` body, when done
+
+
+@dataclass
+class Watched:
+    """One submission with open streams, and the rows of its current judging seen so far."""
+
+    streams: set[Stream] = field(default_factory=set)
+    token: int | None = None
+    rows: list[TestRow] = field(default_factory=list)  # ordered by index
+    indices: list[int] = field(default_factory=list)
+
+
+class EventHub:
+    def __init__(
+        self,
+        session_factory: sessionmaker[Session],
+        settings: Settings,
+        *,
+        present_test: PresentTest,
+        present_done: PresentDone,
+    ) -> None:
+        self.session_factory = session_factory
+        self.poll_s = settings.events_poll_s
+        self.timeout_s = settings.events_timeout_s
+        self.per_user = settings.events_per_user
+        self.keepalive_s = KEEPALIVE_S
+        self.present_test = present_test
+        self.present_done = present_done
+        self.ticks = 0  # polls done so far (diagnostics and tests)
+        self._watched: dict[int, Watched] = {}
+        self._open: dict[int, int] = {}  # user id -> open streams
+        self._task: asyncio.Task[None] | None = None
+        self._wake: asyncio.Event | None = None
+        self._executor: concurrent.futures.ThreadPoolExecutor | None = None
+
+    # ---- streams come and go (event loop only) -------------------------------------------
+
+    def open_streams(self, user_id: int | None = None) -> int:
+        if user_id is None:
+            return sum(self._open.values())
+        return self._open.get(user_id, 0)
+
+    def open(self, submission_id: int, viewer: User) -> Stream | None:
+        """Register a stream, or None when the viewer already holds `per_user` of them."""
+        if self._open.get(viewer.id, 0) >= self.per_user:
+            return None
+        self._open[viewer.id] = self._open.get(viewer.id, 0) + 1
+        stream = Stream(submission_id=submission_id, viewer=viewer)
+        self._watched.setdefault(submission_id, Watched()).streams.add(stream)
+        self._start()
+        return stream
+
+    def close(self, stream: Stream) -> None:
+        """Forget a stream (idempotent): its place is free again."""
+        if stream.closed:
+            return
+        stream.closed = True
+        stream.end()
+        self._forget(stream)
+        left = self._open.get(stream.viewer.id, 0) - 1
+        if left > 0:
+            self._open[stream.viewer.id] = left
+        else:
+            self._open.pop(stream.viewer.id, None)
+
+    def _forget(self, stream: Stream) -> None:
+        watched = self._watched.get(stream.submission_id)
+        if watched is not None:
+            watched.streams.discard(stream)
+            if not watched.streams:
+                del self._watched[stream.submission_id]
+        if not self._watched and self._wake is not None:
+            self._wake.set()  # nothing left to watch: the poller stops now
+
+    def response(self, submission_id: int, viewer: User) -> EventStreamResponse:
+        return EventStreamResponse(self, submission_id, viewer)
+
+    # ---- the poller ----------------------------------------------------------------------
+
+    def _start(self) -> None:
+        if self._executor is None:
+            self._executor = concurrent.futures.ThreadPoolExecutor(
+                max_workers=1, thread_name_prefix="judge-events"
+            )
+        loop = asyncio.get_running_loop()
+        task = self._task
+        # One poller at a time, on the loop serving the streams (a test client may run each
+        # request on a loop of its own; a poller left on another loop stops by itself).
+        if task is None or task.done() or task.get_loop() is not loop:
+            self._wake = asyncio.Event()
+            self._task = loop.create_task(self._run(), name="judge-events")
+        assert self._wake is not None
+        self._wake.set()  # a new stream gets its first events without waiting a whole tick
+
+    async def _run(self) -> None:
+        assert self._wake is not None
+        wake, me = self._wake, asyncio.current_task()
+        while self._watched and self._task is me:
+            wake.clear()
+            pause = self.poll_s
+            try:
+                await self._tick()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                # The database went away (restart, network): the streams wait, keep-alives
+                # continue, and the next ticks try again.
+                log.warning("live-progress poll failed", exc_info=True)
+                pause = max(self.poll_s, 1.0)
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(wake.wait(), pause)
+
+    async def _tick(self) -> None:
+        cursors: dict[int, tuple[int, int] | None] = {}
+        viewers: dict[int, dict[str, User]] = {}
+        for sid, watched in self._watched.items():
+            last = watched.indices[-1] if watched.indices else -1
+            cursors[sid] = (watched.token, last) if watched.token is not None else None
+            viewers[sid] = {s.role: s.viewer for s in watched.streams}
+        if not cursors:
+            return
+        assert self._executor is not None
+        loop = asyncio.get_running_loop()
+        seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers)
+        self.ticks += 1
+        for sid in cursors:
+            watched = self._watched.get(sid)
+            if watched is not None:  # else: all its streams closed while we read
+                self._apply(sid, watched, seen.get(sid))
+
+    # ---- reading (on the poller's thread) ------------------------------------------------
+
+    def _read(
+        self,
+        cursors: dict[int, tuple[int, int] | None],
+        viewers: dict[int, dict[str, User]],
+    ) -> dict[int, Snapshot]:
+        seen: dict[int, Snapshot] = {}
+        ids = sorted(cursors)
+        with self.session_factory() as session:
+            for start in range(0, len(ids), BATCH):
+                chunk = ids[start : start + BATCH]
+                for sid, status, token, row in session.execute(self._query(chunk, cursors)):
+                    snapshot = seen.get(sid)
+                    if snapshot is None:
+                        snapshot = seen[sid] = Snapshot(status=status, token=token)
+                    if row is not None:
+                        snapshot.rows.append(row)
+            for sid, snapshot in seen.items():
+                if snapshot.status == Status.DONE:
+                    sub = repo.get_submission(session=session, submission_id=sid)
+                    if sub is None:  # deleted just now: `gone` next tick
+                        continue
+                    snapshot.done = {
+                        role: self.present_done(session, sub, viewer).model_dump(mode="json")
+                        for role, viewer in viewers[sid].items()
+                    }
+        return seen
+
+    @staticmethod
+    def _query(ids: list[int], cursors: dict[int, tuple[int, int] | None]):
+        """Status and lease token of each submission, with the rows of its current judging
+        after the last index already seen (all of them after a new lease token); none once
+        it is done (`done` carries the whole result). One row per submission and new test."""
+        whens = [
+            (and_(Submission.id == sid, Submission.lease_token == cursor[0]), cursor[1])
+            for sid in ids
+            if (cursor := cursors[sid]) is not None
+        ]
+        after: Any = case(*whens, else_=-1) if whens else literal(-1)
+        return (
+            select(Submission.id, Submission.status, Submission.lease_token, TestRow)
+            .outerjoin(
+                TestRow,
+                and_(
+                    TestRow.submission_id == Submission.id,
+                    TestRow.lease_token == Submission.lease_token,
+                    TestRow.index > after,
+                    Submission.status != Status.DONE,
+                ),
+            )
+            .where(Submission.id.in_(ids))
+            .order_by(Submission.id, TestRow.index)
+        )
+
+    # ---- fanning out (event loop) --------------------------------------------------------
+
+    def _apply(self, sid: int, watched: Watched, snapshot: Snapshot | None) -> None:
+        if snapshot is None:
+            for stream in list(watched.streams):
+                stream.push([sse("gone", {"id": sid})], end=True)
+                self._forget(stream)
+            return
+        if snapshot.token != watched.token:  # a new judging (rejudge, retry)
+            watched.token, watched.rows, watched.indices = snapshot.token, [], []
+        for row in snapshot.rows:
+            if not watched.indices or row.index > watched.indices[-1]:
+                watched.rows.append(row)
+                watched.indices.append(row.index)
+        for stream in list(watched.streams):
+            self._advance(stream, watched, snapshot)
+
+    def _advance(self, stream: Stream, watched: Watched, snapshot: Snapshot) -> None:
+        done = snapshot.status == Status.DONE
+        body = snapshot.done.get(stream.role) if done else None
+        if done and body is None:
+            return  # the stream came in while this tick was reading: the next tick
+        chunks: list[str] = []
+        if stream.token != watched.token:
+            stream.token, stream.last, stream.held = watched.token, -1, []
+        if snapshot.status != stream.status:
+            stream.status = snapshot.status
+            chunks.append(sse("status", {"id": stream.submission_id, "status": snapshot.status}))
+        if done:
+            # Hidden tests only together with the verdict, and only those the result shows.
+            shown = {row.index for row in shown_to_student([row for row, _ in stream.held])}
+            chunks.extend(chunk for row, chunk in stream.held if row.index in shown)
+            stream.held = []
+            chunks.append(sse("done", body))
+            stream.push(chunks, end=True)
+            self._forget(stream)
+            return
+        for row in watched.rows[bisect_right(watched.indices, stream.last) :]:
+            stream.last = row.index
+            data = self.present_test(row, stream.viewer).model_dump(mode="json")
+            chunk = sse("test", data, f"{watched.token}:{row.index}")
+            if row.kind == "hidden" and not stream.instructor:
+                stream.held.append((row, chunk))
+            else:
+                chunks.append(chunk)
+        stream.push(chunks)
+
+    # ---- shutdown ------------------------------------------------------------------------
+
+    async def aclose(self) -> None:
+        """Stop the poller and end every open stream (the app is shutting down)."""
+        task, self._task = self._task, None
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        for watched in list(self._watched.values()):
+            for stream in list(watched.streams):
+                stream.end()
+        self._watched.clear()
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
+
+
+# ---- the HTTP response ----------------------------------------------------------------------
+
+
+class EventStreamResponse(Response):
+    """text/event-stream fed by the hub. It takes the viewer's place when it starts (or
+    answers 429), watches for the client's disconnect, and gives the place back at the end
+    whatever happens."""
+
+    media_type = "text/event-stream"
+
+    def __init__(self, hub: EventHub, submission_id: int, viewer: User) -> None:
+        self.hub = hub
+        self.submission_id = submission_id
+        self.viewer = viewer
+        self.status_code = 200
+        self.background = None
+        self.init_headers(HEADERS)  # no body attribute: no content-length
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        hub = self.hub
+        stream = hub.open(self.submission_id, self.viewer)
+        if stream is None:
+            limited = JSONResponse(
+                {
+                    "detail": f"at most {hub.per_user} live-progress streams per user; close "
+                    f"one (another tab or window) or try again in {RETRY_AFTER_S} s"
+                },
+                status_code=429,
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
+            await limited(scope, receive, send)
+            return
+        watcher = asyncio.ensure_future(_until_disconnect(receive, stream))
+        try:
+            await send({"type": "http.response.start", "status": 200, "headers": self.raw_headers})
+            async for chunk in stream.chunks(hub.timeout_s, hub.keepalive_s):
+                await send(
+                    {"type": "http.response.body", "body": chunk.encode(), "more_body": True}
+                )
+            await send({"type": "http.response.body", "body": b"", "more_body": False})
+            if self.background is not None:
+                await self.background()
+        except OSError:
+            pass  # the client went away while we wrote (ASGI 2.4 servers say so this way)
+        finally:
+            watcher.cancel()
+            hub.close(stream)
+
+
+async def _until_disconnect(receive: Receive, stream: Stream) -> None:
+    while (await receive())["type"] != "http.disconnect":
+        pass
+    stream.end()
