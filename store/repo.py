@@ -370,8 +370,10 @@ def _claimable(now: datetime):
 
 
 def _grading_for_user(user_id: Any, other_than: int, now: datetime):
-    """Another submission of the user is being graded under a live lease (an alias, so it
-    never correlates with the outer statement's submissions)."""
+    """Another submission of the user is being graded: under a live lease, or under an expired
+    one (its worker may be slow, or dead: the sweeper resends it) when it is the older one, so
+    that of two rows left running the older goes first. An alias, so it never correlates with
+    the outer statement's submissions."""
     other = aliased(Submission)
     return (
         select(other.id)
@@ -379,7 +381,7 @@ def _grading_for_user(user_id: Any, other_than: int, now: datetime):
             other.user_id == user_id,
             other.id != other_than,
             other.status == Status.RUNNING,
-            other.lease_expires >= now,
+            or_(other.lease_expires >= now, other.id < other_than),
         )
         .exists()
     )

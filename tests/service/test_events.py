@@ -11,6 +11,7 @@ duration.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import socket
@@ -57,6 +58,13 @@ def engine(database: str) -> Iterator[Engine]:
     engine = make_engine(database)
     yield engine
     engine.dispose()
+
+
+def run_async(coroutine):
+    """Run a coroutine to its end on a fresh event loop in a thread of its own: the test
+    process may already run a loop on this thread (Playwright's, in the browser tests)."""
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coroutine).result()
 
 
 class Server:
@@ -339,7 +347,7 @@ def test_students_get_hidden_tests_only_with_the_verdict_instructors_live(serve,
             as_teacher = (await client.get(f"/api/v1/submissions/{sid}", headers=teacher)).json()
             return student, instructor, as_student, as_teacher
 
-    student, instructor, as_student, as_teacher = asyncio.run(scenario())
+    student, instructor, as_student, as_teacher = run_async(scenario())
     one, two = tokens
 
     # Instructors: everything live, in order, with the hidden test's details.
@@ -424,7 +432,7 @@ def test_the_per_user_limit_answers_429_and_every_end_frees_a_place(serve, store
                 await stream.close()
             await until(lambda: server.hub.open_streams() == 0, "every place to be free")
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 def test_quiet_streams_get_keep_alives_then_time_out_and_free_their_place(serve, store) -> None:
@@ -445,7 +453,7 @@ def test_quiet_streams_get_keep_alives_then_time_out_and_free_their_place(serve,
             again = await open_when_free(client, sid, alice)  # the timed-out one's place
             await again.close()
 
-    asyncio.run(scenario())
+    run_async(scenario())
 
 
 # ---- many streams -------------------------------------------------------------------------
@@ -519,7 +527,7 @@ def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, c
             await until(lambda: server.hub.open_streams() == 0, "every place to be free")
 
     with caplog.at_level(logging.WARNING):
-        asyncio.run(scenario())
+        run_async(scenario())
     # No request failed (a QueuePool timeout is logged as an exception in the application)
     # and no poll did.
     trouble = [r for r in caplog.records if r.levelno >= logging.ERROR or r.name == "api.events"]
@@ -539,4 +547,4 @@ def test_a_burst_of_requests_does_not_starve_the_connection_pool(serve, store) -
             calls = [client.get("/api/v1/submissions", headers=alice) for _ in range(120)]
             return [r.status_code for r in await asyncio.gather(*calls)]
 
-    assert asyncio.run(burst()) == [200] * 120
+    assert run_async(burst()) == [200] * 120

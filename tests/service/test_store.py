@@ -147,7 +147,13 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert repo.finish(session=session, claim_=claim, result=RESULT)
     assert not repo.waiting_for_its_user(session=session, submission_id=second.id)
     assert repo.claim(session=session, submission_id=second.id, lease_s=-1) is not None
-    # A lease that expired (its worker died) does not hold the student's other rows back.
+    # An expired lease (a slow or dead worker) still holds the student's newer rows back: the
+    # older row is resent and finished first.
+    assert repo.claim(session=session, submission_id=third.id, lease_s=60) is None
+    assert repo.waiting_for_its_user(session=session, submission_id=third.id)
+    again = repo.claim(session=session, submission_id=second.id, lease_s=60)
+    assert again is not None and again.attempts == 2
+    assert repo.finish(session=session, claim_=again, result=RESULT)
     assert repo.claim(session=session, submission_id=third.id, lease_s=60) is not None
 
 
