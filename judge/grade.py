@@ -499,15 +499,18 @@ def _run_planned(
     runners = []
     for hidden_tier in (False, True):
         tier = [i for i, t in enumerate(planned) if t.kind.visible is not hidden_tier]
-        if stopped or not tier:
-            continue
-        # The hidden tier's source was compiled by the visible tier's first process already.
-        runner = Runner(module, source, sandbox, time_s, deadline, compile_checked=hidden_tier)
-        runners.append(runner)
-        runner.run(
-            [planned[i].input for i in tier],
-            lambda k, outcome, tier=tier: judge_one(tier[k], outcome),
-        )
+        if not stopped and tier:
+            # The hidden tier's source was compiled by the visible tier's first process.
+            runner = Runner(module, source, sandbox, time_s, deadline, compile_checked=hidden_tier)
+            runners.append(runner)
+            runner.run(
+                [planned[i].input for i in tier],
+                lambda k, outcome, tier=tier: judge_one(tier[k], outcome),
+            )
+        if not hidden_tier:
+            # Before any process holds a hidden input: nothing a student reads may come from a
+            # run after one did (it could have left a trace a later run picks up).
+            _shrink_first_failure(module, source, sandbox, planned, result, time_s)
 
     done = {t.index for t in result.tests}
     for index in range(len(planned)):
@@ -520,6 +523,11 @@ def _run_planned(
 
     result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
     result.verdict = overall_verdict(result.tests)
+    return runners
+
+
+def _shrink_first_failure(module, source, sandbox, planned, result, time_s) -> None:
+    """A failing random board (the first failure so far) shrunk to a smallest failing one."""
     failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
     if failing and failing.kind is TestKind.RANDOM and failing.verdict in (Verdict.WA, Verdict.RE):
         try:
@@ -528,7 +536,6 @@ def _run_planned(
             )
         except Exception:
             log.exception("shrinking a counterexample failed")  # the verdict stands without it
-    return runners
 
 
 def _report(on_test: Callable[[TestResult], None] | None, test: TestResult) -> None:

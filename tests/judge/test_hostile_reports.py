@@ -292,3 +292,37 @@ def test_the_core_refuses_a_source_over_the_size_limit(sandbox):
     assert result.verdict is Verdict.CE and "source too large" in result.message
     small = grade(NUMBERGAME, CORRECT_NUMBERGAME, seed=1, random_count=1, sandbox=sandbox)
     assert small.verdict is Verdict.AC
+
+
+def test_the_counterexample_is_shrunk_before_any_hidden_board_runs(sandbox):
+    # A process that held a hidden input could leave a trace (the page cache, a counter) that
+    # a later run picks up: nothing a student reads may come from a run after it.
+    wrong_on_long_rows = (
+        CORRECT_NUMBERGAME
+        + """
+_real = solution
+def solution(board):
+    return _real(board) + (len(board) in (4, 7, 8) or len(board) > 10)  # no sample's length
+"""
+    )
+    order = []
+
+    def on_test(test):
+        order.append(test)
+        if test.kind is TestKind.HIDDEN:
+            first_random_failure = next(
+                t for t in order if t.kind is TestKind.RANDOM and t.verdict is Verdict.WA
+            )
+            assert first_random_failure.counterexample is not None
+
+    result = grade(
+        NUMBERGAME,
+        wrong_on_long_rows,
+        hidden_cases=[{"id": 1, "input": {"board": [1, 2]}}],
+        seed=3,
+        random_count=8,
+        sandbox=sandbox,
+        on_test=on_test,
+    )
+    assert [t.kind for t in order][-1] is TestKind.HIDDEN
+    assert result.verdict is Verdict.WA and result.tests[0].verdict is Verdict.AC
