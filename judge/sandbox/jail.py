@@ -56,6 +56,23 @@ MIN_AS_HEADROOM = 256 << 20  # RLIMIT_AS above the cgroup limit: a backstop, not
 BARE_AS_HEADROOM = 64 << 20  # RLIMIT_AS above the limit when it is the only memory bound
 _PR_SET_CHILD_SUBREAPER = 36
 
+# Files of /proc that count for the whole machine, not the sandbox: processes forked, memory,
+# load, CPU frequency and idle time, open files, dentries, locks, pressure. A run that held
+# hidden boards could move them and a later run read them back, so inside they are empty.
+GLOBAL_PROC_FILES = (
+    *("stat", "vmstat", "meminfo", "loadavg", "uptime", "cpuinfo", "locks", "interrupts"),
+    *("softirqs", "diskstats", "schedstat", "zoneinfo", "buddyinfo", "pagetypeinfo"),
+    *("slabinfo", "key-users", "pressure/cpu", "pressure/io", "pressure/memory"),
+    *("sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/dentry-state"),
+    "sys/kernel/random/entropy_avail",
+)
+
+
+@lru_cache(maxsize=1)
+def global_proc_files() -> tuple[str, ...]:
+    """The GLOBAL_PROC_FILES this kernel has (a bind needs its target to exist)."""
+    return tuple(f"/proc/{name}" for name in GLOBAL_PROC_FILES if os.path.exists(f"/proc/{name}"))
+
 
 @dataclass
 class Usage:
@@ -372,6 +389,12 @@ class BwrapJail(Jail):
 
     # -- starting -------------------------------------------------------------------------
     def command(self, python: str, workdir: str, script: str, args: list[str]) -> list[str]:
+        # What the machine-wide /proc files show inside (a device node cannot stand in: /proc
+        # is mounted nodev).
+        empty = os.path.join(workdir, ".empty")
+        with open(empty, "x"):
+            pass
+        os.chmod(empty, 0o444)
         if self.config.as_root:
             # Only the slot uid (and root) may read the submission on the host.
             os.chown(workdir, self.slot.uid, self.slot.gid)
@@ -409,9 +432,10 @@ class BwrapJail(Jail):
             argv += ["--ro-bind", source, dest]
         for mask in layout.masks:
             argv += ["--tmpfs", mask, "--remount-ro", mask]
+        argv += ["--proc", "/proc"]
+        for path in global_proc_files():
+            argv += ["--ro-bind", empty, path]
         argv += [
-            "--proc",
-            "/proc",
             "--dev",
             "/dev",
             "--size",
@@ -664,7 +688,24 @@ def _bwrap_config(python: str, mtime: float, env_key: tuple) -> BwrapConfig:
         )
     config = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
     _check_bwrap(config)
+    _warm_page_cache(layout)
     return config
+
+
+def _warm_page_cache(layout: Layout) -> None:
+    """Read every file the sandbox can see once, so its pages are in the page cache before any
+    submission runs. A page a run reads first would be faster for every later run: a bit one
+    run (holding hidden boards) could leave for another. Warm, no run can change that (the
+    calls that evict pages are denied by the seccomp filter); pages the kernel drops under
+    memory pressure are the residue."""
+    for source, _ in layout.binds:
+        paths = [source] if os.path.isfile(source) else []
+        for root, _dirs, files in os.walk(source):
+            paths += [os.path.join(root, name) for name in files]
+        for path in paths:
+            with contextlib.suppress(OSError), open(path, "rb") as f:
+                while f.read(1 << 20):
+                    pass
 
 
 def make_jail(mode: str, python: str):

@@ -12,6 +12,11 @@ with no_new_privs just before it execs the sandboxed command. The filter:
 - refuses clone() with namespace flags and makes clone3() fail with ENOSYS (its flags sit
   behind a pointer the filter cannot read, and libc then falls back to clone());
 - refuses the TIOCSTI / TIOCLINUX ioctls (typing into a terminal);
+- closes channels between runs through state the kernel shares: the page cache (fadvise,
+  readahead, mincore, cachestat, preadv2/pwritev2 with RWF_NOWAIT, madvise COLD/PAGEOUT),
+  file locks and notifications on the shared read-only files (flock, fcntl locks, leases
+  and F_NOTIFY, inotify) and global counters (sysinfo): a run that held hidden boards could
+  otherwise leave bits there for a later run, whose output a student reads, to pick up;
 - allows everything else.
 """
 
@@ -26,6 +31,7 @@ _OFF_NR = 0
 _OFF_ARCH = 4
 _OFF_ARG0_LO = 16  # little-endian: the low 32 bits of args[0]
 _OFF_ARG1_LO = 24
+_OFF_ARG2_LO = 32
 
 # BPF opcodes (linux/bpf_common.h)
 _LD_W_ABS = 0x00 | 0x00 | 0x20  # BPF_LD | BPF_W | BPF_ABS
@@ -45,6 +51,9 @@ X32_SYSCALL_BIT = 0x40000000
 AF_UNIX = 1
 TIOCSTI = 0x5412
 TIOCLINUX = 0x541C
+MADV_COLD, MADV_PAGEOUT = 20, 21  # push file pages out of the page cache
+# fcntl commands: locks (F_GETLK, F_SETLK, F_SETLKW and the OFD ones), leases, F_NOTIFY.
+FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
 CLONE_NEW_FLAGS = (
     0x00020000  # CLONE_NEWNS
     | 0x02000000  # CLONE_NEWCGROUP
@@ -128,6 +137,18 @@ DENIED = (
     "nfsservctl",
     # execution domain tricks (READ_IMPLIES_EXEC, ADDR_NO_RANDOMIZE, ...)
     "personality",
+    # state shared with later runs: the page cache, locks, notifications, global counters
+    "fadvise64",
+    "readahead",
+    "mincore",
+    "cachestat",
+    "preadv2",
+    "pwritev2",
+    "flock",
+    "inotify_init",
+    "inotify_init1",
+    "inotify_add_watch",
+    "sysinfo",
 )
 
 # Syscall numbers (from the kernel's uapi headers; aarch64 uses the asm-generic table).
@@ -196,6 +217,19 @@ SYSCALLS_X86_64 = {
     "_sysctl": 156,
     "nfsservctl": 180,
     "personality": 135,
+    "fadvise64": 221,
+    "readahead": 187,
+    "mincore": 27,
+    "cachestat": 451,
+    "preadv2": 327,
+    "pwritev2": 328,
+    "flock": 73,
+    "inotify_init": 253,
+    "inotify_init1": 294,
+    "inotify_add_watch": 254,
+    "sysinfo": 99,
+    "madvise": 28,
+    "fcntl": 72,
     "socket": 41,
     "socketpair": 53,
     "clone": 56,
@@ -258,6 +292,18 @@ SYSCALLS_AARCH64 = {
     "vhangup": 58,
     "nfsservctl": 42,
     "personality": 92,
+    "fadvise64": 223,
+    "readahead": 213,
+    "mincore": 232,
+    "cachestat": 451,
+    "preadv2": 286,
+    "pwritev2": 287,
+    "flock": 32,
+    "inotify_init1": 26,
+    "inotify_add_watch": 27,
+    "sysinfo": 179,
+    "madvise": 233,
+    "fcntl": 25,
     "socket": 198,
     "socketpair": 199,
     "clone": 220,
@@ -328,6 +374,19 @@ def build_filter(machine: str | None = None) -> bytes:
         _insn(_RET_K, RET_ALLOW),
         _insn(_RET_K, eperm),
     ]
+    prog += [
+        _insn(_JEQ_K, table["madvise"], jt=0, jf=5),
+        _insn(_LD_W_ABS, _OFF_ARG2_LO),
+        _insn(_JEQ_K, MADV_COLD, jt=2, jf=0),
+        _insn(_JEQ_K, MADV_PAGEOUT, jt=1, jf=0),
+        _insn(_RET_K, RET_ALLOW),
+        _insn(_RET_K, eperm),
+    ]
+    count = len(FCNTL_DENIED)
+    prog += [_insn(_JEQ_K, table["fcntl"], jt=0, jf=count + 3), _insn(_LD_W_ABS, _OFF_ARG1_LO)]
+    for n, command in enumerate(FCNTL_DENIED):
+        prog.append(_insn(_JEQ_K, command, jt=count - n, jf=0))
+    prog += [_insn(_RET_K, RET_ALLOW), _insn(_RET_K, eperm)]
     prog.append(_insn(_RET_K, RET_ALLOW))
     if len(prog) > 4096:  # BPF_MAXINSNS
         raise AssertionError("seccomp program too long")

@@ -353,6 +353,7 @@ def call(*args):
     ctypes.set_errno(0)
     rc = libc.syscall(*args)
     return [rc, errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno())]
+fd = os.open(os.__file__, os.O_RDONLY)
 report(
     ptrace_attach_1=call(101, 16, 1, 0, 0),
     ptrace_traceme=call(101, 0, 0, 0, 0),
@@ -367,6 +368,20 @@ report(
     personality=call(135, 0x0400000),
     clone3=call(435, 0, 0),
     clone_newuser=call(56, 0x10000000 | 17, 0, 0, 0, 0),
+    # The page cache, locks, notifications and counters other runs share.
+    fadvise_dontneed=call(221, fd, 0, 0, 4),
+    readahead=call(187, fd, 0, 4096),
+    mincore=call(27, 0, 4096, 0),
+    cachestat=call(451, fd, 0, 0, 0),
+    preadv2_nowait=call(327, fd, 0, 0, 0, 0, 8),
+    flock=call(73, fd, 2),
+    fcntl_setlk=call(72, fd, 6, 0),
+    fcntl_ofd_getlk=call(72, fd, 36, 0),
+    fcntl_notify=call(72, fd, 1026, 0),
+    inotify_init1=call(294, 0),
+    sysinfo=call(99, 0),
+    madvise_pageout=call(28, 0, 4096, 21),
+    madvise_cold=call(28, 0, 4096, 20),
 )
 """
     if seccomp.platform.machine() != "x86_64":
@@ -375,6 +390,38 @@ report(
     expected = {name: [-1, "EPERM"] for name in r}
     expected["clone3"] = [-1, "ENOSYS"]
     assert r == expected
+
+
+def test_machine_wide_counters_in_proc_are_empty(sandbox):
+    code = """
+sizes = {}
+for name in ("stat", "meminfo", "loadavg", "uptime", "cpuinfo", "sys/fs/file-nr"):
+    with open("/proc/" + name) as f:
+        sizes[name] = len(f.read())
+with open("/proc/self/status") as f:
+    own = len(f.read())
+report(sizes=sizes, own=own, cpus=os.cpu_count())
+"""
+    r = one(sandbox, code)
+    assert set(r["sizes"].values()) == {0}, r
+    assert r["own"] > 0 and r["cpus"] >= 1  # the process's own /proc still works
+
+
+def test_seccomp_leaves_ordinary_fcntl_and_madvise_alone(sandbox):
+    code = """
+import ctypes, errno, fcntl, mmap
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open(os.__file__, os.O_RDONLY)
+flags = fcntl.fcntl(fd, fcntl.F_GETFD)
+fcntl.fcntl(fd, fcntl.F_SETFD, flags | fcntl.FD_CLOEXEC)
+ctypes.set_errno(0)
+rc = libc.syscall(28, 0, 0, 4)  # madvise(MADV_DONTNEED): what malloc does
+report(cloexec=bool(fcntl.fcntl(fd, fcntl.F_GETFD) & fcntl.FD_CLOEXEC), madvise=rc,
+       madvise_errno=ctypes.get_errno())
+"""
+    if seccomp.platform.machine() != "x86_64":
+        pytest.skip("the payload uses x86_64 syscall numbers")
+    assert one(sandbox, code) == {"cloexec": True, "madvise": 0, "madvise_errno": 0}
 
 
 def test_seccomp_program_shape():
