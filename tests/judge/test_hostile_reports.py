@@ -302,7 +302,8 @@ def test_the_counterexample_is_shrunk_before_any_hidden_board_runs(sandbox):
         + """
 _real = solution
 def solution(board):
-    return _real(board) + (len(board) in (4, 7, 8) or len(board) > 10)  # no sample's length
+    # Longer than the samples and the small tier, shorter than the fixed worst cases.
+    return _real(board) + (10 < len(board) < 50)
 """
     )
     order = []
@@ -320,7 +321,7 @@ def solution(board):
         wrong_on_long_rows,
         hidden_cases=[{"id": 1, "input": {"board": [1, 2]}}],
         seed=3,
-        random_count=8,
+        random_count=12,
         sandbox=sandbox,
         on_test=on_test,
     )
