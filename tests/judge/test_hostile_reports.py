@@ -302,7 +302,7 @@ def test_the_counterexample_is_shrunk_before_any_hidden_board_runs(sandbox):
         + """
 _real = solution
 def solution(board):
-    # Longer than the samples and the small tier, shorter than the fixed worst cases.
+    # Longer than every sample: the first failure is a random board.
     return _real(board) + (10 < len(board) < 50)
 """
     )
