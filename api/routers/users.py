@@ -78,6 +78,16 @@ def register(
             detail="registration is closed here; ask an instructor to create your account",
         )
     address = client_address(request)
+
+    def count_registration() -> None:
+        repo.record_attempt(
+            session=session,
+            kind=repo.REGISTRATION,
+            address=address,
+            username=user_in.username,
+            keep=_keep(settings),
+        )
+
     per_hour = settings.registrations_per_address_per_hour
     wait = repo.check_attempts(
         session=session,
@@ -98,13 +108,7 @@ def register(
         user_in.invite_code, settings.invite_code
     ):
         # A wrong code counts as a registration, so codes cannot be guessed quickly.
-        repo.record_attempt(
-            session=session,
-            kind=repo.REGISTRATION,
-            address=address,
-            username=user_in.username,
-            keep=_keep(settings),
-        )
+        count_registration()
         session.commit()
         raise HTTPException(
             status.HTTP_403_FORBIDDEN,
@@ -126,13 +130,7 @@ def register(
         )
     except repo.Conflict as exc:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from exc
-    repo.record_attempt(
-        session=session,
-        kind=repo.REGISTRATION,
-        address=address,
-        username=user_in.username,
-        keep=_keep(settings),
-    )
+    count_registration()
     session.commit()
     return UserPublic.model_validate(user)
 
