@@ -29,7 +29,7 @@ def _percentile(values: list[float], fraction: float) -> float:
     return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
-def _verdict_time(stack: Stack, token: str, submission_id: int) -> float:
+def verdict_time(stack: Stack, token: str, submission_id: int) -> float:
     """Poll finely (20 ms) so the measured latency is the service's, not the poll's."""
 
     def done() -> float | None:
@@ -88,7 +88,7 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             for _ in range(submissions):
                 started = time.monotonic()
                 sid = stack.submit(token, "footholds", source)
-                latencies.append(_verdict_time(stack, token, sid) - started)
+                latencies.append(verdict_time(stack, token, sid) - started)
 
             # Throughput: a burst of submissions from as many students (one student's are
             # graded one at a time), until the last verdict.
@@ -96,7 +96,7 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             started = time.monotonic()
             ids = [stack.submit(t, "footholds", source) for t in tokens]
             with ThreadPoolExecutor(max_workers=4) as pool:
-                finished = list(pool.map(lambda t, i: _verdict_time(stack, t, i), tokens, ids))
+                finished = list(pool.map(lambda t, i: verdict_time(stack, t, i), tokens, ids))
             elapsed = max(finished) - started
             tests = stack.detail(tokens[0], ids[0])["total"]
         finally:

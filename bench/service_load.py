@@ -24,6 +24,7 @@ from typing import Any
 
 import httpx
 
+from bench.service import verdict_time
 from tests.service.stack import Stack, service_env, solution
 
 STUDENTS = 50
@@ -143,12 +144,7 @@ def measure_floods() -> dict[str, Any]:
 def _verdict_latency(stack: Stack, token: str, source: str) -> float:
     started = time.monotonic()
     sid = stack.submit(token, "numbergame", source)
-    while True:
-        body = stack.detail(token, sid)
-        if body["status"] == "done":
-            assert body["verdict"] == "AC", body
-            return time.monotonic() - started
-        time.sleep(0.02)
+    return verdict_time(stack, token, sid) - started
 
 
 def measure_fairness(rounds: int = 5) -> dict[str, Any]:
