@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose
 
-.PHONY: setup system-packages run test lint bench clean
+.PHONY: setup system-packages run test test-fast lint bench clean
 
 setup: system-packages $(STAMP)
 
@@ -39,6 +39,10 @@ run: setup
 
 test: setup
 	$(BIN)/python -m pytest
+
+# What needs no sandbox, database, broker or browser: the quick loop while changing code.
+test-fast: setup
+	$(BIN)/python -m pytest -m "not sandbox and not services and not e2e and not slow"
 
 lint: setup
 	$(BIN)/ruff check .

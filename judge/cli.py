@@ -1,6 +1,7 @@
 """`python -m judge ...`: list problems, grade a file locally (sandboxed), solve a case.
 
-Other tools depend on these commands and their JSON (DESIGN.md, "Contracts"): keep them stable.
+Other tools depend on these commands and their JSON (docs/ARCHITECTURE.md, "Contracts"):
+keep them stable.
 Exit codes: 0 a verdict or answer was produced, 1 some input case was invalid, 2 bad usage
 or unreadable file, 3 the sandbox is unavailable.
 """

@@ -1,6 +1,6 @@
 """Problem plug-ins: one module per problem in this package, found and checked at load.
 
-A problem module defines (see DESIGN.md, "Problem plug-in contract"):
+A problem module defines (see docs/ARCHITECTURE.md, "Problem plug-ins"):
 
     SLUG: str                 short id, equal to the module name
     TITLE: str

@@ -1,4 +1,4 @@
-"""The CLI contract other tools rely on (DESIGN.md, "Contracts")."""
+"""The CLI contract other tools rely on (docs/ARCHITECTURE.md, "Contracts")."""
 
 from __future__ import annotations
 

@@ -88,6 +88,7 @@ def test_reference_matches_brute_force_on_random_boards():
         assert fh.reference(c) == bruteforce.footholds(c["board"], c["aloc"], c["bloc"], {}), c
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("profile", sorted(fh.PROFILES))
 def test_reference_matches_brute_force_on_generated_boards(profile):
     rng = random.Random(f"bf-{profile}")
@@ -297,6 +298,7 @@ def test_explain_samples():
     }
 
 
+@pytest.mark.slow
 def test_explain_lines_replay():
     rng = random.Random(11)
     cases = [s["input"] for s in fh.SAMPLES]

@@ -103,6 +103,7 @@ def test_every_mutant_differs_from_the_reference_on_some_valid_case(slug, killer
         assert isinstance(got, Raised) or got != problem.reference(case), name
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("slug", SLUGS)
 def test_mutants_are_pairwise_distinct(slug, killers):
     """No two mutants are the same bug in disguise: some board tells them apart."""
@@ -125,6 +126,7 @@ def test_mutants_leave_the_case_alone_and_are_deterministic(slug):
             assert run(mutant, case) == first, name
 
 
+@pytest.mark.slow
 def test_mutants_finish_fast_on_the_worst_boards():
     worst = {
         "footholds": {"board": [[1] * 5 for _ in range(5)], "aloc": [0, 0], "bloc": [4, 4]},

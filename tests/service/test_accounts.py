@@ -241,6 +241,7 @@ def test_wrong_invite_codes_count_towards_the_address_limit(make_app) -> None:
     assert register(home, "quinn", invite_code="c0de").status_code == 429
 
 
+@pytest.mark.slow
 def test_create_user_works_in_every_registration_mode(tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'judge.sqlite'}"
     upgrade(url)

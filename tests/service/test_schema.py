@@ -65,6 +65,7 @@ def api_schema(tmp_path_factory):
     return schemathesis.openapi.from_asgi("/openapi.json", app)
 
 
+@pytest.mark.slow
 def test_no_request_gets_a_server_error(api_schema) -> None:
     # One bounded Hypothesis run per operation (schemathesis' lazy pytest fixture loader
     # does not work with this pytest; this loop is its equivalent).

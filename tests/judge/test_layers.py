@@ -1,0 +1,53 @@
+"""The grading core stands alone: no module of judge/ pulls in the service's packages."""
+
+from __future__ import annotations
+
+import json
+import pkgutil
+import subprocess
+import sys
+
+import judge
+
+SERVICE_PACKAGES = (
+    "sqlalchemy",
+    "celery",
+    "fastapi",
+    "redis",
+    "pydantic",
+    "store",
+    "api",
+    "worker",
+)
+
+
+def judge_modules() -> list[str]:
+    found = [
+        info.name
+        for info in pkgutil.walk_packages(judge.__path__, prefix="judge.")
+        if not info.name.endswith("__main__")  # importing it runs the CLI
+    ]
+    return sorted(found)
+
+
+def test_the_walk_finds_the_core_modules():
+    found = judge_modules()
+    for name in ("judge.grade", "judge.harness", "judge.sandbox.jail", "judge.problems.footholds"):
+        assert name in found
+
+
+def test_no_judge_module_imports_a_service_package():
+    # A fresh interpreter: this test process has the service packages loaded already.
+    code = (
+        "import importlib, json, sys\n"
+        f"for name in {judge_modules()!r}:\n"
+        "    importlib.import_module(name)\n"
+        "import judge.problems\n"
+        "judge.problems.registry()\n"
+        f"heavy = {SERVICE_PACKAGES!r}\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.split('.')[0] in heavy)))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
+    )
+    assert json.loads(out.stdout) == []
