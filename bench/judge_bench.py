@@ -6,6 +6,7 @@ import json
 import random
 import statistics
 import subprocess
+import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -88,6 +89,21 @@ def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
         f"graded {graded * 1000:.0f} ms ({graded * 1000 / len(all_cases):.2f} ms/test), "
         f"floor {floor * 1000:.0f} ms, ratio {graded / floor:.2f}x; "
         f"DMOJ {DMOJ_MEDIAN_S:.1f} s -> {DMOJ_MEDIAN_S / graded:.0f}x faster (target >= 25x)",
+    )
+
+    with tempfile.TemporaryDirectory() as tmp:
+        boards = Path(tmp, "boards.jsonl")
+        boards.write_text("".join(json.dumps(h["input"]) + "\n" for h in hidden))
+        command = [sys.executable, "-m", "judge", "grade", "footholds", str(UNMEMOIZED)]
+        command += ["--hidden", str(boards), "--random", "0", "--seed", str(seed), "--json"]
+        subprocess.run(command, check=True, capture_output=True, cwd=ROOT)  # fills the cache
+        cli = median_time(
+            lambda: subprocess.run(command, check=True, capture_output=True, cwd=ROOT), repeat
+        )
+    report(
+        "the same from the command line (a fresh process each)",
+        f"{cli * 1000:.0f} ms; DMOJ {DMOJ_MEDIAN_S:.1f} s -> {DMOJ_MEDIAN_S / cli:.0f}x faster "
+        "(target >= 40x)",
     )
 
     worst = {"board": [[1] * 5 for _ in range(5)], "aloc": [0, 0], "bloc": [4, 4]}

@@ -122,6 +122,8 @@ def read_hidden(problem, path: Path) -> list[dict[str, Any]]:
 
 def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
     from judge.grade import grade
+    from judge.sandbox import make_sandbox
+    from judge.sandbox.jail import default_cache_dir
 
     try:
         source = args.file.read_bytes()
@@ -135,6 +137,9 @@ def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
 
     if not args.json:
         print(f"{'#':>3} {'kind':7} {'verdict':7} {'time':>9} {'memory':>9}  message", file=out)
+    # A command starts once per file: keep the sandbox layout between runs. Whoever runs it
+    # holds the hidden boards already, so no run here hides anything from a later one.
+    sandbox = make_sandbox(layout_cache=default_cache_dir(), shared_by_students=False)
     result = grade(
         problem,
         source,
@@ -142,6 +147,7 @@ def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
         seed=args.seed,
         random_count=args.random_count,
         on_test=progress,
+        sandbox=sandbox,
     )
     if args.json:
         json.dump(result.to_dict(), out, default=str)

@@ -273,12 +273,20 @@ class Sandbox:
         return Process(popen, results_r, output_r, limits, jail, cleanup)
 
 
-def make_sandbox(mode: str | None = None, python: str | None = None) -> Sandbox:
+def make_sandbox(
+    mode: str | None = None,
+    python: str | None = None,
+    layout_cache: str | None = None,
+    shared_by_students: bool = True,
+) -> Sandbox:
     """The configured sandbox.
 
     `mode` (default: $JUDGE_SANDBOX, else "bwrap") is "bwrap" or "none". "none" runs
     unconfined and is for local development only; every verdict then says so. Without
-    bubblewrap the judge refuses rather than silently running unconfined.
+    bubblewrap the judge refuses rather than silently running unconfined. `layout_cache`: a
+    directory where what the sandbox binds is kept between processes (short-lived commands).
+    `shared_by_students=False` (one person's command line, who holds every input already)
+    skips closing the page-cache channel between runs, which reads the whole runtime once.
     """
     mode = mode or os.environ.get("JUDGE_SANDBOX") or "bwrap"
     python = python or os.environ.get("JUDGE_SANDBOX_PYTHON") or default_python()
@@ -290,7 +298,7 @@ def make_sandbox(mode: str | None = None, python: str | None = None) -> Sandbox:
             "install the Debian package 'bubblewrap', or set JUDGE_SANDBOX=none to run "
             "submissions unconfined (local development only)"
         )
-    factory, notes = make_jail(mode, python)
+    factory, notes = make_jail(mode, python, layout_cache, shared_by_students)
     return Sandbox(factory, python, mode != "none", notes)
 
 

@@ -230,13 +230,88 @@ def _layout(python: str, mtime: float) -> Layout:
     return Layout(python, tuple((src, dst) for dst, src in binds.items()), tuple(sorted(masks)))
 
 
-def layout_for(python: str) -> Layout:
+def layout_for(python: str, cache_dir: str | None = None) -> Layout:
+    """What the sandbox binds for `python`. Working it out runs the interpreter and `ldd` on
+    every extension module (most of a short-lived CLI's start-up), so a process computes it
+    once, and with `cache_dir` it is kept on disk for the next process."""
     python = os.path.realpath(python)
     try:
-        mtime = os.stat(python).st_mtime
+        st = os.stat(python)
     except OSError as e:
         raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
-    return _layout(python, mtime)
+    if cache_dir is None:
+        return _layout(python, st.st_mtime)
+    return _cached_layout(python, st, cache_dir)
+
+
+LAYOUT_CACHE_VERSION = 1
+
+
+def _dir_stamps(layout: Layout) -> dict[str, float]:
+    """Modification times of the bound directories: a package installed or removed there
+    (a new extension module, new libraries to bind) changes them."""
+    return {src: os.stat(src).st_mtime for src, _ in layout.binds if os.path.isdir(src)}
+
+
+def _cached_layout(python: str, st: os.stat_result, cache_dir: str) -> Layout:
+    import hashlib
+    import json
+    import tempfile
+
+    key = hashlib.sha256(
+        f"{LAYOUT_CACHE_VERSION}\0{python}\0{st.st_mtime_ns}\0{st.st_size}".encode()
+    ).hexdigest()[:32]
+    path = os.path.join(cache_dir, f"sandbox-layout-{key}.json")
+    cached = _read_layout_cache(path, python)
+    if cached is not None:
+        return cached
+    layout = _layout(python, st.st_mtime)
+    try:
+        record = {
+            "python": layout.python,
+            "binds": layout.binds,
+            "masks": layout.masks,
+            "stamps": _dir_stamps(layout),
+        }
+        os.makedirs(cache_dir, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".layout-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache we cannot write only costs the next start the same work again
+    return layout
+
+
+def _read_layout_cache(path: str, python: str) -> Layout | None:
+    """The cached layout, or None when it is missing, stale, or not to be trusted: the file
+    decides what the sandbox may read, so it must be ours and writable by us alone."""
+    import json
+
+    try:
+        with open(path, encoding="utf-8") as f:
+            st = os.fstat(f.fileno())
+            if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+                return None
+            record = json.load(f)
+        layout = Layout(
+            str(record["python"]),
+            tuple((str(src), str(dst)) for src, dst in record["binds"]),
+            tuple(str(m) for m in record["masks"]),
+        )
+        if layout.python != python or record["stamps"] != _dir_stamps(layout):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not all(os.path.exists(src) for src, _ in layout.binds):
+        return None
+    return layout
+
+
+def default_cache_dir() -> str:
+    """Where a command-line run keeps the layout: the user's cache directory."""
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "footholds-judge")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -657,13 +732,15 @@ def _check_bwrap(config: BwrapConfig) -> None:
 
 
 @lru_cache(maxsize=8)
-def _bwrap_config(python: str, mtime: float, env_key: tuple) -> BwrapConfig:
+def _bwrap_config(
+    python: str, mtime: float, env_key: tuple, layout_cache: str | None, warm: bool
+) -> BwrapConfig:
     notes: list[str] = []
     try:
         filter_bytes = seccomp.build_filter()
     except seccomp.UnsupportedArch as e:
         raise SandboxUnavailable(str(e)) from e
-    layout = layout_for(python)
+    layout = layout_for(python, layout_cache)
     as_root = os.geteuid() == 0
     slots = SlotPool.default()
     if not as_root:
@@ -688,7 +765,8 @@ def _bwrap_config(python: str, mtime: float, env_key: tuple) -> BwrapConfig:
         )
     config = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
     _check_bwrap(config)
-    _warm_page_cache(layout)
+    if warm:
+        _warm_page_cache(layout)
     return config
 
 
@@ -708,7 +786,9 @@ def _warm_page_cache(layout: Layout) -> None:
                     pass
 
 
-def make_jail(mode: str, python: str):
+def make_jail(
+    mode: str, python: str, layout_cache: str | None = None, shared_by_students: bool = True
+):
     notes: list[str] = []
     if mode == "none":
         notes.append(
@@ -725,6 +805,6 @@ def make_jail(mode: str, python: str):
         os.environ.get(k)
         for k in ("JUDGE_CGROUP_PARENT", "JUDGE_SANDBOX_SLOTS", "JUDGE_SANDBOX_UID_BASE")
     )
-    config = _bwrap_config(real, mtime, env_key)
+    config = _bwrap_config(real, mtime, env_key, layout_cache, shared_by_students)
     notes += config.notes
     return (lambda limits: BwrapJail(limits, config)), notes
