@@ -301,10 +301,15 @@ class Runner:
         try:
             report = self._read(proc, timeout)
         except TimeoutError:
-            proc.kill()
             wall = time.monotonic() - began
+            cpu = self._tree_cpu(proc, 0.0, wall)  # what it used before the kill, not zero
+            proc.kill()
             return Outcome(
-                Verdict.TLE, f"no answer within {self.time_s:g} s", wall_s=wall, fatal=True
+                Verdict.TLE,
+                f"no answer within {self.time_s:g} s",
+                cpu_s=cpu,
+                wall_s=wall,
+                fatal=True,
             )
         except answers.MalformedReport as exc:
             proc.kill()
@@ -352,10 +357,11 @@ class Runner:
 
     def _died(self, proc: Process, wall: float) -> Outcome:
         """The process ended or was killed before reporting: find out why."""
+        cpu = self._tree_cpu(proc, 0.0, wall)
         result = proc.finish(grace=0.5)
         self.notes.extend(n for n in result.notes if n not in self.notes)
         self.peak_memory_kb = max(self.peak_memory_kb, result.peak_memory_bytes // 1024)
-        outcome = Outcome(Verdict.RE, wall_s=wall, fatal=True)
+        outcome = Outcome(Verdict.RE, cpu_s=cpu, wall_s=wall, fatal=True)
         if result.limit == "memory":
             outcome.verdict, outcome.message = Verdict.MLE, "memory limit exceeded"
         elif result.limit in ("output", "results"):
