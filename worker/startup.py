@@ -75,5 +75,11 @@ def connect(app: Celery, runtime: Runtime) -> None:
         while lease:
             lease.pop().release()
 
+    def ready(sender=None, **_) -> None:
+        # Logged once Celery's logging is set up (it is not yet at worker_init).
+        if getattr(sender, "app", None) is app and lease:
+            log.info(lease[0].describe())
+
     signals.worker_init.connect(started, weak=False)
+    signals.worker_ready.connect(ready, weak=False)
     signals.worker_shutdown.connect(stopping, weak=False)

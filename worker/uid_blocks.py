@@ -40,7 +40,7 @@ def _read(path: str) -> str:
         return ""
 
 
-def _start_time(pid: int) -> int | None:
+def start_time(pid: int) -> int | None:
     """The process's start time in clock ticks since boot (tells a reused pid apart)."""
     text = _read(f"/proc/{pid}/stat")
     try:
@@ -63,7 +63,7 @@ def this_process() -> Holder:
         boot_id=_read("/proc/sys/kernel/random/boot_id"),
         pid_namespace=_pid_namespace(),
         pid=pid,
-        started=_start_time(pid) or 0,
+        started=start_time(pid) or 0,
     )
 
 
@@ -77,7 +77,7 @@ def is_gone(holder: Holder) -> bool:
         return False
     if not holder.pid_namespace or holder.pid_namespace != me.pid_namespace:
         return False
-    return _start_time(holder.pid) != holder.started
+    return start_time(holder.pid) != holder.started
 
 
 def block_count(runtime: Runtime) -> int:
@@ -125,14 +125,11 @@ class UidBlockLease:
                 f"every sandbox uid block ({block_count(self.runtime)}) is held by a live "
                 "worker: stop one, or lower JUDGE_SANDBOX_SLOTS (the uids each worker takes)"
             )
-        slots = self.runtime.settings.sandbox_slots
-        log.info(
-            "sandbox uids %d-%d (block %d) are this worker's",
-            self.uid_base,
-            self.uid_base + slots - 1,
-            self.block,
-        )
         return self.uid_base
+
+    def describe(self) -> str:
+        last = self.uid_base + self.runtime.settings.sandbox_slots - 1
+        return f"sandbox uids {self.uid_base}-{last} (block {self.block}) are this worker's"
 
     def start_renewing(self) -> None:
         self._thread = threading.Thread(target=self._renew, name="uid-block-lease", daemon=True)
