@@ -19,8 +19,13 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from sqlalchemy.orm import Session
 
 from store import uid_blocks
+from store.db import make_engine, make_session_factory
 from store.uid_blocks import Holder
 from worker.runtime import Runtime
 
@@ -90,10 +95,23 @@ class UidBlockLease:
 
     def __init__(self, runtime: Runtime) -> None:
         self.runtime = runtime
+        # Its own engine, not the runtime's: this runs in the main process, and a pool of
+        # connections opened here would be inherited by the forked pool processes (two
+        # processes on one PostgreSQL connection). Disposed after every use for that reason.
+        self._engine = make_engine(runtime.settings.db_url)
+        self._sessions = make_session_factory(self._engine)
         self.holder = this_process()
         self.block: int | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        try:
+            with self._sessions() as session:
+                yield session
+        finally:
+            self._engine.dispose()  # no connection left open for a fork
 
     @property
     def uid_base(self) -> int:
@@ -106,7 +124,7 @@ class UidBlockLease:
         deadline = time.monotonic() + timeout
         while True:
             try:
-                with self.runtime.session() as session:
+                with self._session() as session:
                     self.block = uid_blocks.claim_block(
                         session=session,
                         holder=self.holder,
@@ -138,7 +156,7 @@ class UidBlockLease:
     def _renew(self) -> None:
         while not self._stop.wait(RENEW_EVERY_S):
             try:
-                with self.runtime.session() as session:
+                with self._session() as session:
                     kept = uid_blocks.renew_block(
                         session=session, block=self.block, holder=self.holder, lease_s=LEASE_S
                     )
@@ -163,7 +181,7 @@ class UidBlockLease:
         if self.block is None:
             return
         try:
-            with self.runtime.session() as session:
+            with self._session() as session:
                 uid_blocks.release_block(session=session, block=self.block, holder=self.holder)
         except Exception:  # it expires instead
             log.warning("could not release sandbox uid block %s", self.block, exc_info=True)
