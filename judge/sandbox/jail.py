@@ -348,6 +348,7 @@ class BwrapJail(Jail):
         self._seccomp_fd = -1
         self._info_r = self._info_w = -1
         self._sandbox_init: int | None = None
+        self._init_reaped = False
         self._cgroup: RunCgroup | None = None
         self._killed = False
         self._finished = False
@@ -563,8 +564,9 @@ class BwrapJail(Jail):
         its pid namespace (and only those)."""
         self._read_info()
         init = self._sandbox_init
-        if init is not None and self.config.subreaper:
-            # Only while it is still our unreaped child is the pid surely the sandbox's.
+        # The pid is the sandbox init's until we reap it (bwrap's monitor never does: it is
+        # reparented to us, the subreaper); after that it may be anyone's.
+        if init is not None and self.config.subreaper and not self._init_reaped:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(init, signal.SIGKILL)
 
@@ -580,6 +582,7 @@ class BwrapJail(Jail):
             if self.config.subreaper:
                 if self._sandbox_init is not None:
                     _reap([self._sandbox_init])
+                    self._init_reaped = True
                 elif self._killed:
                     _reap(_our_children(self.slot.uid if self.config.as_root else None))
             group = self._cgroup
