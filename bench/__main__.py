@@ -11,7 +11,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
-        "--only", choices=("judge", "service", "load", "scale"), help="run one group"
+        "--only", choices=("judge", "service", "load", "workers"), help="run one group"
     )
     args = parser.parse_args()
 
@@ -33,10 +33,10 @@ def main() -> int:
 
         print("== service under floods (python -m bench --only load)")
         service_load.run(report)
-    if args.only in (None, "scale"):
+    if args.only in (None, "workers"):
         from bench import scaling
 
-        print("== workers on one PostgreSQL + Redis (python -m bench --only scale)")
+        print("== workers on one PostgreSQL + Redis (python -m bench --only workers)")
         scaling.run(report)
     return 0
 

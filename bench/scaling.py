@@ -159,7 +159,7 @@ def run(report: Callable[[str, str], None] | None = None) -> dict[str, Any]:
     numbers = measure()
     if report is not None:
         for name, value in numbers.items():
-            report(f"scale {name}", str(value))
+            report(f"workers {name}", str(value))
     return numbers
 
 
