@@ -10,7 +10,9 @@ import sys
 def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
-    parser.add_argument("--only", choices=("judge", "service", "load"), help="run one group")
+    parser.add_argument(
+        "--only", choices=("judge", "service", "load", "workers"), help="run one group"
+    )
     args = parser.parse_args()
 
     def report(name: str, value: str) -> None:
@@ -31,6 +33,11 @@ def main() -> int:
 
         print("== service under floods (python -m bench --only load)")
         service_load.run(report)
+    if args.only in (None, "workers"):
+        from bench import scaling
+
+        print("== workers on one PostgreSQL + Redis (python -m bench --only workers)")
+        scaling.run(report)
     return 0
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import sys
 from collections.abc import Iterator
@@ -123,6 +124,7 @@ def read_hidden(problem, path: Path) -> list[dict[str, Any]]:
 def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
     from judge.grade import grade
     from judge.sandbox import make_sandbox
+    from judge.sandbox.config import SandboxConfig
     from judge.sandbox.jail import default_cache_dir
 
     try:
@@ -139,7 +141,13 @@ def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
         print(f"{'#':>3} {'kind':7} {'verdict':7} {'time':>9} {'memory':>9}  message", file=out)
     # A command starts once per file: keep the sandbox layout between runs. Whoever runs it
     # holds the hidden boards already, so no run here hides anything from a later one.
-    sandbox = make_sandbox(layout_cache=default_cache_dir(), shared_by_students=False)
+    try:
+        config = SandboxConfig.from_environ(
+            os.environ, layout_cache=default_cache_dir(), shared_by_students=False
+        )
+    except ValueError as exc:
+        raise SandboxUnavailable(str(exc)) from exc
+    sandbox = make_sandbox(config=config)
     result = grade(
         problem,
         source,

@@ -209,3 +209,24 @@ class Judging(Base):
     attempts: Mapped[int] = mapped_column(Integer)
     reason: Mapped[str] = mapped_column(String(16), default="submit")  # submit | rejudge
     finished_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class SandboxUidBlock(Base):
+    """A worker's range of sandbox uids, leased: block N is uids base + N * size onwards.
+
+    Workers on one host share the kernel's uids but not /run, where the slot locks live
+    (containers), so each claims a block of its own here at start and renews it while it
+    runs. The holder's identity says whether it is provably gone (same boot and pid
+    namespace, and that process no longer exists), so a restarted worker need not wait for
+    the lease to expire.
+    """
+
+    __tablename__ = "sandbox_uid_blocks"
+
+    block: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    host: Mapped[str] = mapped_column(String(255))
+    boot_id: Mapped[str] = mapped_column(String(64))
+    pid_namespace: Mapped[str] = mapped_column(String(64))
+    pid: Mapped[int] = mapped_column(Integer)
+    started: Mapped[int] = mapped_column(BigInteger)  # the process's start time (clock ticks)
+    expires_at: Mapped[datetime] = mapped_column()

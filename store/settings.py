@@ -70,6 +70,14 @@ class Settings(BaseSettings):
     resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
     broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
 
+    # The sandbox (judge.sandbox.SandboxConfig). As root each worker leases its own block of
+    # sandbox_slots uids, from sandbox_uid_base on, in the database (worker/uid_blocks.py).
+    sandbox_python: str | None = None  # None: the system python3
+    sandbox_slots: int = Field(default=64, ge=1, le=4096)
+    sandbox_uid_base: int = Field(default=61000, ge=1000, lt=1 << 31)
+    sandbox_slot_dir: str | None = None  # None: /run/judge-slots as root
+    cgroup_parent: str | None = None  # a delegated cgroup v2 directory; None: our own group
+
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:
         if self.secret_key == DEFAULT_SECRET:

@@ -14,6 +14,9 @@ from store.settings import Settings
 class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
+        # This worker's first sandbox uid, from its leased block (worker/uid_blocks.py); set
+        # at worker start, before the pool forks. None: settings.sandbox_uid_base.
+        self.uid_base: int | None = None
 
     @cached_property
     def session_factory(self):
@@ -24,8 +27,21 @@ class Runtime:
         with self.session_factory() as session:
             yield session
 
+    def sandbox_config(self):
+        from judge.sandbox import SandboxConfig
+
+        settings = self.settings
+        return SandboxConfig(
+            mode=settings.sandbox or "bwrap",
+            python=settings.sandbox_python,
+            slots=settings.sandbox_slots,
+            uid_base=self.uid_base if self.uid_base is not None else settings.sandbox_uid_base,
+            slot_dir=settings.sandbox_slot_dir,
+            cgroup_parent=settings.cgroup_parent,
+        )
+
     @cached_property
     def sandbox(self):
         from judge.sandbox import make_sandbox
 
-        return make_sandbox(self.settings.sandbox)
+        return make_sandbox(config=self.sandbox_config())

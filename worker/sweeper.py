@@ -10,6 +10,7 @@ import logging
 import threading
 
 from store import repo
+from worker import startup
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
 
@@ -38,6 +39,10 @@ def sweep_once(runtime: Runtime, enqueue: Enqueuer) -> tuple[int, int]:
 
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
     while not stop.is_set():
+        try:  # what killed gradings left in /tmp, when the workers share this host's
+            startup.remove_leftovers()
+        except OSError:
+            log.warning("removing stale temporary directories failed", exc_info=True)
         try:
             sweep_once(runtime, enqueue)
         except Exception:  # database down for a moment: the next pass tries again

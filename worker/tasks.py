@@ -19,6 +19,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 import judge.grade
 from store import repo
 from store.settings import Settings
+from worker import startup
 from worker.app import GRADE_TASK
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
@@ -190,6 +191,7 @@ def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
 def register(app: Celery, settings: Settings) -> None:
     runtime = Runtime(settings)
     enqueue = Enqueuer(app)
+    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
 
     @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)
     def grade_submission(self: Task, submission_id: int) -> str:

@@ -24,8 +24,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import Jail, make_jail
+from judge.sandbox.workdirs import RUN_DIR_PREFIX, LockedDir, locked_dir, remove_stale
 
 __all__ = [
     "OverlongLine",
@@ -33,8 +35,10 @@ __all__ = [
     "RunLimits",
     "RunOutcome",
     "Sandbox",
+    "SandboxConfig",
     "SandboxUnavailable",
     "make_sandbox",
+    "remove_stale_run_dirs",
 ]
 
 
@@ -228,7 +232,8 @@ class Sandbox:
     def run_python(
         self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
     ) -> Process:
-        workdir = tempfile.mkdtemp(prefix="judge-run-")
+        box: LockedDir = locked_dir(RUN_DIR_PREFIX)
+        workdir = box.path
         jail = None
         pipes: list[int] = []
         try:
@@ -261,35 +266,33 @@ class Sandbox:
                 jail.abort()  # the slot, cgroup and descriptors it took
             for fd in pipes:
                 os.close(fd)
-            shutil.rmtree(workdir, ignore_errors=True)
+            box.remove()
             raise
         os.close(results_w)
         os.close(output_w)
         jail.started(popen)
 
-        def cleanup() -> None:
-            shutil.rmtree(workdir, ignore_errors=True)
-
-        return Process(popen, results_r, output_r, limits, jail, cleanup)
+        return Process(popen, results_r, output_r, limits, jail, box.remove)
 
 
 def make_sandbox(
-    mode: str | None = None,
-    python: str | None = None,
-    layout_cache: str | None = None,
-    shared_by_students: bool = True,
+    mode: str | None = None, python: str | None = None, *, config: SandboxConfig | None = None
 ) -> Sandbox:
     """The configured sandbox.
 
-    `mode` (default: $JUDGE_SANDBOX, else "bwrap") is "bwrap" or "none". "none" runs
-    unconfined and is for local development only; every verdict then says so. Without
-    bubblewrap the judge refuses rather than silently running unconfined. `layout_cache`: a
-    directory where what the sandbox binds is kept between processes (short-lived commands).
-    `shared_by_students=False` (one person's command line, who holds every input already)
-    skips closing the page-cache channel between runs, which reads the whole runtime once.
+    `config` says everything; without one it comes from the JUDGE_SANDBOX* environment
+    variables (the command line's configuration), `mode` and `python` overriding them. The
+    mode is "bwrap" or "none". "none" runs unconfined and is for local development only;
+    every verdict then says so. Without bubblewrap the judge refuses rather than silently
+    running unconfined.
     """
-    mode = mode or os.environ.get("JUDGE_SANDBOX") or "bwrap"
-    python = python or os.environ.get("JUDGE_SANDBOX_PYTHON") or default_python()
+    if config is None:
+        try:
+            config = SandboxConfig.from_environ(os.environ, mode=mode, python=python)
+        except ValueError as e:
+            raise SandboxUnavailable(str(e)) from e
+    mode = config.mode
+    python = config.python or default_python()
     if mode not in ("bwrap", "none"):
         raise SandboxUnavailable(f"JUDGE_SANDBOX={mode!r}: expected 'bwrap' or 'none'")
     if mode == "bwrap" and shutil.which("bwrap") is None:
@@ -298,8 +301,14 @@ def make_sandbox(
             "install the Debian package 'bubblewrap', or set JUDGE_SANDBOX=none to run "
             "submissions unconfined (local development only)"
         )
-    factory, notes = make_jail(mode, python, layout_cache, shared_by_students)
+    factory, notes = make_jail(config, python)
     return Sandbox(factory, python, mode != "none", notes)
+
+
+def remove_stale_run_dirs(parent: str | None = None) -> list[str]:
+    """Remove the run directories of killed runs (nobody holds their lock): at worker start
+    and from the sweeper. A live run's, whoever's it is, stays."""
+    return remove_stale(parent or tempfile.gettempdir(), RUN_DIR_PREFIX)
 
 
 def default_python() -> str:

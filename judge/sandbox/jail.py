@@ -1,6 +1,6 @@
 """How one run is confined: the command line, environment, limits, accounting and kill.
 
-`make_jail(mode, python)` returns a factory `limits -> Jail` plus notes on protections that
+`make_jail(config, python)` returns a factory `limits -> Jail` plus notes on protections that
 are not available on this machine (said in every verdict).
 
 The bubblewrap jail, from the outside in:
@@ -19,8 +19,11 @@ The bubblewrap jail, from the outside in:
   and the shared libraries they load, a size-capped private /tmp, the submission directory
   read-only at /box; then `python -I -S -B`;
 - this process is a child subreaper, so a sandbox init orphaned by a kill is reparented here
-  and reaped (zombies would otherwise pile up against RLIMIT_NPROC), and a final sweep kills
-  anything still running as the slot uid.
+  and reaped (zombies would otherwise pile up against RLIMIT_NPROC).
+
+Ending a run kills by its cgroup (or, without one, the sandbox's pid namespace, by killing
+its pid 1), never every process of the slot uid: on a host shared with other workers or
+containers, a uid is not proof that a process is this run's.
 """
 
 from __future__ import annotations
@@ -39,8 +42,10 @@ from functools import lru_cache
 
 from judge.sandbox import seccomp
 from judge.sandbox.cgroups import CgroupManager, RunCgroup
+from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.slots import NoFreeSlot, Slot, SlotPool
+from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
 
 BWRAP = "/usr/bin/bwrap"
 # Processes bwrap itself keeps in the tree: the outer monitor and the sandbox's pid 1.
@@ -393,24 +398,6 @@ def _reap(pids: list[int], timeout: float = 2.0) -> None:
         time.sleep(0.001)
 
 
-def _sweep_uid(uid: int, gid: int) -> None:
-    """kill(-1, SIGKILL) as `uid`: every process of that uid, wherever it is, except itself."""
-    for _ in range(3):
-        subprocess.run(
-            ["/bin/kill", "-KILL", "-1"],
-            user=uid,
-            group=gid,
-            extra_groups=[],
-            env={"PATH": "/usr/bin:/bin"},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            close_fds=True,
-            check=False,
-        )
-        if not [p for p in pids_of_uid(uid) if _proc_status(p).get("State", "")[:1] != "Z"]:
-            return
-
-
 # ---------------------------------------------------------------------------------------------
 # The bubblewrap jail
 
@@ -436,6 +423,7 @@ class BwrapJail(Jail):
         self._seccomp_fd = -1
         self._info_r = self._info_w = -1
         self._sandbox_init: int | None = None
+        self._init_reaped = False
         self._cgroup: RunCgroup | None = None
         self._killed = False
         self._finished = False
@@ -447,7 +435,7 @@ class BwrapJail(Jail):
             if config.cgroups.usable:
                 try:
                     self._cgroup = config.cgroups.create(
-                        f"judge-slot-{self.slot.number}",
+                        f"judge-{self.slot.key}",
                         memory_bytes=limits.memory_bytes,
                         pids=limits.pids + BWRAP_TASKS,
                     )
@@ -643,6 +631,19 @@ class BwrapJail(Jail):
         if popen.poll() is None:
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(popen.pid, signal.SIGKILL)
+        if self._cgroup is None:
+            self._kill_pid_namespace()
+
+    def _kill_pid_namespace(self) -> None:
+        """Without a cgroup: SIGKILL the sandbox's pid 1, which takes down every process of
+        its pid namespace (and only those)."""
+        self._read_info()
+        init = self._sandbox_init
+        # The pid is the sandbox init's until we reap it (bwrap's monitor never does: it is
+        # reparented to us, the subreaper); after that it may be anyone's.
+        if init is not None and self.config.subreaper and not self._init_reaped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(init, signal.SIGKILL)
 
     def finish(self, popen: subprocess.Popen) -> Usage:
         if self._finished:
@@ -656,6 +657,7 @@ class BwrapJail(Jail):
             if self.config.subreaper:
                 if self._sandbox_init is not None:
                     _reap([self._sandbox_init])
+                    self._init_reaped = True
                 elif self._killed:
                     _reap(_our_children(self.slot.uid if self.config.as_root else None))
             group = self._cgroup
@@ -670,9 +672,8 @@ class BwrapJail(Jail):
                     self.notes.append("the run's cgroup could not be removed")
             else:
                 usage = super().finish(popen)
-            if self.config.as_root and (group is None or not group.removed):
-                _sweep_uid(self.slot.uid, self.slot.gid)
-                _reap(_our_children(self.slot.uid))
+            if group is None and self.config.subreaper:
+                _reap(_our_children(self.slot.uid if self.config.as_root else None))
         finally:
             self._release()
         return usage
@@ -694,9 +695,8 @@ def _check_bwrap(config: BwrapConfig) -> None:
 
     limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
     jail = BwrapJail(limits, config)
-    import tempfile
-
-    workdir = tempfile.mkdtemp(prefix="judge-check-")
+    box = locked_dir(RUN_DIR_PREFIX)
+    workdir = box.path
     try:
         with open(os.path.join(workdir, "check.py"), "w") as f:
             f.write("print('ok')\n")
@@ -726,30 +726,26 @@ def _check_bwrap(config: BwrapConfig) -> None:
                 "security_opt [seccomp=unconfined, apparmor=unconfined]"
             )
     finally:
-        import shutil
-
-        shutil.rmtree(workdir, ignore_errors=True)
+        box.remove()
 
 
 @lru_cache(maxsize=8)
-def _bwrap_config(
-    python: str, mtime: float, env_key: tuple, layout_cache: str | None, warm: bool
-) -> BwrapConfig:
+def _bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfig:
     notes: list[str] = []
     try:
         filter_bytes = seccomp.build_filter()
     except seccomp.UnsupportedArch as e:
         raise SandboxUnavailable(str(e)) from e
-    layout = layout_for(python, layout_cache)
+    layout = layout_for(python, config.layout_cache)
     as_root = os.geteuid() == 0
-    slots = SlotPool.default()
+    slots = SlotPool.for_config(config)
     if not as_root:
         notes.append(
             f"judge not running as root: submissions run as this user (uid {os.getuid()}), "
             "not a per-slot uid, and RLIMIT_NPROC is not applied (it would count all of this "
             "user's processes)"
         )
-    cgroups = CgroupManager.detect(os.environ.get("JUDGE_CGROUP_PARENT") or None)
+    cgroups = CgroupManager.detect(config.cgroup_parent)
     notes += cgroups.notes
     if not as_root and not cgroups.usable:
         notes.append(
@@ -763,11 +759,11 @@ def _bwrap_config(
             "could not become a child subreaper: sandbox processes orphaned by a kill "
             "are reaped by init, not by the judge"
         )
-    config = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
-    _check_bwrap(config)
-    if warm:
+    bwrap = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
+    _check_bwrap(bwrap)
+    if config.shared_by_students:
         _warm_page_cache(layout)
-    return config
+    return bwrap
 
 
 def _warm_page_cache(layout: Layout) -> None:
@@ -786,11 +782,9 @@ def _warm_page_cache(layout: Layout) -> None:
                     pass
 
 
-def make_jail(
-    mode: str, python: str, layout_cache: str | None = None, shared_by_students: bool = True
-):
+def make_jail(config: SandboxConfig, python: str):
     notes: list[str] = []
-    if mode == "none":
+    if config.mode == "none":
         notes.append(
             "UNSANDBOXED: JUDGE_SANDBOX=none, the submission ran unconfined "
             "(local development only)"
@@ -801,10 +795,6 @@ def make_jail(
         mtime = os.stat(real).st_mtime
     except OSError as e:
         raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
-    env_key = tuple(
-        os.environ.get(k)
-        for k in ("JUDGE_CGROUP_PARENT", "JUDGE_SANDBOX_SLOTS", "JUDGE_SANDBOX_UID_BASE")
-    )
-    config = _bwrap_config(real, mtime, env_key, layout_cache, shared_by_students)
-    notes += config.notes
-    return (lambda limits: BwrapJail(limits, config)), notes
+    bwrap = _bwrap_config(config, real, mtime)
+    notes += bwrap.notes
+    return (lambda limits: BwrapJail(limits, bwrap)), notes

@@ -1,9 +1,15 @@
 """Grading slots: one unprivileged uid per concurrent run, claimed with a file lock.
 
-Each slot N is a lock file `slot-N.lock`; holding an exclusive `flock` on it means owning uid
-`base + N` (and the cgroup named after the slot) until released. flock locks belong to the
-open file description, so two threads of one process, two Celery pool processes and a CLI run
-all exclude each other, and a crashed holder releases its slot automatically.
+As root, slot N of a pool means uid `base + N`, and its lock file is named after the uid
+(`uid-61005.lock`), not after N: pools with different bases on one machine (several workers,
+the command line, a test run) then exclude each other on every uid they share, whatever
+their slot numbers. Holding an exclusive `flock` on the file means owning the uid (and the
+cgroup named after it) until released. flock locks belong to the open file description, so
+two threads of one process, two Celery pool processes and a CLI run all exclude each other,
+and a crashed holder releases its slot automatically.
+
+Containers do not share /run: there, workers on one host get disjoint uid ranges from the
+service's registry instead (worker/uid_blocks.py).
 """
 
 from __future__ import annotations
@@ -16,8 +22,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 
-DEFAULT_UID_BASE = 61000
-DEFAULT_SLOTS = 64
+from judge.sandbox.config import SandboxConfig
 
 
 class NoFreeSlot(RuntimeError):
@@ -29,6 +34,7 @@ class Slot:
     number: int
     uid: int
     gid: int
+    key: str  # names its lock file and its cgroup: unique among pools of this machine
     _fd: int
 
     def release(self) -> None:
@@ -44,19 +50,27 @@ class SlotPool:
         self.uid_base = uid_base  # None: run as the current user (not root)
 
     @classmethod
-    def default(cls) -> SlotPool:
-        count = int(os.environ.get("JUDGE_SANDBOX_SLOTS") or DEFAULT_SLOTS)
+    def for_config(cls, config: SandboxConfig) -> SlotPool:
         if os.geteuid() == 0:
-            base = int(os.environ.get("JUDGE_SANDBOX_UID_BASE") or DEFAULT_UID_BASE)
-            directory = (
+            directory = config.slot_dir or (
                 "/run/judge-slots"
                 if os.access("/run", os.W_OK)
                 else os.path.join(tempfile.gettempdir(), "judge-slots")
             )
-        else:
-            base = None
-            directory = os.path.join(tempfile.gettempdir(), f"judge-slots-{os.getuid()}")
-        return cls(directory, count, base)
+            return cls(directory, config.slots, config.uid_base)
+        directory = config.slot_dir or os.path.join(
+            tempfile.gettempdir(), f"judge-slots-{os.getuid()}"
+        )
+        return cls(directory, config.slots, None)
+
+    def uids(self) -> range | None:
+        """The uids this pool runs sandboxes as (None: the current user's)."""
+        return None if self.uid_base is None else range(self.uid_base, self.uid_base + self.count)
+
+    def _key(self, n: int) -> str:
+        if self.uid_base is None:
+            return f"user-{os.getuid()}-slot-{n}"
+        return f"uid-{self.uid_base + n}"
 
     def _ensure_dir(self) -> None:
         with contextlib.suppress(FileExistsError):
@@ -76,7 +90,8 @@ class SlotPool:
         while True:
             for i in range(self.count):
                 n = (start + i) % self.count
-                path = os.path.join(self.directory, f"slot-{n}.lock")
+                key = self._key(n)
+                path = os.path.join(self.directory, f"{key}.lock")
                 fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o600)
                 try:
                     fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -84,8 +99,8 @@ class SlotPool:
                     os.close(fd)
                     continue
                 if self.uid_base is None:
-                    return Slot(n, os.getuid(), os.getgid(), fd)
-                return Slot(n, self.uid_base + n, self.uid_base + n, fd)
+                    return Slot(n, os.getuid(), os.getgid(), key, fd)
+                return Slot(n, self.uid_base + n, self.uid_base + n, key, fd)
             if time.monotonic() > deadline:
                 raise NoFreeSlot(f"all {self.count} sandbox slots busy for {timeout:.0f} s")
             time.sleep(0.05)

@@ -546,9 +546,9 @@ def test_submission_directory_is_private_on_the_host(sandbox):
 
     code = "import time; time.sleep(0.5)"
     tmp = Path(os.environ.get("TMPDIR", "/tmp"))
-    before = set(tmp.glob("judge-run-*"))  # other runs on this machine are not ours to judge
+    before = set(tmp.glob("judge-box-*"))  # other runs on this machine are not ours to judge
     with sandbox.run_python({"t.py": code.encode()}, "t.py", [], LIMITS) as proc:
-        boxes = set(tmp.glob("judge-run-*")) - before
+        boxes = set(tmp.glob("judge-box-*")) - before
         for box in boxes:
             seen[box] = box.stat().st_mode & 0o077
     assert proc.outcome.exit_code == 0

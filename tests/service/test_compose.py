@@ -10,12 +10,17 @@ import shlex
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
 import yaml
+from sqlalchemy.orm import Session
 
+from store.db import make_engine
 from store.settings import Settings
+from store.uid_blocks import held_blocks
+from tests.service.stack import Stack, service_env, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
 COMPOSE = yaml.safe_load((REPO / "docker-compose.yml").read_text())
@@ -104,3 +109,130 @@ def test_each_command_exists(service: str) -> None:
         [*argv, "--help"], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
     )
     assert done.returncode == 0, f"{shlex.join(command)}:\n{done.stdout}\n{done.stderr}"
+
+
+# ---- `docker compose up --scale worker=N`: the worker replicas on one host ---------------
+
+UID_REPORTER = """
+import os, time
+
+SLEPT = []
+
+
+def solution(board):
+    if not SLEPT:  # hold the slot a moment, so every worker gets some of the burst
+        time.sleep(1)
+        SLEPT.append(1)
+    return os.getuid()
+"""
+
+
+def test_the_workers_are_identical_replicas() -> None:
+    """Nothing in the worker service tells one replica from another: each takes its uid
+    block from the database at start (worker/uid_blocks.py)."""
+    worker = SERVICES["worker"]
+    assert not {"container_name", "hostname", "ports"} & set(worker)
+    env = worker["environment"]
+    assert "JUDGE_SANDBOX_SLOT_DIR" not in env  # each replica's /run is its own anyway
+
+
+def _spawn_replica(stack: Stack, name: str, host_tmp: Path) -> None:
+    """A worker as one more container would run it: the worker service's command and
+    settings, its own /run (slot locks) and /tmp, one PostgreSQL and Redis."""
+    run_dir, tmp_dir = host_tmp / f"{name}-run", host_tmp / f"{name}-tmp"
+    run_dir.mkdir()
+    tmp_dir.mkdir(mode=0o711)
+    tmp_dir.chmod(0o711)
+    service_env = {
+        k: str(v) for k, v in SERVICES["worker"]["environment"].items() if "${" not in str(v)
+    }
+    # This host's PostgreSQL and Redis, not the compose network's; not production (the
+    # test's secret is generated).
+    for key in ("JUDGE_DATABASE_URL", "JUDGE_BROKER_URL", "JUDGE_ENVIRONMENT"):
+        service_env.pop(key, None)
+    command = SERVICES["worker"]["command"]
+    env = dict(stack.env, **service_env, JUDGE_SANDBOX_SLOT_DIR=str(run_dir), TMPDIR=str(tmp_dir))
+    log = open(stack.tmp / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
+    stack.procs[name] = subprocess.Popen(
+        [
+            str(Path(sys.executable).with_name(command[0])),
+            *command[1:],
+            "--without-heartbeat",
+            f"--hostname={name}-{os.getpid()}@%h",
+        ],
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    log.close()
+
+
+def _leased_uids(stack: Stack, name: str) -> range | None:
+    text = (stack.tmp / f"{name}.log").read_text(errors="replace")
+    found = re.search(r"sandbox uids (\d+)-(\d+) \(block \d+\)", text)
+    if found is None or " ready." not in text:
+        return None
+    return range(int(found[1]), int(found[2]) + 1)
+
+
+def test_scaled_workers_never_share_a_sandbox_uid(tmp_path, postgres, redis_main) -> None:
+    host_tmp = Path(tempfile.mkdtemp(prefix="judge-test-scale-"))
+    host_tmp.chmod(0o711)
+    broker, prefix = redis_main()
+    database = postgres()
+    env = service_env(
+        tmp_path,
+        JUDGE_DATABASE_URL=database,
+        JUDGE_BROKER_URL=broker,
+        JUDGE_BROKER_KEY_PREFIX=prefix,
+    )
+    stack = Stack("scale", tmp_path, env)
+    replicas = ("worker-1", "worker-2")
+    try:
+        stack.setup()
+        stack.start_api()
+        for name in replicas:
+            _spawn_replica(stack, name, host_tmp)
+        ranges = {
+            name: wait_for(
+                lambda name=name: _leased_uids(stack, name),
+                timeout=60,
+                what=f"{name} to start",
+                context=lambda: "\n".join(stack.log_tail(n) for n in replicas),
+            )
+            for name in replicas
+        }
+        assert not set(ranges["worker-1"]) & set(ranges["worker-2"])
+
+        tokens = [stack.register(f"student{n}") for n in range(8)]
+        ids = [stack.submit(token, "numbergame", UID_REPORTER) for token in tokens]
+        uids = {}
+        for token, sid in zip(tokens, ids, strict=True):
+            body = stack.wait_done(token, sid)
+            assert body["verdict"] == "WA", body
+            uids[sid] = body["tests"][0]["got"]
+        graded_by = {}
+        for name in replicas:
+            text = (stack.tmp / f"{name}.log").read_text(errors="replace")
+            for sid in map(int, re.findall(r"submission (\d+): finished", text)):
+                graded_by[sid] = name
+        assert set(graded_by) == set(ids)
+        for sid, name in graded_by.items():
+            assert uids[sid] in ranges[name], (sid, name, uids[sid], ranges)
+
+        engine = make_engine(database)
+        try:
+            with Session(engine) as session:
+                blocks = held_blocks(session=session)
+            assert len(blocks) == 2
+            for name in replicas:
+                stack.stop_process(name)  # a warm shutdown gives the block back
+            with Session(engine) as session:
+                assert held_blocks(session=session) == {}
+        finally:
+            engine.dispose()
+    finally:
+        stack.stop()
+        shutil.rmtree(host_tmp, ignore_errors=True)

@@ -1,0 +1,85 @@
+"""What a worker does when it starts and stops, besides consuming the queue.
+
+At start (Celery's worker_init, in the main process before the pool forks):
+- remove what killed gradings left in the temporary directory: run directories whose owner
+  is dead (judge.sandbox.remove_stale_run_dirs) and billiard's directories of dead workers;
+- give billiard a temporary directory that is locked while this worker lives, so a killed
+  worker's is recognisably stale too (billiard's own `pymp-*` carry no owner);
+- as root with the bubblewrap sandbox, lease this worker's own block of sandbox uids.
+At stop (worker_shutdown): give the block back.
+"""
+
+from __future__ import annotations
+
+import atexit
+import logging
+import multiprocessing.process
+import os
+import tempfile
+
+from celery import Celery, signals
+
+from judge.sandbox import remove_stale_run_dirs
+from judge.sandbox.workdirs import locked_dir, remove_stale
+from worker.runtime import Runtime
+from worker.uid_blocks import UidBlockLease
+
+log = logging.getLogger(__name__)
+
+# billiard's temporary directory (a `pymp-*` by default), ours named so and locked.
+POOL_TMP_PREFIX = "pymp-judge-"
+
+
+def remove_leftovers() -> list[str]:
+    """The run directories and pool temporary directories of dead owners; theirs only."""
+    parent = tempfile.gettempdir()
+    removed = remove_stale_run_dirs(parent) + remove_stale(parent, POOL_TMP_PREFIX)
+    if removed:
+        log.info("removed %d stale temporary directories: %s", len(removed), removed)
+    return removed
+
+
+def adopt_pool_tmpdir() -> str:
+    """A locked temporary directory for billiard (multiprocessing's per-process `tempdir`,
+    which get_temp_dir() would otherwise create as an anonymous pymp-*). Removed at exit;
+    after a kill, the lock is gone and the next start or sweep removes it."""
+    box = locked_dir(POOL_TMP_PREFIX)
+    multiprocessing.process.current_process()._config["tempdir"] = box.path
+    pid = os.getpid()
+    atexit.register(lambda: box.remove() if os.getpid() == pid else None)
+    return box.path
+
+
+def wants_uid_block(runtime: Runtime) -> bool:
+    return os.geteuid() == 0 and (runtime.settings.sandbox or "bwrap") == "bwrap"
+
+
+def connect(app: Celery, runtime: Runtime) -> None:
+    """Run the start and stop steps in `app`'s worker (signals are process-wide)."""
+    lease: list[UidBlockLease] = []
+
+    def started(sender=None, **_) -> None:
+        if getattr(sender, "app", None) is not app:
+            return
+        remove_leftovers()
+        adopt_pool_tmpdir()
+        if wants_uid_block(runtime):
+            block = UidBlockLease(runtime)
+            runtime.uid_base = block.claim()
+            block.start_renewing()
+            lease.append(block)
+
+    def stopping(sender=None, **_) -> None:
+        if getattr(sender, "app", None) is not app:
+            return
+        while lease:
+            lease.pop().release()
+
+    def ready(sender=None, **_) -> None:
+        # Logged once Celery's logging is set up (it is not yet at worker_init).
+        if getattr(sender, "app", None) is app and lease:
+            log.info(lease[0].describe())
+
+    signals.worker_init.connect(started, weak=False)
+    signals.worker_ready.connect(ready, weak=False)
+    signals.worker_shutdown.connect(stopping, weak=False)
