@@ -100,14 +100,9 @@ def small_answers(problem: ModuleType) -> list[Any]:
 def plan_size(problem: ModuleType, hidden_count: int = 0, random_count: int | None = None) -> int:
     """How many tests `plan_tests` plans (the small tier is one test)."""
     count = problem.RANDOM_COUNT if random_count is None else random_count
-    small = 1 if hasattr(problem, "small_cases") else 0
-    return (
-        len(problem.SAMPLES)
-        + small
-        + len(getattr(problem, "WORST_CASES", ()))
-        + count
-        + (hidden_count)
-    )
+    small = 1 if small_positions(problem) else 0
+    worst = len(getattr(problem, "WORST_CASES", ()))
+    return len(problem.SAMPLES) + small + worst + count + hidden_count
 
 
 def plan_tests(
@@ -127,7 +122,7 @@ def plan_tests(
     With solve=False, answers not already known are left None, to be computed later.
     """
     tests = [PlannedTest(TestKind.SAMPLE, s["input"], s["answer"]) for s in problem.SAMPLES]
-    if hasattr(problem, "small_cases"):
+    if small_positions(problem):
         expected = small_answers(problem) if solve else None
         tests.append(
             PlannedTest(TestKind.SMALL, None, expected, positions=small_positions(problem))

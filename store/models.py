@@ -186,6 +186,9 @@ class TestRow(Base):
     counterexample: Mapped[Any] = mapped_column(JSON, nullable=True)
     # Hidden tests only: which board it was (no foreign key: a board may be deleted later).
     board_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The small tier only: how many positions were tried (all of them, or up to the first
+    # failing one, which is this row's input).
+    positions: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Judging(Base):
