@@ -216,8 +216,9 @@ function showTest(test, isFirstFailure) {
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
         h("pre", {}, JSON.stringify(test.input)))));
   body.appendChild(layout);
-  // With a shrunk counterexample below, this larger board's line is there on request.
-  const collapsed = Boolean(test.counterexample);
+  // With a shrunk counterexample below, this larger board's line is there on request. A small
+  // position is the smallest board already: its line is the one to study.
+  const collapsed = Boolean(test.counterexample) && test.kind !== "small";
   let line = lineSection(sub.problem, test.input, null, collapsed);
   line.appendChild(h("p", { class: "muted" }, "Loading the optimal line…"));
   body.appendChild(line);
