@@ -10,12 +10,14 @@ reported as probably equivalent and left out of the rates. Every mutant some see
 gets the smallest board found that kills it.
 
 Mutants that the tests of every plan kill are rejected in every seed whatever their rate; their
-rate is estimated on the first RATE_BOARDS boards only (or until RATE_HITS wrong ones).
+rate is estimated on the first RATE_BOARDS boards only (or until RATE_HITS wrong ones, or
+RATE_BUDGET_S of CPU: a mutant too slow on every board would take the time limit on each).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
@@ -30,6 +32,7 @@ from judge.verdict import TestKind
 
 RATE_BOARDS = 400  # boards that estimate the rate of a mutant killed in every plan
 RATE_HITS = 40  # ... or until this many of them were wrong
+RATE_BUDGET_S = 20.0  # ... or until this much CPU was spent on it
 
 # name, lowest rate (inclusive); a mutant falls in the first band whose lowest rate it reaches
 BANDS = ((">=10%", 0.10), ("1-10%", 0.01), ("0.1-1%", 0.001), ("rarer", 0.0))
@@ -112,6 +115,7 @@ def measure(problem: ModuleType, names: Sequence[str], seeds: int, random_count:
         fixed = _fixed_tier(problem, killer, name)
         boards = wrong = killed = 0
         first_wrong = None
+        spent_by = time.process_time() + RATE_BUDGET_S
         for seed_boards in plans:
             hit = False
             for case in seed_boards:
@@ -121,7 +125,8 @@ def measure(problem: ModuleType, names: Sequence[str], seeds: int, random_count:
                     hit = True
                     first_wrong = first_wrong or case
             killed += hit or fixed is not None
-            if fixed is not None and (boards >= RATE_BOARDS or wrong >= RATE_HITS):
+            enough = boards >= RATE_BOARDS or wrong >= RATE_HITS
+            if fixed is not None and (enough or time.process_time() > spent_by):
                 killed = seeds  # every plan rejects it: the rest is only its rate
                 break
         mutant = GeneratedMutant(
