@@ -115,20 +115,25 @@ def measure(problem: ModuleType, names: Sequence[str], seeds: int, random_count:
         fixed = _fixed_tier(problem, killer, name)
         boards = wrong = killed = 0
         first_wrong = None
-        spent_by = time.process_time() + RATE_BUDGET_S
-        for seed_boards in plans:
-            hit = False
-            for case in seed_boards:
+        if fixed is not None:  # every plan rejects it: only its rate is left to estimate
+            killed = seeds
+            spent_by = time.process_time() + RATE_BUDGET_S
+            for case in (case for seed_boards in plans for case in seed_boards):
                 boards += 1
-                if killer.kills(name, case):
-                    wrong += 1
-                    hit = True
-                    first_wrong = first_wrong or case
-            killed += hit or fixed is not None
-            enough = boards >= RATE_BOARDS or wrong >= RATE_HITS
-            if fixed is not None and (enough or time.process_time() > spent_by):
-                killed = seeds  # every plan rejects it: the rest is only its rate
-                break
+                wrong += killer.kills(name, case)
+                enough = boards >= RATE_BOARDS or wrong >= RATE_HITS
+                if enough or time.process_time() > spent_by:
+                    break
+        else:
+            for seed_boards in plans:
+                hit = False
+                for case in seed_boards:
+                    boards += 1
+                    if killer.kills(name, case):
+                        wrong += 1
+                        hit = True
+                        first_wrong = first_wrong or case
+                killed += hit
         mutant = GeneratedMutant(
             name=name,
             description=killer.mutants[name].description,
