@@ -194,7 +194,7 @@ def generate(rng: random.Random, profile: str) -> dict:
 
 # Every row up to SMALL_LENGTH numbers over SMALL_VALUES: negatives, zero, ties, and the
 # extremes (a solver that takes -1000 for minus infinity fails on one of these rows).
-SMALL_LENGTH = 6
+SMALL_LENGTH = 5
 SMALL_VALUES = (-MAX_ABS, -1, 0, MAX_ABS)
 
 

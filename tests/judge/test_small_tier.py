@@ -110,21 +110,21 @@ SEEDS = (0, 1, 2)
                 ),
             ),
         ),
-        # A row of six with a tie, a zero and an extreme.
+        # A row of five with a tie, a zero and an extreme.
         (
             NUMBERGAME,
             CORRECT_NUMBERGAME,
             pick(
                 NUMBERGAME,
                 lambda c: (
-                    len(c["board"]) == 6
+                    len(c["board"]) == 5
                     and c["board"].count(0) == 1
                     and c["board"].count(-1000) == 2
                 ),
             ),
         ),
     ],
-    ids=["footholds-3x3-seven-footholds", "footholds-2x2-shared-start", "numbergame-six"],
+    ids=["footholds-3x3-seven-footholds", "footholds-2x2-shared-start", "numbergame-five"],
 )
 def test_a_solution_wrong_on_one_small_position_is_rejected_in_every_seed(
     sandbox, problem, correct, position
@@ -177,7 +177,7 @@ def test_a_process_dying_on_a_small_position_costs_one_restart_not_one_per_posit
 import os
 _right = solution
 def solution(board):
-    if len(board) <= 6:
+    if len(board) <= 5 and set(board) <= {-1000, -1, 0, 1000}:  # the small positions only
         os._exit(3)
     return _right(board)
 """

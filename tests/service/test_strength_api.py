@@ -82,7 +82,7 @@ def test_report_and_adding_a_board(client, teacher) -> None:
     assert report["problem"] == "numbergame" and report["seeds"] == 3
     assert report["hidden_count"] == 0
     assert [m["name"] for m in report["mutants"]] == list(mutants("numbergame"))
-    # The small tier (rows up to 6 of -1000, -1, 0, 1000) and the worst cases kill what the
+    # The small tier (rows up to 5 of -1000, -1, 0, 1000) and the worst cases kill what the
     # samples leave alive, the sentinel bug included: nothing is left to suggest.
     numbergame = problems.get("numbergame")
     dead = fixed_kills(numbergame)
