@@ -13,48 +13,15 @@ import pytest
 
 from judge import problems
 from judge.grade import grade, plan_size, plan_tests, small_positions
+from judge.mutants.accepted import SOURCES
 from judge.verdict import TestKind, Verdict
 
 FOOTHOLDS = problems.get("footholds")
 NUMBERGAME = problems.get("numbergame")
 
-CORRECT_FOOTHOLDS = """
-from functools import lru_cache
-
-def solution(board, aloc, bloc):
-    rows, cols = len(board), len(board[0])
-    start = frozenset((r, c) for r in range(rows) for c in range(cols) if board[r][c])
-
-    @lru_cache(maxsize=None)
-    def play(alive, me, other):
-        if me not in alive:
-            return False, 0
-        r, c = me
-        wins, losses = [], []
-        for nxt in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
-            if nxt in alive:
-                won, moves = play(alive - {me}, other, nxt)
-                (losses if won else wins).append(moves + 1)
-        if wins:
-            return True, min(wins)
-        return False, max(losses, default=0)
-
-    return play(start, tuple(aloc), tuple(bloc))[1]
-"""
-
-CORRECT_NUMBERGAME = """
-def solution(board):
-    n = len(board)
-    best = [[0] * (n + 1) for _ in range(n + 1)]
-    for length in range(1, n + 1):
-        for i in range(n - length + 1):
-            j = i + length
-            v = max(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1])
-            if length >= 2:
-                v = max(v, -best[i + 2][j], -best[i][j - 2])
-            best[i][j] = v
-    return best[0][n]
-"""
+# Correct solutions written as a student would (the ones generated mutants grow from).
+CORRECT_FOOTHOLDS = SOURCES["footholds"]
+CORRECT_NUMBERGAME = SOURCES["numbergame"]
 
 
 def wrong_on(correct: str, position: dict) -> str:
