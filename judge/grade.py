@@ -439,8 +439,9 @@ def grade(
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
 
-    Visible tests (samples, random boards) and hidden boards run in separate sandboxes: the
-    process whose messages, answers and timings a student sees never holds a hidden input.
+    Visible tests (samples, small positions, worst cases, random boards) and hidden boards run
+    in separate sandboxes: the process whose messages, answers and timings a student sees
+    never holds a hidden input.
     Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
     bubblewrap failing, out of processes): nothing was decided, so the caller may retry; and
     whatever `on_test` raises, as it is.

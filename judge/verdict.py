@@ -77,7 +77,7 @@ class TestResult:
     memory_kb: int = 0  # peak resident memory of the sandboxed process so far
     message: str = ""
     profile: str | None = None  # generator profile, for random tests
-    # Only for visible tests (samples, random boards); None for hidden ones.
+    # Only for visible tests (samples, small tier, worst cases, random boards): None for hidden.
     input: dict[str, Any] | None = None
     expected: Any = None
     got: Any = None

@@ -179,7 +179,7 @@ class TestRow(Base):
     memory_kb: Mapped[int] = mapped_column(BigInteger, default=0)
     message: Mapped[str] = mapped_column(Text, default="")
     profile: Mapped[str | None] = mapped_column(String(64))
-    # Visible tests only (samples, random boards): NULL for hidden boards.
+    # Visible tests only (samples, small tier, worst cases, random boards): NULL for hidden.
     input: Mapped[Any] = mapped_column(JSON, nullable=True)
     expected: Mapped[Any] = mapped_column(JSON, nullable=True)
     got: Mapped[Any] = mapped_column(JSON, nullable=True)
