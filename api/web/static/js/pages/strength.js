@@ -38,7 +38,7 @@ function showLoading(first, seeds) {
       h("strong", {}, first ? "Running the mutants on the tests…" : "Updating the report…"),
       h("br"),
       h("span", { class: "muted small" },
-        `Samples, hidden boards and ${seeds} random plans. The first analysis of a problem takes about 10 seconds at 20 seeds, and longer with more.`))));
+        `Samples, small positions, worst cases, hidden boards and ${seeds} random plans. The first analysis of a problem takes about 20 seconds at 20 seeds, and longer with more.`))));
 }
 
 function summary(data) {
