@@ -130,6 +130,7 @@ class TestPublic(BaseModel):
     got: Any = None
     counterexample: Any = None
     board_id: int | None = None  # hidden tests, for instructors: which hidden board
+    positions: int | None = None  # the small tier: how many positions were tried
 
 
 class JudgingPublic(BaseModel):

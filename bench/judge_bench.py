@@ -9,6 +9,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from judge.sandbox import default_python, make_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 UNMEMOIZED = ROOT / "tests/submissions/accepted/footholds_minimax.py"
+NUMBERGAME_DP = ROOT / "tests/submissions/accepted/numbergame_dp.py"
 DMOJ_MEDIAN_S = 8.5  # DMOJ judge 4.1 on 100 small footholds boards, this machine (SANDBOX-NOTES)
 
 FLOOR_RUNNER = """
@@ -50,10 +52,60 @@ def floor_time(problem, cases: list[dict], source: Path, repeat: int) -> float:
         return median_time(lambda: subprocess.run(command, check=True), repeat)
 
 
+def plan_cases(plan) -> list[dict]:
+    """Every case the plan runs, the small tier's positions one by one."""
+    return [case for t in plan for case in (t.positions if t.positions is not None else [t.input])]
+
+
+def without_fixed_tiers(problem) -> types.ModuleType:
+    """The problem as it was before the small tier and the worst cases: same rules, boards
+    and random plan, nothing fixed beyond the samples (what the tiers add is the difference)."""
+    bare = types.ModuleType(problem.__name__)
+    bare.__dict__.update(
+        {k: v for k, v in vars(problem).items() if k not in ("small_cases", "canonical")}
+    )
+    bare.WORST_CASES = []
+    return bare
+
+
 def small_boards(count: int, seed: int) -> list[dict]:
     footholds = problems.get("footholds")
     rng = random.Random(seed)
     return [{"input": footholds.generate(rng, "random")} for _ in range(count)]
+
+
+def plan_figures(report, problem, path: Path, sandbox, seed: int, repeat: int) -> None:
+    """The full default plan against the floor, and what the small tier adds to it."""
+    plan = plan_tests(problem, seed=seed)
+    cases = plan_cases(plan)
+    source = path.read_bytes()
+    # The same plan without the small tier (the worst cases in both), graded in turns with the
+    # full one so that a change in the machine's load falls on both alike.
+    bare = without_fixed_tiers(problem)
+    bare.WORST_CASES = list(getattr(problem, "WORST_CASES", ()))
+    with_small, without_small = [], []
+    for _ in range(repeat):
+        with_small.append(
+            median_time(lambda: grade(problem, source, seed=seed, sandbox=sandbox), 1)
+        )
+        without_small.append(
+            median_time(lambda: grade(bare, source, seed=seed, sandbox=sandbox), 1)
+        )
+    graded, without = statistics.median(with_small), statistics.median(without_small)
+    floor = floor_time(problem, cases, path, repeat)
+    report(
+        f"full default plan, {problem.SLUG} {path.stem} ({len(plan)} tests, "
+        f"{len(cases)} calls with every small position)",
+        f"graded {graded * 1000:.0f} ms, floor {floor * 1000:.0f} ms, "
+        f"ratio {graded / floor:.2f}x (target <= 1.3x floor + 60 ms = "
+        f"{(1.3 * floor + 0.06) * 1000:.0f} ms)",
+    )
+    positions = len(cases) - len(plan_tests(bare, seed=seed))
+    report(
+        f"small tier, {problem.SLUG} ({positions} positions), added to {path.stem}",
+        f"+{(graded - without) * 1000:.0f} ms ({without * 1000:.0f} ms without it, "
+        f"{graded * 1000:.0f} ms with it; target <= 500 ms)",
+    )
 
 
 def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
@@ -61,24 +113,15 @@ def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     sandbox = make_sandbox()
     seed = 20261130
 
-    plan = plan_tests(footholds, seed=seed)
-    cases = [t.input for t in plan]
-    graded = median_time(
-        lambda: grade(footholds, UNMEMOIZED.read_bytes(), seed=seed, sandbox=sandbox), repeat
-    )
-    floor = floor_time(footholds, cases, UNMEMOIZED, repeat)
-    report(
-        f"full default plan, footholds unmemoized minimax ({len(cases)} tests)",
-        f"graded {graded * 1000:.0f} ms, floor {floor * 1000:.0f} ms, "
-        f"ratio {graded / floor:.2f}x (target <= 1.3x floor + 60 ms = "
-        f"{(1.3 * floor + 0.06) * 1000:.0f} ms)",
-    )
+    for problem, path in ((footholds, UNMEMOIZED), (problems.get("numbergame"), NUMBERGAME_DP)):
+        plan_figures(report, problem, path, sandbox, seed, repeat)
 
     hidden = small_boards(100, seed)
     source = UNMEMOIZED.read_bytes()
+    bare = without_fixed_tiers(footholds)  # as measured before the fixed tiers: comparable
     graded = median_time(
         lambda: grade(
-            footholds, source, hidden_cases=hidden, seed=seed, random_count=0, sandbox=sandbox
+            bare, source, hidden_cases=hidden, seed=seed, random_count=0, sandbox=sandbox
         ),
         repeat,
     )

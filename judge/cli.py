@@ -71,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     m.add_argument("--no-suggest", action="store_true", help="skip the suggested boards")
     m.add_argument("--jobs", type=int, default=1, metavar="N", help="processes for the seeds")
+    m.add_argument(
+        "--generated",
+        action="store_true",
+        help="also the mutants generated from an accepted solution: kill rate by how often "
+        "each is wrong on random boards (slow: minutes for footholds at 100 seeds)",
+    )
     m.add_argument("--json", action="store_true", help="print one JSON object")
 
     args = parser.parse_args(argv)
@@ -203,11 +209,23 @@ def strength(problem, args, out: TextIO, err: TextIO) -> int:
         suggest_survivors=not args.no_suggest,
         jobs=max(args.jobs, 1),
     )
+    extra = None
+    if args.generated:
+        from judge.kill_rates import format_generated, generated_report
+
+        extra = generated_report(
+            problem, args.seeds, random_count=args.random_count, jobs=max(args.jobs, 1)
+        )
     if args.json:
-        json.dump(report.to_dict(), out)
+        data = report.to_dict()
+        if extra is not None:
+            data["generated"] = extra.to_dict()
+        json.dump(data, out)
         out.write("\n")
     else:
         print(format_report(report, shutil.get_terminal_size((120, 24)).columns), file=out)
+        if extra is not None:
+            print("\n" + format_generated(extra), file=out)
     return 0
 
 

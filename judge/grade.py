@@ -2,11 +2,12 @@
 
     result = grade("footholds", source, hidden_cases=[{"input": case, "answer": 5}], seed=7)
 
-Visible tests (samples, random boards) run in one sandboxed process and hidden boards in
-another, so nothing a student sees comes from a process that held a hidden input. A test that
-times out or kills its process gets its verdict and grading resumes in a fresh sandbox at the
-next test. Expected answers never enter the sandbox: the harness reports answers, the verdict
-is decided here, and every figure or text it reports is validated, bounded and sanitised.
+Visible tests (samples, every small position, the worst cases, random boards) run in one
+sandboxed process and hidden boards in another, so nothing a student sees comes from a process
+that held a hidden input. A test that times out or kills its process gets its verdict and
+grading resumes in a fresh sandbox at the next test. Expected answers never enter the sandbox:
+the harness reports answers, the verdict is decided here, and every figure or text it reports
+is validated, bounded and sanitised.
 """
 
 from __future__ import annotations
@@ -59,10 +60,11 @@ SHRINK_CANDIDATES = 40  # candidates tried per round, in one sandboxed run
 @dataclass
 class PlannedTest:
     kind: TestKind
-    input: dict[str, Any]
-    expected: Any
+    input: dict[str, Any] | None  # None for the small tier until a position fails
+    expected: Any  # the small tier: the list of every position's answer
     profile: str | None = None
     ref: Any = None  # the caller's id for a hidden board
+    positions: list[dict[str, Any]] | None = None  # the small tier: every position, in order
 
 
 @cache  # read once per process, not once per sandboxed run
@@ -82,6 +84,27 @@ def allocate(weights: Mapping[str, float], count: int) -> list[str]:
     return [name for name in weights for _ in range(counts[name])]
 
 
+# The small tier is the same for every submission: enumerated and solved once per process.
+# Callers only read these lists.
+@cache
+def small_positions(problem: ModuleType) -> list[dict[str, Any]]:
+    """Every small position the problem declares, smallest first (none without small_cases)."""
+    return problem.small_cases() if hasattr(problem, "small_cases") else []
+
+
+@cache
+def small_answers(problem: ModuleType) -> list[Any]:
+    return [problem.reference(case) for case in small_positions(problem)]
+
+
+def plan_size(problem: ModuleType, hidden_count: int = 0, random_count: int | None = None) -> int:
+    """How many tests `plan_tests` plans (the small tier is one test)."""
+    count = problem.RANDOM_COUNT if random_count is None else random_count
+    small = 1 if small_positions(problem) else 0
+    worst = len(getattr(problem, "WORST_CASES", ()))
+    return len(problem.SAMPLES) + small + worst + count + hidden_count
+
+
 def plan_tests(
     problem: ModuleType,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
@@ -89,14 +112,23 @@ def plan_tests(
     random_count: int | None = None,
     solve: bool = True,
 ) -> list[PlannedTest]:
-    """Samples, then random boards drawn from `seed`, then hidden boards.
+    """Samples, every small position (one test), the worst cases, random boards drawn from
+    `seed`, then hidden boards.
 
-    Hidden boards come last: visible and hidden tests run in separate sandboxes (see
-    `grade`), each tier in one contiguous run, and a student's first failure is a visible
-    one, with its input and a counterexample, whenever there is one.
+    The small tier comes first after the samples: a failure there is the smallest
+    counterexample there is. Hidden boards come last: visible and hidden tests run in
+    separate sandboxes (see `grade`), each tier in one contiguous run, and a student's first
+    failure is a visible one, with its input and a counterexample, whenever there is one.
     With solve=False, answers not already known are left None, to be computed later.
     """
     tests = [PlannedTest(TestKind.SAMPLE, s["input"], s["answer"]) for s in problem.SAMPLES]
+    if small_positions(problem):
+        expected = small_answers(problem) if solve else None
+        tests.append(
+            PlannedTest(TestKind.SMALL, None, expected, positions=small_positions(problem))
+        )
+    for case in getattr(problem, "WORST_CASES", ()):
+        tests.append(PlannedTest(TestKind.WORST, case, problem.reference(case) if solve else None))
     count = problem.RANDOM_COUNT if random_count is None else random_count
     rng = random.Random(seed)
     for profile in allocate(problem.PROFILES, count):
@@ -193,8 +225,14 @@ class Runner:
         self.memory_limit_kb = problem.LIMITS.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
 
-    def run(self, cases: Sequence[dict[str, Any]], judge_one: Callable[[int, Outcome], bool]):
-        """Run every case; `judge_one(index, outcome)` returns False to stop early.
+    def run(
+        self,
+        cases: Sequence[dict[str, Any]],
+        judge_one: Callable[[int, Outcome], bool],
+        resume: Callable[[int], int] | None = None,
+    ):
+        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
+        fatal test, the next process starts at `resume(next index)` (default: the next one).
 
         Raises CompileError when the source does not compile or has no callable solution.
         """
@@ -216,6 +254,8 @@ class Runner:
                         break
                 return
             start = self._run_from(files, len(cases), start, remaining, judge_one)
+            if resume is not None:
+                start = resume(start)
 
     def _run_from(self, files, count, start, remaining, judge_one) -> int:
         """One sandboxed process from test `start`; returns where the next one resumes."""
@@ -405,8 +445,9 @@ def grade(
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
 
-    Visible tests (samples, random boards) and hidden boards run in separate sandboxes: the
-    process whose messages, answers and timings a student sees never holds a hidden input.
+    Visible tests (samples, small positions, worst cases, random boards) and hidden boards run
+    in separate sandboxes: the process whose messages, answers and timings a student sees
+    never holds a hidden input.
     Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
     bubblewrap failing, out of processes): nothing was decided, so the caller may retry; and
     whatever `on_test` raises, as it is.
@@ -450,7 +491,11 @@ def grade(
     solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reference")
     try:
         expected = [
-            None if t.expected is not None else solver.submit(module.reference, t.input)
+            None
+            if t.expected is not None
+            else solver.submit(small_answers, module)
+            if t.kind is TestKind.SMALL
+            else solver.submit(module.reference, t.input)
             for t in planned
         ]
         runners = _run_planned(module, raw, sandbox, deadline, planned, expected, result, on_test)
@@ -470,6 +515,20 @@ def grade(
     return _finish(result, started, runners)
 
 
+@dataclass
+class _SmallGroup:
+    """The small tier's positions folded into one test: all passed, or the first failure."""
+
+    index: int  # the test's place in the plan
+    first: int  # where its positions start among the tier's cases
+    count: int
+    tried: int = 0
+    cpu_s: float = 0.0  # the slowest position's (the limit is per position)
+    wall_s: float = 0.0  # all positions'
+    rss_kb: int = 0
+    done: bool = False
+
+
 def _run_planned(
     module: ModuleType,
     source: bytes,
@@ -484,16 +543,14 @@ def _run_planned(
     visible tier's runner (the only one whose figures a student may see) first."""
     stopped = False
 
-    def judge_one(index: int, outcome: Outcome) -> bool:
-        nonlocal stopped
+    def answer_of(index: int) -> Any:
         test = planned[index]
         if expected[index] is not None:
-            test.expected = expected[index].result()
-        if outcome.verdict is Verdict.AC:
-            ok, message = module.check(test.input, test.expected, outcome.got)
-            if not ok:
-                outcome.verdict, outcome.message = Verdict.WA, message
-        test_result = _test_result(index, test, outcome)
+            test.expected, expected[index] = expected[index].result(), None
+        return test.expected
+
+    def finish_test(test_result: TestResult, outcome: Outcome) -> bool:
+        nonlocal stopped
         result.tests.append(test_result)
         _report(on_test, test_result)
         # After a time-out the rest would most likely time out too, each costing the full
@@ -501,18 +558,67 @@ def _run_planned(
         stopped = outcome.verdict is Verdict.TLE and outcome.fatal
         return not stopped
 
+    def judge_test(index: int, outcome: Outcome) -> bool:
+        test = planned[index]
+        want = answer_of(index)
+        if outcome.verdict is Verdict.AC:
+            ok, message = module.check(test.input, want, outcome.got)
+            if not ok:
+                outcome.verdict, outcome.message = Verdict.WA, message
+        return finish_test(_test_result(index, test, outcome), outcome)
+
+    def judge_position(group: _SmallGroup, number: int, outcome: Outcome) -> bool:
+        if group.done:  # the positions after the first failure do not count
+            return True
+        test = planned[group.index]
+        position, want = test.positions[number], answer_of(group.index)[number]
+        if outcome.verdict is Verdict.AC:
+            ok, message = module.check(position, want, outcome.got)
+            if not ok:
+                outcome.verdict, outcome.message = Verdict.WA, message
+        group.tried += 1
+        group.cpu_s = max(group.cpu_s, outcome.cpu_s)
+        group.wall_s += outcome.wall_s
+        group.rss_kb = max(group.rss_kb, outcome.rss_kb)
+        if outcome.verdict is Verdict.AC and group.tried < group.count:
+            return True
+        group.done = True
+        return finish_test(_small_result(module, group, test, want, outcome), outcome)
+
     time_s = module.LIMITS.time_s
     runners = []
     for hidden_tier in (False, True):
         tier = [i for i, t in enumerate(planned) if t.kind.visible is not hidden_tier]
-        if not stopped and tier:
+        # One case per test, and one per position of the small tier.
+        cases: list[dict[str, Any]] = []
+        owners: list[tuple[int, _SmallGroup | None, int]] = []
+        for i in tier:
+            positions = planned[i].positions
+            if positions is None:
+                cases.append(planned[i].input)
+                owners.append((i, None, 0))
+            else:
+                group = _SmallGroup(i, len(cases), len(positions))
+                cases.extend(positions)
+                owners.extend((i, group, number) for number in range(len(positions)))
+
+        def judge_one(k: int, outcome: Outcome, owners=owners) -> bool:
+            index, group, number = owners[k]
+            if group is None:
+                return judge_test(index, outcome)
+            return judge_position(group, number, outcome)
+
+        def resume(k: int, owners=owners) -> int:
+            """After a process died on a small position that failed, go on past the tier's
+            positions (a fresh sandbox for each of them would cost a start each)."""
+            group = owners[k][1] if k < len(owners) else None
+            return group.first + group.count if group is not None and group.done else k
+
+        if not stopped and cases:
             # The hidden tier's source was compiled by the visible tier's first process.
             runner = Runner(module, source, sandbox, time_s, deadline, compile_checked=hidden_tier)
             runners.append(runner)
-            runner.run(
-                [planned[i].input for i in tier],
-                lambda k, outcome, tier=tier: judge_one(tier[k], outcome),
-            )
+            runner.run(cases, judge_one, resume)
         if not hidden_tier:
             # Before any process holds a hidden input: nothing a student reads may come from a
             # run after one did (it could have left a trace a later run picks up).
@@ -532,10 +638,50 @@ def _run_planned(
     return runners
 
 
+def _small_result(
+    module: ModuleType, group: _SmallGroup, test: PlannedTest, want: Any, outcome: Outcome
+) -> TestResult:
+    """The small tier as one test: how many positions were tried and, when one failed, that
+    position (the smallest counterexample there is) with its optimal line."""
+    test_result = TestResult(
+        index=group.index,
+        kind=TestKind.SMALL,
+        verdict=outcome.verdict,
+        time_ms=round(group.cpu_s * 1000, 3),
+        wall_ms=round(group.wall_s * 1000, 3),
+        memory_kb=group.rss_kb,
+        message=f"all {group.count} small positions passed",
+        positions=group.tried,
+    )
+    if outcome.verdict is Verdict.AC:
+        return test_result
+    position = test.positions[group.tried - 1]
+    test_result.message = f"small position {group.tried} of {group.count} failed: {outcome.message}"
+    test_result.input, test_result.expected = position, want
+    test_result.got = answers.to_json(outcome.got)
+    if outcome.verdict in (Verdict.WA, Verdict.RE):
+        try:
+            explanation = module.explain(position)
+        except Exception:
+            log.exception("explaining a small position failed")
+        else:
+            test_result.counterexample = Counterexample(
+                input=position,
+                expected=want,
+                got=test_result.got,
+                verdict=outcome.verdict,
+                message=outcome.message,
+                explanation=explanation,
+            )
+    return test_result
+
+
 def _shrink_first_failure(module, source, sandbox, planned, result, time_s) -> None:
-    """A failing random board (the first failure so far) shrunk to a smallest failing one."""
+    """A failing random board or worst case (the first failure so far) shrunk to a smallest
+    failing one. (A failing small position is shown as it is: nothing is smaller.)"""
     failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
-    if failing and failing.kind is TestKind.RANDOM and failing.verdict in (Verdict.WA, Verdict.RE):
+    shrinkable = (TestKind.RANDOM, TestKind.WORST)
+    if failing and failing.kind in shrinkable and failing.verdict in (Verdict.WA, Verdict.RE):
         try:
             failing.counterexample = shrink(
                 module, source, sandbox, planned[failing.index], failing, time_s

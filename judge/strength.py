@@ -4,8 +4,9 @@
     report.to_dict()
 
 A mutant is killed by a test when its answer fails the problem's check against the reference
-answer (or it raises: the submission would get RE). The report says, for the sample boards and
-the hidden boards, which test kills which mutant; for the random part of the plan, drawn exactly
+answer (or it raises: the submission would get RE). The report says, for the sample boards, the
+small tier (every small position, one test), the worst cases and the hidden boards, which test
+kills which mutant; for the random part of the plan, drawn exactly
 as grading draws it (`judge.grade.plan_tests`) over K seeds, how often it kills each mutant;
 and how often a whole plan kills every mutant. For every mutant that samples and hidden boards
 leave alive, `suggest` searches (generators, then shrinking) for a small board that kills it.
@@ -27,7 +28,7 @@ from types import ModuleType
 from typing import Any
 
 from judge import problems
-from judge.grade import allocate, plan_tests
+from judge.grade import allocate, plan_tests, small_answers, small_positions
 from judge.mutants import Mutant, Raised, mutants, run
 from judge.verdict import TestKind
 
@@ -86,11 +87,36 @@ class Killer:
             n for n in (self.mutants if names is None else names) if self.kills(n, case, expected)
         ]
 
+    def first_kill(self, name: str, cases: Sequence[Mapping[str, Any]], answers: Sequence[Any]):
+        """The first of `cases` (with their known answers) that kills the mutant, or None."""
+        for case, expected in zip(cases, answers, strict=True):
+            if self.kills(name, case, expected):
+                return case
+        return None
+
+
+def killed_by_fixed_tests(
+    problem: ModuleType, killer: Killer, hidden_cases: Iterable[Mapping[str, Any]] = ()
+) -> set[str]:
+    """The mutants that the tests of every plan (samples, the small tier, the worst cases)
+    and the given hidden boards kill for certain."""
+    names = list(killer.mutants)
+    dead = set()
+    for sample in problem.SAMPLES:
+        dead.update(killer.killed_by(sample["input"], names, sample["answer"]))
+    for case in getattr(problem, "WORST_CASES", ()):
+        dead.update(killer.killed_by(case, names))
+    for board in hidden_cases:
+        dead.update(killer.killed_by(board["input"], names, board.get("answer")))
+    positions, answers = small_positions(problem), small_answers(problem)
+    dead.update(n for n in names if n not in dead and killer.first_kill(n, positions, answers))
+    return dead
+
 
 # -- the report --------------------------------------------------------------------------------
 @dataclass
 class TestKills:
-    kind: str  # "sample" | "hidden"
+    kind: str  # "sample" | "small" (every small position, one test) | "worst" | "hidden"
     index: int  # position among the tests of its kind
     id: Any  # a hidden board's id, when the caller gave one
     kills: list[str]
@@ -106,11 +132,13 @@ class MutantStrength:
     plan_rate: float  # the default plan (samples + random boards): kill probability per seed
     rate: float  # samples + hidden + random boards: what a submission faces now
     profile_rates: dict[str, float] = field(default_factory=dict)  # per random board, by profile
+    small: dict[str, Any] | None = None  # the first small position that kills it
+    worst: list[int] = field(default_factory=list)  # indices of the worst cases that kill it
 
     @property
     def killed(self) -> bool:
-        """Killed for certain, by a sample or a hidden board."""
-        return bool(self.samples or self.hidden)
+        """Killed for certain, by a test in every plan or a hidden board."""
+        return bool(self.samples or self.small or self.worst or self.hidden)
 
 
 @dataclass
@@ -267,16 +295,27 @@ def analyse(
     for index, sample in enumerate(problem.SAMPLES):
         kills = judge.killed_by(sample["input"], names, sample["answer"])
         tests.append(TestKills(TestKind.SAMPLE.value, index, None, kills))
+    # The small tier is one test; each mutant stops at its first failing position.
+    positions, answers = small_positions(problem), small_answers(problem)
+    by_small = {n: judge.first_kill(n, positions, answers) for n in names} if positions else {}
+    if positions:
+        kills = [n for n in names if by_small[n] is not None]
+        tests.append(TestKills(TestKind.SMALL.value, 0, None, kills))
+    worst_cases = getattr(problem, "WORST_CASES", ())
+    for index, case in enumerate(worst_cases):
+        tests.append(TestKills(TestKind.WORST.value, index, None, judge.killed_by(case, names)))
     for index, board in enumerate(hidden):
         problem.validate(board["input"])
         kills = judge.killed_by(board["input"], names, board.get("answer"))
         tests.append(TestKills(TestKind.HIDDEN.value, index, board.get("id"), kills))
     by_samples = {n: [t.index for t in tests if t.kind == "sample" and n in t.kills] for n in names}
+    by_worst = {n: [t.index for t in tests if t.kind == "worst" and n in t.kills] for n in names}
     by_hidden = {
         n: [t.index if t.id is None else t.id for t in tests if t.kind == "hidden" and n in t.kills]
         for n in names
     }
-    sample_set = {n for n in names if by_samples[n]}
+    # Killed in every plan: by a sample, a small position or a worst case.
+    sample_set = {n for n in names if by_samples[n] or by_small.get(n) or by_worst[n]}
     fixed_set = sample_set | {n for n in names if by_hidden[n]}
 
     if seed_kills is None:
@@ -314,6 +353,8 @@ def analyse(
                 random_rate=random_rate,
                 plan_rate=1.0 if name in sample_set else rate(hits),
                 rate=1.0 if name in fixed_set else rate(hits),
+                small=by_small.get(name),
+                worst=by_worst[name],
             )
         )
     if profile_boards:
@@ -455,13 +496,15 @@ def format_report(report: StrengthReport, width: int = 100) -> str:
         f"{report.hidden_count} hidden boards and {report.random_count} random boards per plan "
         f"({k} seeds)",
         "",
-        f"{'mutant':26} {'samples':>9} {'hidden':>12} {'random':>7} {'plan':>6} {'now':>6}  "
-        "description",
+        f"{'mutant':26} {'samples':>9} {'small':>5} {'worst':>5} {'hidden':>12} {'random':>7} "
+        f"{'plan':>6} {'now':>6}  description",
     ]
     show_profiles = any(m.profile_rates for m in report.mutants)
     for m in report.mutants:
+        small = "yes" if m.small else "-"
         head = (
-            f"{m.name:26} {_indices(m.samples, 9):>9} {_indices(m.hidden):>12} "
+            f"{m.name:26} {_indices(m.samples, 9):>9} {small:>5} {_indices(m.worst, 5):>5} "
+            f"{_indices(m.hidden):>12} "
             f"{_rate(m.random_rate):>7} {m.plan_rate:6.3f} {m.rate:6.3f}  "
         )
         room = max(width - len(head), 20)
@@ -473,7 +516,7 @@ def format_report(report: StrengthReport, width: int = 100) -> str:
     lines.append("")
     lines.append(
         "random: fraction of seeds whose random boards kill it; plan: the default plan "
-        "(samples + random); now: with the hidden boards too"
+        "(samples, small positions, worst cases, random boards); now: with the hidden boards too"
     )
     plan_all = round(report.plan_kills_all * k)
     lines.append(
@@ -493,11 +536,11 @@ def format_report(report: StrengthReport, width: int = 100) -> str:
     if report.survivors:
         lines.append("")
         lines.append(
-            f"{len(report.survivors)} mutants survive the samples and hidden boards: "
+            f"{len(report.survivors)} mutants survive every plan's tests and the hidden boards: "
             + ", ".join(report.survivors)
         )
     else:
-        lines.append("the samples and hidden boards kill every mutant")
+        lines.append("the tests of every plan and the hidden boards kill every mutant")
     if report.suggestions:
         lines.append("suggested hidden boards (each kills the survivors listed):")
         for number, s in enumerate(report.suggestions, 1):

@@ -42,6 +42,8 @@ _DESCRIPTIONS = {
 class TestKind(enum.StrEnum):
     __test__ = False  # not a pytest test class
     SAMPLE = "sample"
+    SMALL = "small"  # every small position, in one group (the problem's small_cases)
+    WORST = "worst"  # the longest games, fixed in every plan
     HIDDEN = "hidden"
     RANDOM = "random"
 
@@ -53,7 +55,8 @@ class TestKind(enum.StrEnum):
 
 @dataclass
 class Counterexample:
-    """A failing random board shrunk to a smallest still-failing board."""
+    """A failing random board shrunk to a smallest still-failing board, or the first failing
+    position of the small tier."""
 
     input: dict[str, Any]
     expected: Any
@@ -74,13 +77,16 @@ class TestResult:
     memory_kb: int = 0  # peak resident memory of the sandboxed process so far
     message: str = ""
     profile: str | None = None  # generator profile, for random tests
-    # Only for visible tests (samples, random boards); None for hidden ones.
+    # Only for visible tests (samples, small tier, worst cases, random boards): None for hidden.
     input: dict[str, Any] | None = None
     expected: Any = None
     got: Any = None
     counterexample: Counterexample | None = None
     # Hidden tests only: the caller's id of the board (hidden_cases' "id"), for instructors.
     board_id: Any = None
+    # The small tier only: how many positions were tried (up to the first failing one, whose
+    # input, expected and returned values are the test's).
+    positions: int | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -179,13 +179,16 @@ class TestRow(Base):
     memory_kb: Mapped[int] = mapped_column(BigInteger, default=0)
     message: Mapped[str] = mapped_column(Text, default="")
     profile: Mapped[str | None] = mapped_column(String(64))
-    # Visible tests only (samples, random boards): NULL for hidden boards.
+    # Visible tests only (samples, small tier, worst cases, random boards): NULL for hidden.
     input: Mapped[Any] = mapped_column(JSON, nullable=True)
     expected: Mapped[Any] = mapped_column(JSON, nullable=True)
     got: Mapped[Any] = mapped_column(JSON, nullable=True)
     counterexample: Mapped[Any] = mapped_column(JSON, nullable=True)
     # Hidden tests only: which board it was (no foreign key: a board may be deleted later).
     board_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # The small tier only: how many positions were tried (all of them, or up to the first
+    # failing one, which is this row's input).
+    positions: Mapped[int | None] = mapped_column(Integer, nullable=True)
 
 
 class Judging(Base):

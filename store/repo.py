@@ -511,6 +511,7 @@ def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
         got=test.get("got"),
         counterexample=test.get("counterexample"),
         board_id=test.get("board_id"),
+        positions=test.get("positions"),
     )
 
 

@@ -26,7 +26,7 @@ from api.deps import Instructor, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, Message
 from judge.mutants import mutants
-from judge.strength import Killer, analyse, random_kills, suggest
+from judge.strength import Killer, analyse, killed_by_fixed_tests, random_kills, suggest
 from store import repo
 
 router = APIRouter(tags=["strength"])
@@ -41,15 +41,17 @@ class MutantPublic(BaseModel):
     name: str
     description: str
     samples: list[int]  # indices of the samples that kill it
+    small: dict[str, Any] | None  # the first small position that kills it
+    worst: list[int]  # indices of the worst cases that kill it
     hidden: list[int]  # ids of the hidden boards that kill it
     random_rate: float | None  # fraction of seeded random plans (without samples) killing it
     plan_rate: float  # the default plan: samples + random boards
     rate: float  # what a submission faces now: samples + hidden boards + random boards
-    killed: bool  # for certain, by a sample or a hidden board
+    killed: bool  # for certain: by a sample, the small tier, a worst case or a hidden board
 
 
 class TestKillsPublic(BaseModel):
-    kind: str  # "sample" | "hidden"
+    kind: str  # "sample" | "small" (every small position, one test) | "worst" | "hidden"
     index: int
     id: int | None  # the hidden board's id
     kills: list[str]
@@ -76,7 +78,7 @@ class StrengthPublic(BaseModel):
     plan_kills_all_low: float  # its 95% lower confidence bound
     kills_all: float  # the same with the hidden boards
     weakest: str | None  # the mutant the default plan kills least often
-    survivors: list[str]  # alive after the samples and hidden boards
+    survivors: list[str]  # alive after the samples, small tier, worst cases and hidden boards
     suggestions: list[SuggestionPublic]
     unkillable: list[str]  # survivors no board was found for within the time budget
 
@@ -86,7 +88,7 @@ class BoardKills(BaseModel):
     input: dict[str, Any]
     answer: Any
     kills: list[str]  # every mutant this board kills
-    survivors: list[str]  # the mutants the samples and current hidden boards leave alive
+    survivors: list[str]  # the mutants every plan's fixed tests and the hidden boards leave alive
     kills_survivors: list[str]  # the survivors this board would kill
     remaining: list[str]  # the survivors left after adding it
 
@@ -210,11 +212,7 @@ async def board_kills(
         with mem.problem_lock(slug):
             killer = mem.killer(module)
             kills = killer.killed_by(case)
-            fixed: set[str] = set()
-            for sample in module.SAMPLES:
-                fixed.update(killer.killed_by(sample["input"], expected=sample["answer"]))
-            for board in hidden:
-                fixed.update(killer.killed_by(board["input"], expected=board["answer"]))
+            fixed = killed_by_fixed_tests(module, killer, hidden)
             answer = killer.answer(case)
         survivors = [n for n in killer.mutants if n not in fixed]
         return BoardKills(

@@ -181,6 +181,7 @@ def test_public(row: TestRow, viewer: User) -> TestPublic:
         got=row.got,
         counterexample=row.counterexample,
         board_id=row.board_id,
+        positions=row.positions,
     )
 
 

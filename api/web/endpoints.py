@@ -24,6 +24,7 @@ from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
+from judge.grade import plan_size, small_positions
 from judge.verdict import Verdict
 from store import repo
 from store.models import Board, Role, Status, Submission
@@ -40,6 +41,9 @@ class BoardPreview(BaseModel):
 
 class TestPlan(BaseModel):
     samples: int
+    small: int  # the small tier is one test (0 when the problem declares none)...
+    small_positions: int  # ...of this many positions
+    worst: int
     hidden: int
     random: int
     total: int
@@ -96,12 +100,21 @@ async def preview_board(slug: str, board_in: BoardCreate, user: Instructor) -> B
 
 @router.get("/problems/{slug}/plan", response_model=TestPlan, responses={404: {"model": Message}})
 def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: CurrentUser) -> TestPlan:
-    """Tests a submission made now would get: samples, hidden boards, random boards."""
+    """Tests a submission made now would get: samples, the small tier, the worst cases,
+    random boards, hidden boards."""
     module = find_problem(slug)
     hidden = session.scalar(select(func.count()).where(Board.problem == slug)) or 0
     count = module.RANDOM_COUNT if settings.random_count is None else settings.random_count
-    samples = len(module.SAMPLES)
-    return TestPlan(samples=samples, hidden=hidden, random=count, total=samples + hidden + count)
+    positions = len(small_positions(module))
+    return TestPlan(
+        samples=len(module.SAMPLES),
+        small=1 if positions else 0,
+        small_positions=positions,
+        worst=len(getattr(module, "WORST_CASES", ())),
+        hidden=hidden,
+        random=count,
+        total=plan_size(module, hidden, count),
+    )
 
 
 @router.get(

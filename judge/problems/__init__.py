@@ -17,6 +17,13 @@ A problem module defines (see docs/ARCHITECTURE.md, "Problem plug-ins"):
     explain(case) -> dict     {"answer", "winner", "moves": [...]}: one optimal line of play
     shrink(case) -> iterable of smaller valid cases
 
+Optional, for every plan:
+
+    small_cases(reduced=True) -> list[case]   every position up to a size, smallest first;
+                              reduced: one of each class of positions canonical() says alike
+    canonical(case) -> key    equal for positions that are the same game (rotations...)
+    WORST_CASES: list[case]   the longest games, fixed in every plan
+
 A case is a JSON object keyed by PARAMS. Adding a problem is adding one module here.
 """
 
@@ -73,6 +80,10 @@ def check_contract(module: ModuleType) -> None:
         raise TypeError(f"problem {name}: PROFILES needs positive weights")
     for sample in module.SAMPLES:
         module.validate(sample["input"])
+    if hasattr(module, "small_cases") != hasattr(module, "canonical"):
+        raise TypeError(f"problem {name}: small_cases() needs canonical() and back")
+    for case in getattr(module, "WORST_CASES", ()):
+        module.validate(case)
 
 
 @cache

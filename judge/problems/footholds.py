@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from functools import cache
 from typing import Any
 
 from judge.problems import InvalidCase, Limits
@@ -421,6 +422,94 @@ def generate(rng: random.Random, profile: str) -> dict:
     else:
         raise ValueError(f"unknown footholds profile {profile!r} (known: {', '.join(PROFILES)})")
     return {"board": board, "aloc": aloc, "bloc": bloc}
+
+
+# ---------------------------------------------------------------------------------------------
+# every small position, and the worst cases
+
+SMALL_MAX_SIDE = 3  # every board up to 3x3: 1743 positions after symmetry (13005 before)
+
+
+@cache
+def _transforms(rows: int, cols: int) -> tuple[tuple[int, int, tuple[int, ...]], ...]:
+    """The 8 rotations and reflections of a rows x cols board, each as (new rows, new cols,
+    where each cell goes). They keep the game the same: moves are the same four directions."""
+    out = []
+    for transpose in (False, True):
+        for turns in range(4):
+            shape = (cols, rows) if transpose else (rows, cols)
+            if turns % 2:
+                shape = shape[::-1]
+            where = []
+            for r in range(rows):
+                for c in range(cols):
+                    rr, cc, h, w = (c, r, cols, rows) if transpose else (r, c, rows, cols)
+                    for _ in range(turns):  # a quarter turn clockwise
+                        rr, cc, h, w = cc, h - 1 - rr, w, h
+                    where.append(rr * shape[1] + cc)
+            out.append((shape[0], shape[1], tuple(where)))
+    return tuple(out)
+
+
+def canonical(case: dict) -> tuple[int, int, int, int, int]:
+    """The same key for a position and each of its rotations and reflections:
+    the smallest (rows, cols, footholds mask, A's cell, B's cell) among them."""
+    board = case["board"]
+    rows, cols = len(board), len(board[0])
+    cells = [r * cols + c for r, row in enumerate(board) for c, cell in enumerate(row) if cell]
+    a = case["aloc"][0] * cols + case["aloc"][1]
+    b = case["bloc"][0] * cols + case["bloc"][1]
+    keys = []
+    for new_rows, new_cols, where in _transforms(rows, cols):
+        mask = sum(1 << where[cell] for cell in cells)
+        keys.append((new_rows, new_cols, mask, where[a], where[b]))
+    return min(keys)
+
+
+def _all_small() -> Iterator[dict]:
+    for rows in range(1, SMALL_MAX_SIDE + 1):
+        for cols in range(1, SMALL_MAX_SIDE + 1):
+            size = rows * cols
+            for mask in range(1, 1 << size):
+                board = [[mask >> (r * cols + c) & 1 for c in range(cols)] for r in range(rows)]
+                cells = [[r, c] for r in range(rows) for c in range(cols) if board[r][c]]
+                for aloc in cells:
+                    for bloc in cells:
+                        yield {"board": board, "aloc": aloc, "bloc": bloc}
+
+
+def small_cases(reduced: bool = True) -> list[dict]:
+    """Every position on boards up to SMALL_MAX_SIDE x SMALL_MAX_SIDE (every foothold pattern,
+    every pair of start cells, shared ones included), fewest footholds first; with `reduced`,
+    one position of each class of rotations and reflections."""
+    found: dict[Any, dict] = {}
+    for case in _all_small():
+        key = canonical(case) if reduced else len(found)
+        if key not in found:
+            found[key] = {
+                "board": [list(row) for row in case["board"]],
+                "aloc": list(case["aloc"]),
+                "bloc": list(case["bloc"]),
+            }
+    return sorted(found.values(), key=lambda c: (sum(map(sum, c["board"])), _area(c)))
+
+
+def _area(case: dict) -> int:
+    return len(case["board"]) * len(case["board"][0])
+
+
+def _full(aloc: list[int], bloc: list[int]) -> dict:
+    return {"board": [[1] * MAX_SIDE for _ in range(MAX_SIDE)], "aloc": aloc, "bloc": bloc}
+
+
+# The longest games, fixed in every plan so that a solution too slow on them gets TLE in every
+# seed or in none: the two positions of every full or one-hole 5x5 board (up to symmetry) on
+# which a plain memoized search visits the most positions (120112 and 103709; every one-hole
+# board fewer than 78 thousand). Each costs such a search most of a second: two, not more.
+WORST_CASES = [
+    _full([0, 0], [4, 4]),
+    _full([0, 0], [3, 4]),
+]
 
 
 # ---------------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ minus the opponent's) the player to move can get from the numbers board[i:j].
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -189,6 +190,39 @@ def generate(rng: random.Random, profile: str) -> dict:
     else:
         raise ValueError(f"unknown numbergame profile {profile!r} (known: {', '.join(PROFILES)})")
     return {"board": board}
+
+
+# Every row up to SMALL_LENGTH numbers over SMALL_VALUES: negatives, zero, ties, and the
+# extremes (a solver that takes -1000 for minus infinity fails on one of these rows).
+SMALL_LENGTH = 5
+SMALL_VALUES = (-MAX_ABS, -1, 0, MAX_ABS)
+
+
+def canonical(case: dict) -> tuple[int, ...]:
+    """The same key for a row and its reverse: the game is the same read from either end."""
+    row = tuple(case["board"])
+    return min(row, row[::-1])
+
+
+def small_cases(reduced: bool = True) -> list[dict]:
+    """Every row of 1..SMALL_LENGTH numbers from SMALL_VALUES, shortest first; with `reduced`,
+    one of each row and its reverse."""
+    found: dict[Any, dict] = {}
+    for n in range(1, SMALL_LENGTH + 1):
+        for row in itertools.product(SMALL_VALUES, repeat=n):
+            case = {"board": list(row)}
+            key = canonical(case) if reduced else len(found)
+            found.setdefault(key, case)
+    return list(found.values())
+
+
+# The longest rows, fixed in every plan: a solution too slow on them is too slow in every
+# seed. Their answers differ in sign and size, so they also check the result, not just time.
+WORST_CASES = [
+    {"board": [-MAX_ABS] * MAX_N},
+    {"board": [MAX_ABS if k % 2 else -MAX_ABS for k in range(MAX_N)]},
+    {"board": [MAX_ABS - k * 37 % (2 * MAX_ABS + 1) for k in range(MAX_N)]},
+]
 
 
 def shrink(case: dict) -> Iterator[dict]:

@@ -86,7 +86,7 @@ def test_strength_report_suggestion_and_board_editor(service, open_page):
     elif what_if["survivors"]:
         expect(line).to_contain_text("This board kills none of the")
     else:
-        expect(line).to_contain_text("No mutant survives the samples and hidden boards")
+        expect(line).to_contain_text("No mutant survives the tests of every plan")
     shot(page, "strength-02-board-editor")
     fits(page, "boards-would-kill")
 
@@ -107,7 +107,7 @@ def test_strength_report_suggestion_and_board_editor(service, open_page):
         # The refreshed report: the new board kills what the suggestion said it would.
         for name in expected["suggestions"][0]["kills"]:
             row = page.locator(f'#mutant-body tr[data-name="{name}"]')
-            expect(row.locator("td").nth(2)).to_contain_text(f"#{board_id}")
+            expect(row.locator("td").nth(3)).to_contain_text(f"#{board_id}")  # hidden boards
             expect(row).not_to_have_class(re.compile("row-survivor"))
         expect(page.locator("#survivor-count .stat-value")).to_have_text(
             str(len(after["survivors"]))

@@ -89,7 +89,15 @@ def test_student_journey(service, open_page):
     assert result["verdict"] == "WA"
     expect(page.locator("#tests-body tr")).to_have_count(result["total"])
     failing = next(t for t in result["tests"] if t["verdict"] != "AC")
-    assert failing["kind"] == "random"  # the samples pass: the failure is a random board
+    # The samples pass; the depth cap fails first on a small position (every board up to 3x3
+    # is tried, fewest footholds first), the smallest counterexample there is.
+    assert failing["kind"] == "small" and failing["positions"] >= 1
+    board = failing["input"]["board"]
+    assert len(board) <= 3 and len(board[0]) <= 3
+    row = page.locator(f'#tests-body tr[data-index="{failing["index"]}"]')
+    expect(row.locator("[data-positions]")).to_have_text(
+        f" failed at position {failing['positions']}"
+    )
 
     # --- the failing test: board drawn, expected vs returned ----------------------------------
     detail = page.locator("#detail")
@@ -98,22 +106,18 @@ def test_student_journey(service, open_page):
     expect(detail.locator(".detail-board .fh-board")).to_be_visible()
     expect(detail.locator(".compare-expected")).to_contain_text(str(failing["expected"]))
     expect(detail.locator(".compare-got")).to_contain_text(str(failing["got"]))
-    # Its own optimal line is folded away: the shrunk board below is the one to study.
-    detail.get_by_text("Optimal line of play on this board").click()
-    expect(detail.locator(".replay")).to_be_visible()
+    rows, cols = len(board), len(board[0])
+    expect(detail.locator(".detail-board .fh-cell")).to_have_count(rows * cols)
+    # Nothing smaller to shrink to: no separate counterexample, the line of play is open here.
+    expect(page.locator("#counterexample")).to_be_hidden()
 
-    # --- the shrunk counterexample, stepped through move by move ------------------------------
+    # --- the failing small position, stepped through move by move ------------------------------
     cx = failing["counterexample"]
-    assert cx is not None
-    section = page.locator("#counterexample")
-    expect(section).to_be_visible()
-    expect(section.locator(".compare-expected")).to_contain_text(str(cx["expected"]))
-    expect(section.locator(".compare-got")).to_contain_text(str(cx["got"]))
-    rows, cols = len(cx["input"]["board"]), len(cx["input"]["board"][0])
-    expect(section.locator(".detail-board .fh-cell")).to_have_count(rows * cols)
+    assert cx is not None and cx["input"] == failing["input"]
+    section = detail
     replay = section.locator(".replay")
     moves = cx["explanation"]["moves"]
-    assert moves, "a counterexample of a depth cap is a long game"
+    assert len(moves) > 7, "a counterexample of a depth cap at 7 is a longer game"
     expect(replay).to_have_attribute("data-step", "0")
     stage = replay.locator(".replay-stage")
     move = moves[0]

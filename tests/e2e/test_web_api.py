@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from judge.grade import plan_size, small_positions
 from judge.problems import footholds
 from tests.e2e.helpers import CORPUS, unique
 from tests.service.stack import GRADE_TIMEOUT_S
@@ -39,12 +40,16 @@ def test_preview_validates_and_solves_without_saving(service):
     assert service.request("GET", "/api/v1/problems/footholds/boards", teacher).json() == before
 
 
-def test_plan_counts_samples_hidden_and_random_boards(service):
+def test_plan_counts_samples_small_worst_hidden_and_random_boards(service):
     token = service.register(unique("plan"))
     plan = service.request("GET", "/api/v1/problems/footholds/plan", token).json()
     assert plan["samples"] == len(footholds.SAMPLES)
     assert plan["random"] == footholds.RANDOM_COUNT
-    assert plan["total"] == plan["samples"] + plan["hidden"] + plan["random"]
+    assert plan["small"] == 1 and plan["small_positions"] == len(small_positions(footholds))
+    assert plan["worst"] == len(footholds.WORST_CASES) > 0
+    parts = ("samples", "small", "worst", "hidden", "random")
+    assert plan["total"] == sum(plan[part] for part in parts)
+    assert plan["total"] == plan_size(footholds, plan["hidden"], plan["random"])
     assert service.request("GET", "/api/v1/problems/footholds/plan").status_code == 401
 
 

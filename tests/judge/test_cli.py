@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+from judge import problems
+from judge.grade import plan_size, small_positions
 from tests.judge.test_grade import CORRECT
 
 
@@ -48,7 +50,12 @@ def test_grade_json_contract(tmp_path):
     )
     assert out.returncode == 0, out.stderr
     result = json.loads(out.stdout)
-    assert result["verdict"] == "AC" and result["passed"] == result["total"] == 4 + 2 + 5
+    footholds = problems.get("footholds")
+    assert result["verdict"] == "AC" and result["passed"] == result["total"] == plan_size(
+        footholds, 2, 5
+    )
+    (small,) = [t for t in result["tests"] if t["kind"] == "small"]
+    assert small["positions"] == len(small_positions(footholds)) > 1000
     assert result["seed"] == 4
     assert [t["kind"] for t in result["tests"]].count("hidden") == 2
     assert all(t["verdict"] == "AC" for t in result["tests"])

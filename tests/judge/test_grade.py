@@ -7,7 +7,7 @@ import shutil
 import pytest
 
 from judge import problems
-from judge.grade import allocate, grade, plan_tests
+from judge.grade import allocate, grade, plan_size, plan_tests, small_answers
 from judge.sandbox import SandboxUnavailable, make_sandbox
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict
 
@@ -39,13 +39,17 @@ HIDDEN = [{"id": 42, "input": {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": 
 def test_plan_order_and_reproducibility():
     plan = plan_tests(FOOTHOLDS, HIDDEN, seed=5, random_count=12)
     kinds = [t.kind for t in plan]
-    assert kinds == sorted(kinds, key=[TestKind.SAMPLE, TestKind.RANDOM, TestKind.HIDDEN].index)
+    order = [TestKind.SAMPLE, TestKind.SMALL, TestKind.WORST, TestKind.RANDOM, TestKind.HIDDEN]
+    assert kinds == sorted(kinds, key=order.index)
     assert kinds.count(TestKind.HIDDEN) == 1 and kinds.count(TestKind.RANDOM) == 12
+    assert kinds.count(TestKind.SMALL) == 1 and len(plan) == plan_size(FOOTHOLDS, 1, 12)
     again = plan_tests(FOOTHOLDS, HIDDEN, seed=5, random_count=12)
     assert [t.input for t in plan] == [t.input for t in again]
     other = plan_tests(FOOTHOLDS, HIDDEN, seed=6, random_count=12)
     assert [t.input for t in plan] != [t.input for t in other]
-    assert all(t.expected == FOOTHOLDS.reference(t.input) for t in plan)
+    (small,) = [t for t in plan if t.kind is TestKind.SMALL]
+    assert small.input is None and small.expected == small_answers(FOOTHOLDS)
+    assert all(t.expected == FOOTHOLDS.reference(t.input) for t in plan if t is not small)
 
 
 def test_allocate_follows_weights_exactly():
@@ -59,7 +63,7 @@ def test_correct_solution_accepted_with_progress_in_order(sandbox):
         "footholds", CORRECT, hidden_cases=HIDDEN, seed=1, sandbox=sandbox, on_test=seen.append
     )
     assert result.verdict is Verdict.AC, result.tests
-    assert result.passed == result.total == len(FOOTHOLDS.SAMPLES) + 1 + FOOTHOLDS.RANDOM_COUNT
+    assert result.passed == result.total == plan_size(FOOTHOLDS, len(HIDDEN))
     assert [t.index for t in seen] == list(range(result.total))
     assert result.seed == 1 and result.sandboxed and result.judge_version
 
@@ -155,14 +159,15 @@ def test_exception_while_loading_is_a_runtime_error(sandbox):
 
 
 def test_wrong_random_answer_is_shrunk_to_a_smaller_failing_board(sandbox):
-    # Wrong only on rectangular boards of 6+ cells: the samples pass, random boards fail.
+    # Wrong only on rectangular boards of 10+ cells: the samples, every small position (up
+    # to 3x3) and the worst cases (5x5) pass, random boards fail.
     source = (
         CORRECT
         + """
 _real = solution
 def solution(board, aloc, bloc):
     rows, cols = len(board), len(board[0])
-    return _real(board, aloc, bloc) + (rows != cols and rows * cols >= 6)
+    return _real(board, aloc, bloc) + (rows != cols and rows * cols >= 10)
 """
     )
     result = grade("footholds", source, seed=3, random_count=30, sandbox=sandbox)
@@ -172,9 +177,9 @@ def solution(board, aloc, bloc):
     cx = first.counterexample
     assert cx is not None and cx.verdict is Verdict.WA
     rows, cols = len(cx.input["board"]), len(cx.input["board"][0])
-    assert rows != cols and rows * cols >= 6  # still failing
+    assert rows != cols and rows * cols >= 10  # still failing
     assert rows * cols <= len(first.input["board"]) * len(first.input["board"][0])
-    assert rows * cols == 6  # the smallest such board
+    assert rows * cols == 10  # the smallest such board
     assert cx.expected == FOOTHOLDS.reference(cx.input) == cx.got - 1
     assert cx.explanation["answer"] == cx.expected and "moves" in cx.explanation
 

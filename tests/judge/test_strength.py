@@ -39,7 +39,7 @@ def report(killer):
     return analyse(FOOTHOLDS, hidden, seeds=3, suggest_survivors=True, killer=killer)
 
 
-def test_report_structure(report):
+def test_report_structure(report, killer):
     names = list(mutants("footholds"))
     assert report.problem == "footholds"
     assert report.mutant_count == len(names) >= 15
@@ -48,6 +48,8 @@ def test_report_structure(report):
     assert report.random_count == FOOTHOLDS.RANDOM_COUNT and report.seeds == [0, 1, 2]
     assert [(t.kind, t.index, t.id) for t in report.tests] == [
         *(("sample", i, None) for i in range(len(FOOTHOLDS.SAMPLES))),
+        ("small", 0, None),
+        *(("worst", i, None) for i in range(len(FOOTHOLDS.WORST_CASES))),
         ("hidden", 0, 71),
         ("hidden", 1, 72),
     ]
@@ -57,8 +59,13 @@ def test_report_structure(report):
             t.index for t in report.tests if t.kind == "sample" and m.name in t.kills
         ]
         assert m.hidden == [t.id for t in report.tests if t.kind == "hidden" and m.name in t.kills]
+        assert m.worst == [t.index for t in report.tests if t.kind == "worst" and m.name in t.kills]
+        small_kills = next(t.kills for t in report.tests if t.kind == "small")
+        assert (m.small is not None) == (m.name in small_kills)
+        if m.small is not None:  # the first small position that kills it, really killing it
+            assert killer.kills(m.name, m.small)
         assert 0 <= m.random_rate <= 1 and 0 <= m.plan_rate <= m.rate <= 1
-        if m.samples:
+        if m.samples or m.small or m.worst:  # tests of every plan
             assert m.plan_rate == 1
         if m.killed:
             assert m.rate == 1
@@ -112,20 +119,38 @@ def test_skip_killed_keeps_the_plan_figures():
     assert all(m.random_rate is None for m in quick.mutants if m.killed)
 
 
-def test_suggestions_kill_every_survivor(report):
-    assert report.survivors  # samples and these two boards leave some alive
-    assert not report.unkillable
+def test_every_hand_written_mutant_dies_on_the_tests_of_every_plan(report):
+    # The small tier and the worst cases leave nothing for suggestions to do.
+    assert report.survivors == [] and report.suggestions == [] and report.plan_kills_all == 1
+    kills = {t.kind: set(t.kills) for t in report.tests if t.index == 0}
+    # A missing direction shows on a small board; a search cut at depth 18 only in a long game.
+    assert "no_up" in kills["small"] and "depth_cap_18" not in kills["small"]
+    assert "depth_cap_18" in kills["worst"]
+    assert all(m.killed for m in report.mutants)
+
+
+def test_suggestions_kill_every_survivor(killer):
+    # The mutants the samples alone leave alive: what suggestions were for before the small
+    # tier, and still are for mutants that survive it.
+    alive = [
+        n
+        for n in killer.mutants
+        if not any(killer.kills(n, s["input"], s["answer"]) for s in FOOTHOLDS.SAMPLES)
+    ]
+    assert alive
+    found, unkillable = suggest(FOOTHOLDS, alive, killer=killer)
+    assert not unkillable
     covered = set()
     fresh = Killer(FOOTHOLDS)
-    for s in report.suggestions:
+    for s in found:
         FOOTHOLDS.validate(s.input)
         assert s.answer == FOOTHOLDS.reference(s.input)
-        assert s.kills and set(s.kills) <= set(report.survivors)
+        assert s.kills and set(s.kills) <= set(alive)
         assert set(s.got) == set(s.kills)
         for name in s.kills:
             assert fresh.kills(name, s.input)
         covered.update(s.kills)
-    assert covered == set(report.survivors)
+    assert covered == set(alive)
 
 
 def test_suggestions_are_small():
@@ -181,13 +206,18 @@ def test_cli_table_with_hidden_boards(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "mutant" in out and "sentinel_minus_1000" in out
     assert "hidden 0 kills" in out
-    assert "the samples and hidden boards kill every mutant" in out
+    assert "the tests of every plan and the hidden boards kill every mutant" in out
+    assert "small 0 kills" in out and "worst 0 kills" in out
 
 
-def test_cli_suggests_boards(capsys):
-    assert main(["strength", "numbergame", "--seeds", "1"]) == 0
-    out = capsys.readouterr().out
-    assert "survive the samples" in out and "suggested hidden boards" in out
+def test_cli_reports_generated_mutants(capsys):
+    assert main(["strength", "numbergame", "--seeds", "2", "--generated", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    generated = data["generated"]
+    assert generated["seeds"] == 2 and len(generated["mutants"]) > 20
+    assert [b["band"] for b in generated["bands"]] == [">=10%", "1-10%", "0.1-1%", "rarer"]
+    counted = len(generated["mutants"]) - len(generated["equivalent"])
+    assert sum(b["mutants"] for b in generated["bands"]) == counted
 
 
 def test_cli_errors(tmp_path, capsys):

@@ -12,7 +12,9 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import create_token, hash_password
+from judge import problems
 from judge.mutants import mutants
+from judge.strength import Killer, killed_by_fixed_tests
 from store import repo
 from store.models import Role
 from store.settings import Settings
@@ -66,7 +68,13 @@ def test_unknown_problem_and_bad_board(client, teacher) -> None:
     assert bad.status_code == 422 and "invalid board" in bad.json()["detail"]
 
 
-def test_report_suggestion_and_adding_the_board(client, teacher) -> None:
+def fixed_kills(problem) -> set[str]:
+    """What the tests of every plan (samples, small positions, worst cases) kill, measured on
+    the judge directly: the API must say the same."""
+    return killed_by_fixed_tests(problem, Killer(problem))
+
+
+def test_report_and_adding_a_board(client, teacher) -> None:
     url = "/api/v1/problems/numbergame/strength?seeds=3"
     first = client.get(url, headers=teacher)
     assert first.status_code == 200, first.text
@@ -74,27 +82,32 @@ def test_report_suggestion_and_adding_the_board(client, teacher) -> None:
     assert report["problem"] == "numbergame" and report["seeds"] == 3
     assert report["hidden_count"] == 0
     assert [m["name"] for m in report["mutants"]] == list(mutants("numbergame"))
-    assert report["survivors"] == ["sentinel_minus_1000"]  # the samples kill the others
-    assert report["plan_kills_all"] == 1.0 and report["weakest"] in mutants("numbergame")
-    (suggestion,) = report["suggestions"]
-    assert suggestion["kills"] == ["sentinel_minus_1000"]
+    # The small tier (rows up to 5 of -1000, -1, 0, 1000) and the worst cases kill what the
+    # samples leave alive, the sentinel bug included: nothing is left to suggest.
+    numbergame = problems.get("numbergame")
+    dead = fixed_kills(numbergame)
+    assert report["survivors"] == [n for n in mutants("numbergame") if n not in dead] == []
+    assert report["suggestions"] == [] and report["plan_kills_all"] == 1.0
+    sentinel = next(m for m in report["mutants"] if m["name"] == "sentinel_minus_1000")
+    assert sentinel["samples"] == [] and sentinel["small"] is not None and sentinel["killed"]
+    kinds = [t["kind"] for t in report["tests"]]
+    assert kinds == ["sample"] * 3 + ["small"] + ["worst"] * len(numbergame.WORST_CASES)
 
-    # What adding the suggested board would do; nothing is saved.
+    # What adding a board would do; nothing is saved.
     preview = client.post(
         "/api/v1/problems/numbergame/strength/board",
-        json={"input": suggestion["input"]},
+        json={"input": KILLS_SENTINEL},
         headers=teacher,
     )
     assert preview.status_code == 200, preview.text
     kills = preview.json()
-    assert kills["answer"] == suggestion["answer"]
-    assert kills["survivors"] == ["sentinel_minus_1000"]
-    assert kills["kills_survivors"] == ["sentinel_minus_1000"] and kills["remaining"] == []
+    assert "sentinel_minus_1000" in kills["kills"]
+    assert kills["survivors"] == [] and kills["kills_survivors"] == [] == kills["remaining"]
     assert client.get("/api/v1/problems/numbergame/boards", headers=teacher).json() == []
 
-    # Added as a hidden board, it kills the survivor: nothing is left to suggest.
+    # Added as a hidden board, it shows among the tests with what it kills.
     added = client.post(
-        "/api/v1/problems/numbergame/boards", json={"input": suggestion["input"]}, headers=teacher
+        "/api/v1/problems/numbergame/boards", json={"input": KILLS_SENTINEL}, headers=teacher
     )
     assert added.status_code == 201
     board_id = added.json()["id"]
@@ -115,9 +128,16 @@ def test_footholds_report(client, teacher) -> None:
     assert got.status_code == 200, got.text
     report = got.json()
     assert report["mutant_count"] >= 15 and report["suggestions"] == []
-    assert {"depth_cap_18", "no_up"} <= set(report["survivors"])
+    dead = fixed_kills(problems.get("footholds"))
+    assert report["survivors"] == [n for n in mutants("footholds") if n not in dead] == []
+    by_name = {m["name"]: m for m in report["mutants"]}
+    # A missing direction shows on a small board, a search cut at depth 18 only in the
+    # longest games: both survived the samples before these tiers.
+    assert by_name["no_up"]["samples"] == [] and by_name["no_up"]["small"] is not None
+    assert by_name["depth_cap_18"]["small"] is None and by_name["depth_cap_18"]["worst"]
     board = {"board": [[1, 1], [1, 0]], "aloc": [0, 1], "bloc": [1, 0]}
     kills = client.post(
         "/api/v1/problems/footholds/strength/board", json={"input": board}, headers=teacher
     ).json()
-    assert "no_up" in kills["kills_survivors"] and "depth_cap_18" in kills["remaining"]
+    assert "no_up" in kills["kills"] and "depth_cap_18" not in kills["kills"]
+    assert kills["survivors"] == [] and kills["kills_survivors"] == [] == kills["remaining"]

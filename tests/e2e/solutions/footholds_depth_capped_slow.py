@@ -1,15 +1,17 @@
 # A plausible wrong answer for the browser tests: minimax that looks only 7 moves ahead. It
-# passes the four samples and fails on long games (dense random boards), so the judge shows a
-# shrunk counterexample. The sleep makes each test take a moment, so the page can be watched
-# grading it live.
+# passes the four samples and fails on the first small position whose game lasts longer (a
+# 3x3 board), which the judge draws with its optimal line. The sleep on boards larger than
+# the small tier's (3x3) makes each later test take a moment, so the page can be watched
+# grading live; thousands of small positions do not sleep.
 import time
 
 STEPS = ((-1, 0), (1, 0), (0, -1), (0, 1))
 
 
 def solution(board, aloc, bloc):
-    time.sleep(0.05)  # slow enough to watch the progress live
     rows, cols = len(board), len(board[0])
+    if rows > 3 or cols > 3:
+        time.sleep(0.05)  # slow enough to watch the progress live
 
     def play(r, c, orow, ocol, depth):
         """(mover wins, moves left); looks only 7 moves ahead."""

@@ -35,7 +35,7 @@ function showKills(result) {
   const { kills, survivors, kills_survivors: hits, remaining } = result;
   killsLine.className = "preview-kills";
   if (!survivors.length) {
-    killsLine.replaceChildren(`No mutant survives the samples and hidden boards; this board kills ${plural(kills.length, "mutant")} on its own. `, strengthLink());
+    killsLine.replaceChildren(`No mutant survives the tests of every plan (samples, small positions, worst cases) and the hidden boards; this board kills ${plural(kills.length, "mutant")} on its own. `, strengthLink());
   } else if (hits.length) {
     killsLine.classList.add("kills-some");
     killsLine.replaceChildren(

@@ -38,13 +38,14 @@ function showLoading(first, seeds) {
       h("strong", {}, first ? "Running the mutants on the tests…" : "Updating the report…"),
       h("br"),
       h("span", { class: "muted small" },
-        `Samples, hidden boards and ${seeds} random plans. The first analysis of a problem takes about 10 seconds at 20 seeds, and longer with more.`))));
+        `Samples, small positions, worst cases, hidden boards and ${seeds} random plans. The first analysis of a problem takes about 20 seconds at 20 seeds, and longer with more.`))));
 }
 
 function summary(data) {
   const n = data.mutant_count;
   const bySamples = data.mutants.filter((m) => m.samples.length).length;
   const byHidden = data.mutants.filter((m) => m.hidden.length).length;
+  const bySmall = data.mutants.filter((m) => m.small || m.worst.length).length;
   const rates = data.mutants.map((m) => m.random_rate).filter((r) => r !== null);
   const always = rates.filter((r) => r >= 1).length;
   const sometimes = rates.filter((r) => r > 0).length;
@@ -55,10 +56,11 @@ function summary(data) {
     stat("Without hidden boards", percent(data.plan_kills_all),
       `the default plan; at least ${percent(data.plan_kills_all_low)} (95% confidence)`),
     stat("Killed by samples", `${bySamples} / ${n}`, `${plural(data.sample_count, "sample")}`),
+    stat("Killed by small positions or worst cases", `${bySmall} / ${n}`, "every small position and the longest games are in every plan"),
     stat("Killed by hidden boards", `${byHidden} / ${n}`, plural(data.hidden_count, "board")),
     stat("Killed by random boards", rates.length ? `${always} / ${n}` : "–",
       rates.length ? `in every plan; ${sometimes} in some` : "this problem draws no random boards"),
-    stat("Survivors", String(data.survivors.length), "alive after the samples and hidden boards", "survivor-count"),
+    stat("Survivors", String(data.survivors.length), "alive after the tests of every plan and the hidden boards", "survivor-count"),
   ];
 }
 
@@ -81,6 +83,9 @@ function mutantRow(m) {
     h("td", { class: "kill-cell", title: m.samples.length ? "The samples (numbered as on the problem page) that kill it" : null }, m.samples.length
       ? m.samples.map((i) => String(i + 1)).join(", ")
       : h("span", { class: "muted" }, "–")),
+    h("td", { class: "kill-cell", title: m.small ? `First killed by the small position ${JSON.stringify(m.small)}` : null },
+      [m.small ? "small" : null, ...m.worst.map((i) => `worst ${i + 1}`)].filter(Boolean).join(", ")
+        || h("span", { class: "muted" }, "–")),
     h("td", { class: "kill-cell" }, m.hidden.length
       ? m.hidden.map((id) => `#${id}`).join(", ")
       : h("span", { class: "muted" }, "–")),
@@ -117,7 +122,7 @@ function render(data) {
   const list = clear($("#suggestions"));
   if (!data.survivors.length) {
     list.append(h("p", { class: "empty-state-inline", id: "all-killed" },
-      "Every mutant is already killed by the samples or the hidden boards: there is nothing to suggest."));
+      "Every mutant is already killed by the tests of every plan (samples, small positions, worst cases) or the hidden boards: there is nothing to suggest."));
   } else {
     data.suggestions.forEach((s, i) => list.append(suggestionCard(s, i)));
     if (data.unkillable.length) {

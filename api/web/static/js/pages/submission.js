@@ -20,7 +20,7 @@ let planned = 0;
 let following = null; // AbortController of the live stream
 const explanations = new Map();
 
-const KIND_NAMES = { sample: "sample", hidden: "hidden", random: "random" };
+const KIND_NAMES = { sample: "sample", small: "small positions", worst: "worst case", hidden: "hidden", random: "random" };
 const isFailure = (test) => test.verdict !== "AC" && test.verdict !== "SKIPPED";
 const visibleInput = (test) => test.input !== null && test.input !== undefined;
 
@@ -90,7 +90,9 @@ function testRow(test) {
     h("td", { class: "num" }, test.index + 1),
     h("td", {}, h("span", { class: `kind kind-${test.kind}` }, KIND_NAMES[test.kind] || test.kind),
       test.profile ? h("span", { class: "muted small hide-sm" }, ` ${test.profile.replace(/_/g, " ")}`) : null,
-      test.board_id != null ? h("span", { class: "muted small" }, ` board #${test.board_id}`) : null),
+      test.board_id != null ? h("span", { class: "muted small" }, ` board #${test.board_id}`) : null,
+      test.positions != null ? h("span", { class: "muted small", dataset: { positions: String(test.positions) } },
+        ` ${positionsText(test)}`) : null),
     h("td", {}, verdictBadge(test.verdict)),
     h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : formatMs(test.time_ms)),
     h("td", { class: "num hide-sm" }, formatKb(test.memory_kb)),
@@ -98,6 +100,11 @@ function testRow(test) {
       "aria-label": `${visibleInput(test) ? "View the board of" : "Details of"} test ${test.index + 1}` },
       "View") : h("span", { class: "muted small" }, test.kind === "hidden" ? "hidden" : "")),
   );
+}
+
+// The small tier is one row: every position up to a size, tried smallest first.
+function positionsText(test) {
+  return test.verdict === "AC" ? `all ${test.positions} positions` : `failed at position ${test.positions}`;
 }
 
 let failedOnly = false;
@@ -192,7 +199,9 @@ function showTest(test, isFirstFailure) {
     : `Test #${test.index + 1}`;
   const body = clear($("#detail-body"));
   body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(test.verdict), " ",
-    h("span", {}, `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
+    h("span", {}, test.kind === "small"
+      ? `${VERDICT_NAMES[test.verdict] || test.verdict} on small position ${test.positions}, the smallest board your solution fails`
+      : `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
     test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
     h("span", { class: "muted" }, ` · ${formatMs(test.time_ms)}`)));
   if (!visibleInput(test)) {
@@ -207,8 +216,9 @@ function showTest(test, isFirstFailure) {
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
         h("pre", {}, JSON.stringify(test.input)))));
   body.appendChild(layout);
-  // With a shrunk counterexample below, this larger board's line is there on request.
-  const collapsed = Boolean(test.counterexample);
+  // With a shrunk counterexample below, this larger board's line is there on request. A small
+  // position is the smallest board already: its line is the one to study.
+  const collapsed = Boolean(test.counterexample) && test.kind !== "small";
   let line = lineSection(sub.problem, test.input, null, collapsed);
   line.appendChild(h("p", { class: "muted" }, "Loading the optimal line…"));
   body.appendChild(line);
@@ -234,7 +244,7 @@ function showCounterexample(test) {
   section.hidden = false;
   const body = clear($("#cx-body"));
   body.appendChild(h("p", { class: "muted" },
-    `Test #${test.index + 1} failed on a random board. The judge shrank it to this smaller board, where your solution still fails:`));
+    `Test #${test.index + 1} failed on a ${test.kind === "worst" ? "worst-case" : "random"} board. The judge shrank it to this smaller board, where your solution still fails:`));
   body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(cx.verdict), " ",
     h("span", {}, VERDICT_NAMES[cx.verdict] || cx.verdict)));
   if (informative(cx)) body.appendChild(h("p", { class: "test-message" }, cx.message));
@@ -256,7 +266,8 @@ function renderFinal() {
   const failing = sub.tests.find(isFailure);
   if (failing) showTest(failing, true);
   else $("#detail").hidden = true;
-  const withCounterexample = sub.tests.find((t) => t.counterexample);
+  // A failing small position is drawn above as it is: nothing smaller to show.
+  const withCounterexample = sub.tests.find((t) => t.counterexample && t.kind !== "small");
   if (withCounterexample) showCounterexample(withCounterexample);
   else $("#counterexample").hidden = true;
   renderJudgings();
