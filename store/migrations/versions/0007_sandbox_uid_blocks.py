@@ -1,7 +1,7 @@
 """Each worker leases a block of sandbox uids of its own (sandbox_uid_blocks).
 
 Revision ID: 0007
-Revises: 0003
+Revises: 0006
 Create Date: 2026-12-01
 
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision: str = "0007"
-down_revision: str | Sequence[str] | None = "0003"
+down_revision: str | Sequence[str] | None = "0006"
 branch_labels: str | Sequence[str] | None = None
 depends_on: str | Sequence[str] | None = None
 
