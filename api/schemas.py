@@ -111,7 +111,7 @@ class SubmissionCreate(BaseModel):
 class SubmissionQueued(BaseModel):
     id: int
     problem: str
-    status: Literal["queued", "running", "done"]
+    status: Literal["queued", "running", "done", "held"]
     created_at: datetime
 
 
@@ -149,7 +149,7 @@ class SubmissionSummary(BaseModel):
     id: int
     user: str
     problem: str
-    status: Literal["queued", "running", "done"]
+    status: Literal["queued", "running", "done", "held"]
     verdict: str | None
     passed: int | None
     total: int | None
@@ -167,6 +167,8 @@ class SubmissionPublic(SubmissionSummary):
     message: str | None
     sandboxed: bool | None
     started_at: datetime | None
+    # Held (grading kept being interrupted, an instructor decides): why, for instructors only.
+    hold_reason: str | None = None
     tests: list[TestPublic]
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
 

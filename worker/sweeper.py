@@ -17,23 +17,24 @@ log = logging.getLogger(__name__)
 
 
 def sweep_once(runtime: Runtime, enqueue: Enqueuer) -> tuple[int, int]:
-    """One pass; returns (messages resent, submissions given up as IE)."""
+    """One pass; returns (messages resent, submissions held for an instructor)."""
     settings = runtime.settings
     with runtime.session() as session:
-        stale, gave_up = repo.sweep(
+        stale, held = repo.sweep(
             session=session,
             resend_after_s=settings.resend_after_s,
             max_attempts=settings.max_attempts,
         )
     sent = sum(enqueue(row.submission_id, priority=row.priority) for row in stale)
-    if stale or gave_up:
+    if stale or held:
         log.info(
-            "sweeper: resent %d of %d stale submissions, gave up on %s",
+            "sweeper: resent %d of %d lost submissions %s, held %s",
             sent,
             len(stale),
-            gave_up or "none",
+            [row.submission_id for row in stale],
+            held or "none",
         )
-    return sent, len(gave_up)
+    return sent, len(held)
 
 
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
