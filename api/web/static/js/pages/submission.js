@@ -41,6 +41,14 @@ function renderHeader() {
         h("span", { class: "muted" }, `${sub.passed} of ${plural(sub.total, "test")} passed`)),
     );
     box.dataset.verdict = sub.verdict;
+  } else if (sub.status === "held") {
+    // Not a verdict: grading kept being interrupted on the judge's side.
+    box.replaceChildren(verdictBadge(null, "held"),
+      h("div", { class: "sub-verdict-text" }, h("strong", {}, "Held for review"),
+        h("span", { class: "muted" }, isInstructor
+          ? "Grading kept being interrupted. Rejudge it once the cause is fixed."
+          : "Grading was interrupted by a problem on the judge's side, not by your code. An instructor will run it again.")));
+    delete box.dataset.verdict;
   } else {
     box.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }),
       h("div", { class: "sub-verdict-text" }, h("strong", {}, sub.status === "running" ? "Judging…" : "Queued…"),
@@ -48,6 +56,13 @@ function renderHeader() {
     delete box.dataset.verdict;
   }
   $("#sub-actions").hidden = !isInstructor;
+  renderHold();
+}
+
+function renderHold() {
+  const box = $("#hold");
+  box.hidden = !(isInstructor && sub.status === "held" && sub.hold_reason);
+  if (!box.hidden) $("#hold-reason").textContent = sub.hold_reason;
 }
 
 function titleOf(slug) {
@@ -335,8 +350,11 @@ function onEvent({ event, data }) {
   if (event === "status") {
     if (data.status === "queued" && sub.status !== "queued") resetLive();
     sub.status = data.status;
+    if (data.status === "held" && isInstructor) {
+      api(`/submissions/${id}`).then((fresh) => { sub = fresh; renderHeader(); }).catch(() => {});
+    }
     renderHeader();
-    updateProgress(data.status === "queued" ? "Waiting in the queue…" : null);
+    updateProgress(statusText(data.status));
   } else if (event === "test") {
     tests.set(data.index, data);
     upsertTestRow(data);
@@ -352,7 +370,16 @@ function onEvent({ event, data }) {
     renderFinal();
   } else if (event === "gone") {
     pageAlert("This submission no longer exists.");
+  } else if (event === "reconnect") {
+    // The server lost its database: the loop in follow() opens a new stream.
+    updateProgress("The judge is briefly unavailable. Reconnecting…");
   }
+}
+
+function statusText(status) {
+  if (status === "queued") return "Waiting in the queue…";
+  if (status === "held") return "Held for review: waiting for an instructor to run it again.";
+  return null;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -368,7 +395,7 @@ async function follow() {
   } catch {
     planned = 0;
   }
-  updateProgress(sub.status === "queued" ? "Waiting in the queue…" : null);
+  updateProgress(statusText(sub.status));
   let failures = 0;
   while (sub.status !== "done" && !controller.signal.aborted) {
     try {
@@ -412,6 +439,8 @@ $("#rejudge").addEventListener("click", async (event) => {
     button.disabled = false;
   }
 });
+
+$("#hold-rejudge").addEventListener("click", () => $("#rejudge").click());
 
 // ---- start -----------------------------------------------------------------------------------
 
