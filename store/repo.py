@@ -615,6 +615,19 @@ def release(*, session: Session, claim_: Claim, failure: str = "", retry_in_s: f
     return result.rowcount == 1
 
 
+def unsent(*, session: Session, submission_ids: list[int]) -> None:
+    """The sweeper could not publish these (broker down): their resends do not count towards
+    the backoff, so they go out again one period later, as soon as the broker is back."""
+    if submission_ids:
+        session.execute(
+            update(Submission)
+            .where(Submission.id.in_(submission_ids), Submission.resends > 0)
+            .values(resends=Submission.resends - 1)
+            .execution_options(synchronize_session=False)
+        )
+    session.commit()
+
+
 def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
     """Set the row aside for an instructor if the claim still holds: its grading was
     interrupted `interrupted` times by something that is not the submission's fault (a
@@ -657,7 +670,7 @@ class Stale:
 # A message sent this much later than another may still be consumed first: the API commits
 # a row before it publishes, and worker slots take messages a little out of order.
 SEND_SLACK_S = 2.0
-MAX_BACKOFF_DOUBLINGS = 6  # the sweeper's resends of one row: after 1, 2, 4 ... 64 periods
+MAX_BACKOFF_DOUBLINGS = 4  # the sweeper's resends of one row: after 1, 2, 4 ... 16 periods
 
 
 def _backoff_s(resend_after_s: float, resends: int) -> float:
@@ -700,9 +713,10 @@ def sweep(
     really lost: when a message sent after it has been consumed (per queue: the queues are
     first in, first out), or when no worker is busy and none has claimed anything for
     `resend_after_s`. A row whose user has another submission being graded waits for that
-    one (the worker hands it on) and is never resent. Every resend of a row doubles the wait
-    before the next (`resends`), and a row running under an expired lease (a dead worker) is
-    resent on the same backoff.
+    one (the worker hands it on) and is never resent. In the idle case every resend of a row
+    doubles the wait before the next (`resends`): with no worker consuming, copies would pile
+    up in the broker. A row running under an expired lease (a dead worker) is resent on the
+    same backoff.
     """
     now = utcnow()
     expired = and_(Submission.status == Status.RUNNING, Submission.lease_expires < now)
@@ -746,16 +760,16 @@ def sweep(
             .order_by(Submission.id)
         )
     )
-    candidates = [
-        row
+
+    def backed_off(row: Any) -> bool:
+        return now - row.enqueued_at >= timedelta(seconds=_backoff_s(resend_after_s, row.resends))
+
+    queued = [row for row in candidates if row.status == Status.QUEUED and not row.waiting]
+    lost = {
+        row.id
         for row in candidates
-        if now - row.enqueued_at >= timedelta(seconds=_backoff_s(resend_after_s, row.resends))
-        and (
-            not row.waiting if row.status == Status.QUEUED else _retry_due(row, now, resend_after_s)
-        )
-    ]
-    queued = [row for row in candidates if row.status == Status.QUEUED]
-    lost = {row.id for row in candidates if row.status != Status.QUEUED}
+        if row.status != Status.QUEUED and backed_off(row) and _retry_due(row, now, resend_after_s)
+    }
     if queued:
         oldest = min(row.enqueued_at for row in queued)
         claimed: dict[str, list[tuple[datetime, datetime]]] = {}
@@ -785,8 +799,10 @@ def sweep(
             )
         )
         for row in queued:
+            # Overtaken: surely lost, resent at once. Idle: lost, or no worker is consuming
+            # at all (then the copies would pile up in the broker), so on the backoff.
             passed = overtaken.get(row.priority)
-            if not busy or (passed is not None and passed(row.enqueued_at)):
+            if (passed is not None and passed(row.enqueued_at)) or (not busy and backed_off(row)):
                 lost.add(row.id)
     resend = [row for row in candidates if row.id in lost]
     if resend:

@@ -25,7 +25,13 @@ def sweep_once(runtime: Runtime, enqueue: Enqueuer) -> tuple[int, int]:
             resend_after_s=settings.resend_after_s,
             max_attempts=settings.max_attempts,
         )
-    sent = sum(enqueue(row.submission_id, priority=row.priority) for row in stale)
+    failed = [
+        row.submission_id for row in stale if not enqueue(row.submission_id, priority=row.priority)
+    ]
+    sent = len(stale) - len(failed)
+    if failed:
+        with runtime.session() as session:
+            repo.unsent(session=session, submission_ids=failed)
     if stale or held:
         log.info(
             "sweeper: resent %d of %d lost submissions %s, held %s",

@@ -187,6 +187,17 @@ def test_resends_of_a_lost_row_back_off(session: Session) -> None:
         assert resent() == [lost.id]
 
 
+def test_a_resend_the_broker_refused_does_not_lengthen_the_wait(session: Session) -> None:
+    lost = new_submission(session)
+    for _ in range(3):  # the broker is down: every resend fails and is handed back
+        sent(session, lost, seconds_ago=11)
+        stale, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+        assert [s.submission_id for s in stale] == [lost.id]
+        repo.unsent(session=session, submission_ids=[lost.id])
+    session.refresh(lost)
+    assert lost.resends == 0
+
+
 def test_a_held_submission_is_rejudged_and_finishes_normally(session: Session) -> None:
     sub = new_submission(session)
     claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
