@@ -318,7 +318,7 @@ function updateProgress(statusText) {
   $("#progress-fill").style.width = `${Math.round((graded / total) * 100)}%`;
   const failed = [...tests.values()].filter(isFailure);
   const passed = [...tests.values()].filter((t) => t.verdict === "AC").length;
-  let text = statusText;
+  let text = statusText || holdText(sub.status);
   if (!text) {
     text = graded ? `Graded ${graded} of ${planned ? total : "?"} tests · ${passed} passed` : "Running your code…";
     if (failed.length) text += ` · test #${failed[0].index + 1} failed (${failed[0].verdict})`;
@@ -376,9 +376,13 @@ function onEvent({ event, data }) {
   }
 }
 
+function holdText(status) {
+  return status === "held" ? "Held for review: waiting for an instructor to run it again." : null;
+}
+
 function statusText(status) {
   if (status === "queued") return "Waiting in the queue…";
-  if (status === "held") return "Held for review: waiting for an instructor to run it again.";
+  if (status === "held") return holdText(status);
   return null;
 }
 
