@@ -492,15 +492,20 @@ def load_job(*, session: Session, claim_: Claim) -> Job:
     return job
 
 
-def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
-    """Push the lease out if the claim still holds (uncommitted)."""
+def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
+    """Update the row if the claim still holds (uncommitted); whether it did."""
     result = session.execute(
         update(Submission)
         .where(_holds(claim_))
-        .values(lease_expires=utcnow() + timedelta(seconds=lease_s))
+        .values(**values)
         .execution_options(synchronize_session=False)
     )
     return result.rowcount == 1
+
+
+def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
+    """Push the lease out if the claim still holds (uncommitted)."""
+    return _set_if_held(session, claim_, lease_expires=utcnow() + timedelta(seconds=lease_s))
 
 
 def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
@@ -554,20 +559,17 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
         "judge_version": result.get("judge_version"),
         "message": result.get("message") or "",
     }
-    updated = session.execute(
-        update(Submission)
-        .where(_holds(claim_))
-        .values(
-            status=Status.DONE,
-            lease_expires=None,
-            finished_at=now,
-            sandboxed=result.get("sandboxed"),
-            hold_reason=None,
-            **fields,
-        )
-        .execution_options(synchronize_session=False)
+    finished = _set_if_held(
+        session,
+        claim_,
+        status=Status.DONE,
+        lease_expires=None,
+        finished_at=now,
+        sandboxed=result.get("sandboxed"),
+        hold_reason=None,
+        **fields,
     )
-    if updated.rowcount != 1:
+    if not finished:
         session.rollback()
         return False
     submission = session.get(Submission, claim_.submission_id)
@@ -600,19 +602,16 @@ def release(*, session: Session, claim_: Claim, failure: str = "", retry_in_s: f
 
     `retry_in_s`: the delay of the retry message already scheduled; the row counts as sent
     then, so the sweeper does not send another while that one waits."""
-    result = session.execute(
-        update(Submission)
-        .where(_holds(claim_))
-        .values(
-            status=Status.QUEUED,
-            lease_expires=None,
-            enqueued_at=utcnow() + timedelta(seconds=retry_in_s),
-            last_failure=failure[:FAILURE_CHARS] or None,
-        )
-        .execution_options(synchronize_session=False)
+    released = _set_if_held(
+        session,
+        claim_,
+        status=Status.QUEUED,
+        lease_expires=None,
+        enqueued_at=utcnow() + timedelta(seconds=retry_in_s),
+        last_failure=failure[:FAILURE_CHARS] or None,
     )
     session.commit()
-    return result.rowcount == 1
+    return released
 
 
 def unsent(*, session: Session, submission_ids: list[int]) -> None:
@@ -640,14 +639,11 @@ def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
         f"grading was interrupted {interrupted} times; the last interruption: "
         f"{last_failure or 'the worker grading it stopped (killed or crashed)'}"
     )
-    result = session.execute(
-        update(Submission)
-        .where(_holds(claim_))
-        .values(status=Status.HELD, lease_expires=None, hold_reason=reason[:FAILURE_CHARS])
-        .execution_options(synchronize_session=False)
+    held = _set_if_held(
+        session, claim_, status=Status.HELD, lease_expires=None, hold_reason=reason[:FAILURE_CHARS]
     )
     session.commit()
-    return result.rowcount == 1
+    return held
 
 
 def internal_error(message: str, judge_version: str | None = None) -> dict[str, Any]:
