@@ -173,6 +173,17 @@ class SubmissionPublic(SubmissionSummary):
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
 
 
+class HeldSubmission(BaseModel):
+    """A submission held for an instructor: grading kept being interrupted."""
+
+    id: int
+    user: str
+    problem: str
+    created_at: datetime
+    attempts: int
+    hold_reason: str | None
+
+
 class SubmissionPage(BaseModel):
     items: list[SubmissionSummary]
     total: int

@@ -646,6 +646,35 @@ def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
     return held
 
 
+@dataclass(frozen=True)
+class Held:
+    submission_id: int
+    username: str
+    problem: str
+    created_at: datetime
+    attempts: int
+    reason: str | None
+
+
+def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
+    """Submissions held for an instructor, oldest first (the summary columns only)."""
+    rows = session.execute(
+        select(
+            Submission.id,
+            User.username,
+            Submission.problem,
+            Submission.created_at,
+            Submission.attempts,
+            Submission.hold_reason,
+        )
+        .join(User, User.id == Submission.user_id)
+        .where(Submission.status == Status.HELD)
+        .order_by(Submission.id)
+        .limit(limit)
+    )
+    return [Held(*row) for row in rows]
+
+
 def internal_error(message: str, judge_version: str | None = None) -> dict[str, Any]:
     return {
         "verdict": "IE",

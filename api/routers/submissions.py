@@ -27,6 +27,7 @@ from api.deps import (
 from api.routers.problems import find_problem
 from api.schemas import (
     DbId,
+    HeldSubmission,
     JudgingPublic,
     Message,
     RejudgeQueued,
@@ -320,6 +321,28 @@ def history(
         limit=limit,
         offset=offset,
     )
+
+
+@router.get(
+    "/submissions/held",
+    response_model=list[HeldSubmission],
+    responses={401: {"model": Message}, 403: {"model": Message}},
+)
+def held(session: SessionDep, user: Instructor) -> list[HeldSubmission]:
+    """Submissions held for review (instructors), oldest first, at most 200: their grading
+    was interrupted JUDGE_MAX_ATTEMPTS times (workers killed, the database or the sandbox
+    failing). Each gets a verdict once rejudged."""
+    return [
+        HeldSubmission(
+            id=h.submission_id,
+            user=h.username,
+            problem=h.problem,
+            created_at=h.created_at,
+            attempts=h.attempts,
+            hold_reason=h.reason,
+        )
+        for h in repo.held_submissions(session=session)
+    ]
 
 
 @router.get(

@@ -244,11 +244,17 @@ def test_a_held_submission_shows_its_reason_to_instructors_only_and_rejudges(ser
 
     page = open_page()
     log_in(page, *service.admin)
-    page.goto(f"/submissions/{sid}")
+    page.goto("/instructor")  # the overview lists what is held, with the reason
+    row = page.locator(f'#held-body tr[data-id="{sid}"]')
+    expect(row).to_contain_text(reason)
+    expect(row.get_by_role("button", name="Rejudge")).to_be_visible()
+    shot(page, "held-02-instructor-overview")
+    row.get_by_role("link", name=f"#{sid}").click()
+    page.wait_for_url(f"**/submissions/{sid}")
     hold = page.locator("#hold")
     expect(hold).to_be_visible()
     expect(hold).to_contain_text(reason)
-    shot(page, "held-02-instructor")
+    shot(page, "held-03-instructor")
     hold.get_by_role("button", name="Rejudge now", exact=True).click()
     expect(page.locator("#sub-verdict")).to_have_attribute(
         "data-verdict", "AC", timeout=GRADE_TIMEOUT_MS
