@@ -42,6 +42,7 @@ from judge.verdict import shown_to_student
 from store import repo
 from store.models import Role, Status, Submission, TestRow, User
 from store.settings import Settings
+from store.transient import first_line
 
 log = logging.getLogger(__name__)
 
@@ -361,11 +362,9 @@ class EventHub:
 
     def _end_all_reconnect(self, exc: Exception) -> None:
         streams = [stream for watched in self._watched.values() for stream in watched.streams]
-        first_line = (str(exc).strip().splitlines() or [""])[0]
         log.warning(
-            "live-progress poll failed (%s: %s); asked %d streams to reconnect",
-            type(exc).__name__,
-            first_line,
+            "live-progress poll failed (%s); asked %d streams to reconnect",
+            first_line(exc),
             len(streams),
         )
         for stream in streams:

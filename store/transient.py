@@ -41,3 +41,8 @@ def is_transient(exc: BaseException) -> bool:
         "OperationalError",
         "InterfaceError",
     }
+
+
+def first_line(exc: BaseException) -> str:
+    """What a log line says of an error (a database error's text runs over many lines)."""
+    return f"{type(exc).__name__}: {(str(exc).strip().splitlines() or [''])[0]}"

@@ -10,6 +10,7 @@ import logging
 import threading
 
 from store import repo
+from store.transient import first_line, is_transient
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
 
@@ -47,6 +48,6 @@ def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
     while not stop.is_set():
         try:
             sweep_once(runtime, enqueue)
-        except Exception:  # database down for a moment: the next pass tries again
-            log.warning("sweep failed", exc_info=True)
+        except Exception as exc:  # database down for a moment: the next pass tries again
+            log.warning("sweep failed: %s", first_line(exc), exc_info=not is_transient(exc))
         stop.wait(runtime.settings.sweep_interval_s)

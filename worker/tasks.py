@@ -20,7 +20,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 import judge.grade
 from store import repo
 from store.settings import Settings
-from store.transient import is_transient
+from store.transient import first_line, is_transient
 from worker.app import GRADE_TASK
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
@@ -61,7 +61,7 @@ def with_retries(what: str, step: Callable[[], T]) -> T:
                 attempt,
                 WRITE_TRIES,
                 pause,
-                str(exc).splitlines()[0],
+                first_line(exc),
             )
         time.sleep(pause)
         pause *= 2
@@ -89,9 +89,12 @@ class Heartbeat:
                 with self.runtime.session() as session:
                     if not repo.extend_lease(session=session, claim_=self.claim, lease_s=lease_s):
                         return  # the claim was taken over (rejudge): the verdict will be dropped
-            except Exception:  # a database hiccup: try again at the next beat
+            except Exception as exc:  # a database hiccup: try again at the next beat
                 log.warning(
-                    "lease heartbeat for %s failed", self.claim.submission_id, exc_info=True
+                    "lease heartbeat for %s failed: %s",
+                    self.claim.submission_id,
+                    first_line(exc),
+                    exc_info=not is_transient(exc),
                 )
 
     def __enter__(self) -> Heartbeat:
@@ -187,7 +190,7 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
         with Heartbeat(runtime, claim):
             result = grade_job(runtime, job, on_test)
     except INFRASTRUCTURE_ERRORS as exc:
-        failure = f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}"
+        failure = first_line(exc)
 
         def release() -> bool:
             with runtime.session() as session:
