@@ -798,12 +798,14 @@ def sweep(
     if queued:
         oldest = min(row.enqueued_at for row in queued)
         claimed: dict[str, list[tuple[datetime, datetime]]] = {}
-        # Claimed rows sent since the oldest candidate (on the status/send-time index).
+        # Rows sent and claimed since the oldest candidate. Not those ever given back after
+        # an infrastructure error: their retry was a delayed message, outside the queue order.
         for priority, started, sent in session.execute(
             select(Submission.priority, Submission.started_at, Submission.enqueued_at).where(
                 Submission.status.in_([Status.RUNNING, Status.DONE, Status.HELD]),
                 Submission.enqueued_at > oldest,
                 Submission.started_at > oldest,
+                Submission.last_failure.is_(None),
             )
         ):
             claimed.setdefault(priority, []).append((started, sent))

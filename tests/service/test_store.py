@@ -159,6 +159,22 @@ def test_a_healthy_backlog_is_not_resent_and_an_overtaken_row_is(session: Sessio
     assert [s.submission_id for s in stale] == [w.id for w in waiting[:2]]
 
 
+def test_a_delayed_retry_is_no_sign_that_the_queue_moved_on(session: Session) -> None:
+    waiting = new_submission(session, "waiting")
+    retried = new_submission(session, "retried")
+    busy = new_submission(session, "busy")
+    assert repo.claim(session=session, submission_id=busy.id, lease_s=60)
+    sent(session, busy, seconds_ago=100, started_ago=1)  # the head of the queue
+    sent(session, waiting, seconds_ago=60)
+    claim = repo.claim(session=session, submission_id=retried.id, lease_s=60)
+    # A database error: given back, its retry a delayed message due in 30 s ...
+    assert repo.release(session=session, claim_=claim, failure="OperationalError", retry_in_s=30)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+    sent(session, retried, seconds_ago=1)  # ... which a worker took when it was due
+    assert repo.claim(session=session, submission_id=retried.id, lease_s=60)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+
+
 def test_a_row_waiting_for_its_users_other_submission_is_not_resent(session: Session) -> None:
     first, second = new_submission(session, "alice"), new_submission(session, "alice")
     later = new_submission(session, "bob")
