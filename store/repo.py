@@ -373,19 +373,30 @@ def _claimable(now: datetime):
     )
 
 
-def _grading_for_user(user_id: Any, other_than: int, now: datetime):
-    """Another submission of the user is being graded: under a live lease, or under an expired
-    one (its worker may be slow, or dead: the sweeper resends it) when it is the older one, so
-    that of two rows left running the older goes first. An alias, so it never correlates with
-    the outer statement's submissions."""
+def _grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any):
+    """Another submission of the user goes first: one being graded, under a live lease or
+    under an expired one (its worker may be slow, or dead: the sweeper resends it) when it is
+    the older one, so that of two rows left running the older goes first; or an older one
+    still queued at the same priority (two worker slots that take two of a student's
+    messages at once must not grade the newer first; a rejudge never holds up live work).
+    An alias, so it correlates with the outer statement only through the arguments."""
     other = aliased(Submission)
     return (
         select(other.id)
         .where(
             other.user_id == user_id,
             other.id != other_than,
-            other.status == Status.RUNNING,
-            or_(other.lease_expires >= now, other.id < other_than),
+            or_(
+                and_(
+                    other.status == Status.RUNNING,
+                    or_(other.lease_expires >= now, other.id < other_than),
+                ),
+                and_(
+                    other.status == Status.QUEUED,
+                    other.id < other_than,
+                    other.priority == priority,
+                ),
+            ),
         )
         .exists()
     )
@@ -400,17 +411,20 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
     pass the one-at-a-time check at once (SQLite serialises writers anyway).
     """
     now = utcnow()
-    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
-    if user_id is None:
+    row = session.execute(
+        select(Submission.user_id, Submission.priority).where(Submission.id == submission_id)
+    ).first()
+    if row is None:
         session.rollback()
         return None
+    user_id = row.user_id
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     result = session.execute(
         update(Submission)
         .where(
             Submission.id == submission_id,
             _claimable(now),
-            ~_grading_for_user(user_id, submission_id, now),
+            ~_grading_for_user(user_id, submission_id, now, row.priority),
         )
         .values(
             status=Status.RUNNING,
@@ -433,16 +447,21 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
 
 
 def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
-    """The row is claimable but another of its user's submissions is being graded: the
-    claim was refused for fairness; the row is handed on when that one finishes."""
+    """The row is claimable but another of its user's submissions goes first (being graded,
+    or older and still queued): the claim was refused; the row is handed on when that one
+    finishes."""
     now = utcnow()
     row = session.execute(
-        select(Submission.user_id, _claimable(now)).where(Submission.id == submission_id)
+        select(Submission.user_id, Submission.priority, _claimable(now)).where(
+            Submission.id == submission_id
+        )
     ).first()
     waiting = (
         row is not None
-        and bool(row[1])
-        and bool(session.scalar(select(_grading_for_user(row.user_id, submission_id, now))))
+        and bool(row[2])
+        and bool(
+            session.scalar(select(_grading_for_user(row.user_id, submission_id, now, row.priority)))
+        )
     )
     session.rollback()
     return waiting
@@ -776,7 +795,9 @@ def sweep(
                 Submission.resends,
                 Submission.lease_expires,
                 Submission.attempts,
-                _grading_for_user(Submission.user_id, Submission.id, now).label("waiting"),
+                _grading_for_user(
+                    Submission.user_id, Submission.id, now, Submission.priority
+                ).label("waiting"),
             )
             .where(
                 or_(Submission.status == Status.QUEUED, expired),

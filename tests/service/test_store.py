@@ -275,6 +275,20 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert repo.claim(session=session, submission_id=third.id, lease_s=60) is not None
 
 
+def test_a_students_submissions_are_claimed_oldest_first(session: Session) -> None:
+    first, second = new_submission(session, "alice"), new_submission(session, "alice")
+    # Two worker slots took both messages; the newer one's claim comes first: refused.
+    assert repo.claim(session=session, submission_id=second.id, lease_s=60) is None
+    assert repo.waiting_for_its_user(session=session, submission_id=second.id)
+    claim = repo.claim(session=session, submission_id=first.id, lease_s=60)
+    assert claim is not None
+    assert repo.finish(session=session, claim_=claim, result=RESULT)
+    # An old submission queued for a rejudge does not hold up the student's live work.
+    assert repo.rejudge(session=session, submission_ids=[first.id]) == [first.id]
+    session.commit()
+    assert repo.claim(session=session, submission_id=second.id, lease_s=60) is not None
+
+
 def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None:
     sub = new_submission(session)
     claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
