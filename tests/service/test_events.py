@@ -395,7 +395,8 @@ def test_students_get_hidden_tests_only_with_the_verdict_instructors_live(serve,
 def test_the_per_user_limit_answers_429_and_every_end_frees_a_place(serve, store) -> None:
     server = serve(events_per_user=2)
     alice, bob = store.user(), store.user()
-    first, second, third = (store.submission(alice) for _ in range(3))
+    # `third` is alice's oldest: the one a worker may claim while the others wait.
+    third, first, second = (store.submission(alice) for _ in range(3))
     bobs = store.submission(bob)
 
     async def scenario() -> None:
