@@ -667,12 +667,12 @@ def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
 
 @dataclass(frozen=True)
 class Held:
-    submission_id: int
-    username: str
+    id: int
+    user: str  # the username
     problem: str
     created_at: datetime
     attempts: int
-    reason: str | None
+    hold_reason: str | None
 
 
 def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:

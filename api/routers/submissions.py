@@ -333,15 +333,8 @@ def held(session: SessionDep, user: Instructor) -> list[HeldSubmission]:
     was interrupted JUDGE_MAX_ATTEMPTS times (workers killed, the database or the sandbox
     failing). Each gets a verdict once rejudged."""
     return [
-        HeldSubmission(
-            id=h.submission_id,
-            user=h.username,
-            problem=h.problem,
-            created_at=h.created_at,
-            attempts=h.attempts,
-            hold_reason=h.reason,
-        )
-        for h in repo.held_submissions(session=session)
+        HeldSubmission.model_validate(row, from_attributes=True)
+        for row in repo.held_submissions(session=session)
     ]
 
 
