@@ -11,7 +11,9 @@ number of workers and API processes.
 The stream's contract (unchanged): `status` on each change, `test` per finished test (id
 `{lease_token}:{index}`; a new judging restarts the cursor), `done` with the same body as GET
 /submissions/{id}, then the stream ends; `gone` when the submission disappears, `timeout` after
-JUDGE_EVENTS_TIMEOUT_S, and a keep-alive comment after 15 quiet seconds. For a viewer who is
+JUDGE_EVENTS_TIMEOUT_S, and a keep-alive comment after 15 quiet seconds. When the database
+cannot be read, every open stream gets `reconnect` (with a `retry` hint) and ends: the client
+opens a new one, which answers 503 until the database is back. For a viewer who is
 not an instructor, hidden tests are held back and sent just before `done`: their arrival
 times would tell how long each hidden test took.
 
@@ -40,6 +42,7 @@ from judge.verdict import shown_to_student
 from store import repo
 from store.models import Role, Status, Submission, TestRow, User
 from store.settings import Settings
+from store.transient import first_line
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +50,16 @@ KEEPALIVE_S = 15.0  # a comment line after this long without events keeps proxie
 RETRY_AFTER_S = 5  # told to a client over the per-user limit
 BATCH = 1000  # watched submissions per query (bounds the bind parameters: 4 per submission)
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+RECONNECT_MS = 2000  # suggested to clients whose stream ended because the database went away
 
 PresentTest = Callable[[TestRow, User], Any]  # -> a pydantic model (api.schemas.TestPublic)
 PresentDone = Callable[[Session, Submission, User], Any]  # -> SubmissionPublic
 
 
-def sse(event: str, data: Any, event_id: str | None = None) -> str:
+def sse(event: str, data: Any, event_id: str | None = None, retry_ms: int | None = None) -> str:
     head = f"id: {event_id}\n" if event_id else ""
+    if retry_ms is not None:
+        head += f"retry: {retry_ms}\n"
     return f"{head}event: {event}\ndata: {json.dumps(data, default=str)}\n\n"
 
 
@@ -227,11 +233,10 @@ class EventHub:
                 await self._tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                # The database went away (restart, network): the streams wait, keep-alives
-                # continue, and the next ticks try again.
-                log.warning("live-progress poll failed", exc_info=True)
-                pause = max(self.poll_s, 1.0)
+            except Exception as exc:
+                # The database went away (restart, network): a stream cannot tell its client
+                # anything true any more, so each ends asking the client to come back.
+                self._end_all_reconnect(exc)
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(wake.wait(), pause)
 
@@ -354,6 +359,18 @@ class EventHub:
             else:
                 chunks.append(chunk)
         stream.push(chunks)
+
+    def _end_all_reconnect(self, exc: Exception) -> None:
+        streams = [stream for watched in self._watched.values() for stream in watched.streams]
+        log.warning(
+            "live-progress poll failed (%s); asked %d streams to reconnect",
+            first_line(exc),
+            len(streams),
+        )
+        for stream in streams:
+            data = {"id": stream.submission_id, "reason": "the judge's database is unavailable"}
+            stream.push([sse("reconnect", data, retry_ms=RECONNECT_MS)], end=True)
+            self._forget(stream)
 
     # ---- shutdown ------------------------------------------------------------------------
 

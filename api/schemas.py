@@ -111,7 +111,7 @@ class SubmissionCreate(BaseModel):
 class SubmissionQueued(BaseModel):
     id: int
     problem: str
-    status: Literal["queued", "running", "done"]
+    status: Literal["queued", "running", "done", "held"]
     created_at: datetime
 
 
@@ -150,7 +150,7 @@ class SubmissionSummary(BaseModel):
     id: int
     user: str
     problem: str
-    status: Literal["queued", "running", "done"]
+    status: Literal["queued", "running", "done", "held"]
     verdict: str | None
     passed: int | None
     total: int | None
@@ -168,8 +168,21 @@ class SubmissionPublic(SubmissionSummary):
     message: str | None
     sandboxed: bool | None
     started_at: datetime | None
+    # Held (grading kept being interrupted, an instructor decides): why, for instructors only.
+    hold_reason: str | None = None
     tests: list[TestPublic]
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
+
+
+class HeldSubmission(BaseModel):
+    """A submission held for an instructor: grading kept being interrupted."""
+
+    id: int
+    user: str
+    problem: str
+    created_at: datetime
+    attempts: int
+    hold_reason: str | None
 
 
 class SubmissionPage(BaseModel):

@@ -75,6 +75,9 @@ class Status(enum.StrEnum):
     QUEUED = "queued"
     RUNNING = "running"
     DONE = "done"
+    # Grading kept being interrupted (worker deaths, infrastructure): no verdict, waiting
+    # for an instructor to rejudge. Never the student's fault, so never an IE.
+    HELD = "held"
 
 
 class User(Base):
@@ -129,6 +132,8 @@ class Submission(Base):
         Index("ix_submissions_user_created", "user_id", "created_at"),
         Index("ix_submissions_problem_created", "problem", "created_at"),
         Index("ix_submissions_status_enqueued", "status", "enqueued_at"),
+        # The sweeper asks what was claimed lately, to tell a lost message from a backlog.
+        Index("ix_submissions_started", "started_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -152,8 +157,15 @@ class Submission(Base):
     lease_token: Mapped[int] = mapped_column(Integer, default=0)
     lease_expires: Mapped[datetime | None] = mapped_column()
     priority: Mapped[str] = mapped_column(String(16), default="live")  # live | rejudge
+    # Why the latest attempt was given back (an infrastructure error), and, once held, why
+    # it is held: for instructors only.
+    last_failure: Mapped[str | None] = mapped_column(Text)
+    hold_reason: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When the latest message for the row was sent (or is due, for a delayed retry), and how
+    # many times the sweeper has sent it again since: the sweeper backs off on both.
     enqueued_at: Mapped[datetime] = mapped_column(default=utcnow)
+    resends: Mapped[int] = mapped_column(Integer, default=0)
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
 

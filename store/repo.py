@@ -6,6 +6,7 @@ Callers own the session and the transaction boundaries, except the worker-side f
 
 from __future__ import annotations
 
+import bisect
 import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -329,6 +330,9 @@ def rejudge(
         lease_expires=None,
         priority="rejudge",
         enqueued_at=utcnow(),
+        resends=0,
+        last_failure=None,
+        hold_reason=None,
         started_at=None,
         finished_at=None,
     )
@@ -369,19 +373,30 @@ def _claimable(now: datetime):
     )
 
 
-def _grading_for_user(user_id: Any, other_than: int, now: datetime):
-    """Another submission of the user is being graded: under a live lease, or under an expired
-    one (its worker may be slow, or dead: the sweeper resends it) when it is the older one, so
-    that of two rows left running the older goes first. An alias, so it never correlates with
-    the outer statement's submissions."""
+def _grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any):
+    """Another submission of the user goes first: one being graded, under a live lease or
+    under an expired one (its worker may be slow, or dead: the sweeper resends it) when it is
+    the older one, so that of two rows left running the older goes first; or an older one
+    still queued at the same priority (two worker slots that take two of a student's
+    messages at once must not grade the newer first; a rejudge never holds up live work).
+    An alias, so it correlates with the outer statement only through the arguments."""
     other = aliased(Submission)
     return (
         select(other.id)
         .where(
             other.user_id == user_id,
             other.id != other_than,
-            other.status == Status.RUNNING,
-            or_(other.lease_expires >= now, other.id < other_than),
+            or_(
+                and_(
+                    other.status == Status.RUNNING,
+                    or_(other.lease_expires >= now, other.id < other_than),
+                ),
+                and_(
+                    other.status == Status.QUEUED,
+                    other.id < other_than,
+                    other.priority == priority,
+                ),
+            ),
         )
         .exists()
     )
@@ -396,17 +411,20 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
     pass the one-at-a-time check at once (SQLite serialises writers anyway).
     """
     now = utcnow()
-    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
-    if user_id is None:
+    row = session.execute(
+        select(Submission.user_id, Submission.priority).where(Submission.id == submission_id)
+    ).first()
+    if row is None:
         session.rollback()
         return None
+    user_id = row.user_id
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     result = session.execute(
         update(Submission)
         .where(
             Submission.id == submission_id,
             _claimable(now),
-            ~_grading_for_user(user_id, submission_id, now),
+            ~_grading_for_user(user_id, submission_id, now, row.priority),
         )
         .values(
             status=Status.RUNNING,
@@ -414,6 +432,7 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
             lease_token=Submission.lease_token + 1,
             lease_expires=now + timedelta(seconds=lease_s),
             started_at=now,
+            resends=0,
         )
         .execution_options(synchronize_session=False)
     )
@@ -428,23 +447,29 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
 
 
 def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
-    """The row is claimable but another of its user's submissions is being graded: the
-    claim was refused for fairness; the row is handed on when that one finishes."""
+    """The row is claimable but another of its user's submissions goes first (being graded,
+    or older and still queued): the claim was refused; the row is handed on when that one
+    finishes."""
     now = utcnow()
     row = session.execute(
-        select(Submission.user_id, _claimable(now)).where(Submission.id == submission_id)
+        select(Submission.user_id, Submission.priority, _claimable(now)).where(
+            Submission.id == submission_id
+        )
     ).first()
     waiting = (
         row is not None
-        and bool(row[1])
-        and bool(session.scalar(select(_grading_for_user(row.user_id, submission_id, now))))
+        and bool(row[2])
+        and bool(
+            session.scalar(select(_grading_for_user(row.user_id, submission_id, now, row.priority)))
+        )
     )
     session.rollback()
     return waiting
 
 
 def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
-    """The oldest queued submission of the finished submission's user, to enqueue next."""
+    """The oldest queued submission of the finished submission's user, to enqueue next;
+    recorded as sent now (the sweeper reads the send time to tell a lost message)."""
     user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
     row = session.execute(
         select(Submission.id, Submission.priority)
@@ -452,8 +477,17 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
         .order_by(Submission.id)
         .limit(1)
     ).first()
-    session.rollback()
-    return None if row is None else Stale(row.id, row.priority)
+    if row is None:
+        session.rollback()
+        return None
+    session.execute(
+        update(Submission)
+        .where(Submission.id == row.id, Submission.status == Status.QUEUED)
+        .values(enqueued_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return Stale(row.id, row.priority)
 
 
 def _holds(claim_: Claim):
@@ -477,15 +511,20 @@ def load_job(*, session: Session, claim_: Claim) -> Job:
     return job
 
 
-def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
-    """Push the lease out if the claim still holds (uncommitted)."""
+def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
+    """Update the row if the claim still holds (uncommitted); whether it did."""
     result = session.execute(
         update(Submission)
         .where(_holds(claim_))
-        .values(lease_expires=utcnow() + timedelta(seconds=lease_s))
+        .values(**values)
         .execution_options(synchronize_session=False)
     )
     return result.rowcount == 1
+
+
+def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
+    """Push the lease out if the claim still holds (uncommitted)."""
+    return _set_if_held(session, claim_, lease_expires=utcnow() + timedelta(seconds=lease_s))
 
 
 def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
@@ -540,30 +579,25 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
         "judge_version": result.get("judge_version"),
         "message": result.get("message") or "",
     }
-    updated = session.execute(
-        update(Submission)
-        .where(_holds(claim_))
-        .values(
-            status=Status.DONE,
-            lease_expires=None,
-            finished_at=now,
-            sandboxed=result.get("sandboxed"),
-            **fields,
-        )
-        .execution_options(synchronize_session=False)
+    finished = _set_if_held(
+        session,
+        claim_,
+        status=Status.DONE,
+        lease_expires=None,
+        finished_at=now,
+        sandboxed=result.get("sandboxed"),
+        hold_reason=None,
+        **fields,
     )
-    if updated.rowcount != 1:
+    if not finished:
         session.rollback()
         return False
     submission = session.get(Submission, claim_.submission_id)
     assert submission is not None
     # The final result is authoritative (it adds the shrunk counterexample): replace the
-    # progress rows in the same transaction that publishes the verdict.
-    session.execute(
-        delete(TestRow).where(
-            TestRow.submission_id == claim_.submission_id, TestRow.lease_token == claim_.token
-        )
-    )
+    # progress rows in the same transaction that publishes the verdict. Rows of superseded
+    # attempts and earlier judgings go too: nothing reads them (`judgings` keeps the history).
+    session.execute(delete(TestRow).where(TestRow.submission_id == claim_.submission_id))
     session.add_all(_test_row(claim_, t) for t in result.get("tests", ()))
     session.add(
         Judging(
@@ -580,16 +614,85 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
     return True
 
 
-def release(*, session: Session, claim_: Claim) -> bool:
-    """Give the row back to the queue after an infrastructure failure (it will be retried)."""
-    result = session.execute(
-        update(Submission)
-        .where(_holds(claim_))
-        .values(status=Status.QUEUED, lease_expires=None, enqueued_at=utcnow())
-        .execution_options(synchronize_session=False)
+FAILURE_CHARS = 500  # of an infrastructure error's text kept on the row
+
+
+def release(*, session: Session, claim_: Claim, failure: str = "", retry_in_s: float = 0.0) -> bool:
+    """Give the row back to the queue after an infrastructure failure (it will be retried).
+
+    `retry_in_s`: the delay of the retry message already scheduled; the row counts as sent
+    then, so the sweeper does not send another while that one waits."""
+    released = _set_if_held(
+        session,
+        claim_,
+        status=Status.QUEUED,
+        lease_expires=None,
+        enqueued_at=utcnow() + timedelta(seconds=retry_in_s),
+        last_failure=failure[:FAILURE_CHARS] or None,
     )
     session.commit()
-    return result.rowcount == 1
+    return released
+
+
+def unsent(*, session: Session, submission_ids: list[int]) -> None:
+    """The sweeper could not publish these (broker down): their resends do not count towards
+    the backoff, so they go out again one period later, as soon as the broker is back."""
+    if submission_ids:
+        session.execute(
+            update(Submission)
+            .where(Submission.id.in_(submission_ids), Submission.resends > 0)
+            .values(resends=Submission.resends - 1)
+            .execution_options(synchronize_session=False)
+        )
+    session.commit()
+
+
+def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
+    """Set the row aside for an instructor if the claim still holds: its grading was
+    interrupted `interrupted` times by something that is not the submission's fault (a
+    worker killed, the database or the sandbox failing), so it gets no verdict, and the
+    reason says so. A rejudge queues it again."""
+    last_failure = session.scalar(
+        select(Submission.last_failure).where(Submission.id == claim_.submission_id)
+    )
+    reason = (
+        f"grading was interrupted {interrupted} times; the last interruption: "
+        f"{last_failure or 'the worker grading it stopped (killed or crashed)'}"
+    )
+    held = _set_if_held(
+        session, claim_, status=Status.HELD, lease_expires=None, hold_reason=reason[:FAILURE_CHARS]
+    )
+    session.commit()
+    return held
+
+
+@dataclass(frozen=True)
+class Held:
+    id: int
+    user: str  # the username
+    problem: str
+    created_at: datetime
+    attempts: int
+    hold_reason: str | None
+
+
+def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
+    """Submissions held for an instructor, oldest first (the summary columns only)."""
+    rows = session.execute(
+        select(
+            Submission.id,
+            User.username,
+            Submission.problem,
+            Submission.created_at,
+            Submission.attempts,
+            Submission.hold_reason,
+        )
+        .join(User, User.id == Submission.user_id)
+        .where(Submission.status == Status.HELD)
+        .order_by(Submission.id)
+        .limit(limit)
+    )
+    return [Held(*row) for row in rows]
 
 
 def internal_error(message: str, judge_version: str | None = None) -> dict[str, Any]:
@@ -609,13 +712,56 @@ class Stale:
     priority: str
 
 
+# A message sent this much later than another may still be consumed first: the API commits
+# a row before it publishes, and worker slots take messages a little out of order.
+SEND_SLACK_S = 2.0
+MAX_BACKOFF_DOUBLINGS = 4  # the sweeper's resends of one row: after 1, 2, 4 ... 16 periods
+
+
+def _backoff_s(resend_after_s: float, resends: int) -> float:
+    return resend_after_s * 2 ** min(resends, MAX_BACKOFF_DOUBLINGS)
+
+
+def _overtaken(claimed: list[tuple[datetime, datetime]]):
+    """A test over the claims since the oldest candidate (started_at, sent_at): was a message
+    sent after `sent_at` (plus the slack) consumed after `sent_at`? Then the queue moved past
+    the row's message, which is lost."""
+    claimed = sorted(claimed)  # by started_at
+    latest_sent: list[datetime] = []  # latest_sent[i]: the latest send of claims i and after
+    for _, sent in reversed(claimed):
+        latest_sent.append(max(sent, latest_sent[-1]) if latest_sent else sent)
+    latest_sent.reverse()
+    starts = [started for started, _ in claimed]
+
+    def test(sent_at: datetime) -> bool:
+        i = bisect.bisect_right(starts, sent_at)
+        return i < len(starts) and latest_sent[i] > sent_at + timedelta(seconds=SEND_SLACK_S)
+
+    return test
+
+
+def _retry_due(row: Any, now: datetime, resend_after_s: float) -> bool:
+    """A dead worker's row is retried once its lease expired, then after 1, 3, 7 ...
+    `resend_after_s` more for each earlier attempt: a crash that repeats (a deploy, the OOM
+    killer) gets time to pass before the attempts run out."""
+    extra = resend_after_s * (2 ** min(row.attempts - 1, MAX_BACKOFF_DOUBLINGS) - 1)
+    return now - row.lease_expires >= timedelta(seconds=extra)
+
+
 def sweep(
     *, session: Session, resend_after_s: float, max_attempts: int
 ) -> tuple[list[Stale], list[int]]:
     """Find rows a lost message or a dead worker left behind.
 
-    Returns (rows to enqueue again, ids marked IE after too many attempts). A row is resent
-    at most once per `resend_after_s`, so a long but healthy queue does not fill with copies.
+    Returns (rows to enqueue again, ids held after too many attempts). A queued row's message
+    may simply be waiting behind a long, healthy backlog, so it is resent only when it is
+    really lost: when a message sent after it has been consumed (per queue: the queues are
+    first in, first out), or when no worker is busy and none has claimed anything for
+    `resend_after_s`. A row whose user has another submission being graded waits for that
+    one (the worker hands it on) and is never resent. In the idle case every resend of a row
+    doubles the wait before the next (`resends`): with no worker consuming, copies would pile
+    up in the broker. A row running under an expired lease (a dead worker) is resent on the
+    same backoff.
     """
     now = utcnow()
     expired = and_(Submission.status == Status.RUNNING, Submission.lease_expires < now)
@@ -626,7 +772,7 @@ def sweep(
             )
         )
     )
-    gave_up = []
+    held = []
     for submission_id, token, attempts in exhausted:
         # Take the expired claim over (bump the token) so a late worker cannot write.
         taken = session.execute(
@@ -638,12 +784,22 @@ def sweep(
         session.commit()
         if taken.rowcount == 1:
             claim_ = Claim(submission_id=submission_id, token=token + 1, attempts=attempts)
-            message = f"gave up after {attempts} attempts: the worker grading it kept failing"
-            if finish(session=session, claim_=claim_, result=internal_error(message)):
-                gave_up.append(submission_id)
-    stale_rows = list(
+            if hold(session=session, claim_=claim_, interrupted=attempts):
+                held.append(submission_id)
+    candidates = list(
         session.execute(
-            select(Submission.id, Submission.priority)
+            select(
+                Submission.id,
+                Submission.priority,
+                Submission.status,
+                Submission.enqueued_at,
+                Submission.resends,
+                Submission.lease_expires,
+                Submission.attempts,
+                _grading_for_user(
+                    Submission.user_id, Submission.id, now, Submission.priority
+                ).label("waiting"),
+            )
             .where(
                 or_(Submission.status == Status.QUEUED, expired),
                 Submission.enqueued_at < now - timedelta(seconds=resend_after_s),
@@ -651,12 +807,59 @@ def sweep(
             .order_by(Submission.id)
         )
     )
-    if stale_rows:
+
+    def backed_off(row: Any) -> bool:
+        return now - row.enqueued_at >= timedelta(seconds=_backoff_s(resend_after_s, row.resends))
+
+    queued = [row for row in candidates if row.status == Status.QUEUED and not row.waiting]
+    lost = {
+        row.id
+        for row in candidates
+        if row.status != Status.QUEUED and backed_off(row) and _retry_due(row, now, resend_after_s)
+    }
+    if queued:
+        oldest = min(row.enqueued_at for row in queued)
+        claimed: dict[str, list[tuple[datetime, datetime]]] = {}
+        # Rows sent and claimed since the oldest candidate. Not those ever given back after
+        # an infrastructure error: their retry was a delayed message, outside the queue order.
+        for priority, started, sent in session.execute(
+            select(Submission.priority, Submission.started_at, Submission.enqueued_at).where(
+                Submission.status.in_([Status.RUNNING, Status.DONE, Status.HELD]),
+                Submission.enqueued_at > oldest,
+                Submission.started_at > oldest,
+                Submission.last_failure.is_(None),
+            )
+        ):
+            claimed.setdefault(priority, []).append((started, sent))
+        overtaken = {priority: _overtaken(rows) for priority, rows in claimed.items()}
+        busy = session.scalar(
+            select(
+                or_(
+                    select(Submission.id)
+                    .where(Submission.status == Status.RUNNING, Submission.lease_expires >= now)
+                    .exists(),
+                    select(Submission.id)
+                    .where(
+                        Submission.status.in_([Status.RUNNING, Status.DONE, Status.HELD]),
+                        Submission.started_at > now - timedelta(seconds=resend_after_s),
+                    )
+                    .exists(),
+                )
+            )
+        )
+        for row in queued:
+            # Overtaken: surely lost, resent at once. Idle: lost, or no worker is consuming
+            # at all (then the copies would pile up in the broker), so on the backoff.
+            passed = overtaken.get(row.priority)
+            if (passed is not None and passed(row.enqueued_at)) or (not busy and backed_off(row)):
+                lost.add(row.id)
+    resend = [row for row in candidates if row.id in lost]
+    if resend:
         session.execute(
             update(Submission)
-            .where(Submission.id.in_([row.id for row in stale_rows]))
-            .values(enqueued_at=now)
+            .where(Submission.id.in_([row.id for row in resend]))
+            .values(enqueued_at=now, resends=Submission.resends + 1)
             .execution_options(synchronize_session=False)
         )
     session.commit()
-    return [Stale(row.id, row.priority) for row in stale_rows], gave_up
+    return [Stale(row.id, row.priority) for row in resend], held

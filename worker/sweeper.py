@@ -10,6 +10,7 @@ import logging
 import threading
 
 from store import repo
+from store.transient import first_line, is_transient
 from worker import startup
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
@@ -18,23 +19,30 @@ log = logging.getLogger(__name__)
 
 
 def sweep_once(runtime: Runtime, enqueue: Enqueuer) -> tuple[int, int]:
-    """One pass; returns (messages resent, submissions given up as IE)."""
+    """One pass; returns (messages resent, submissions held for an instructor)."""
     settings = runtime.settings
     with runtime.session() as session:
-        stale, gave_up = repo.sweep(
+        stale, held = repo.sweep(
             session=session,
             resend_after_s=settings.resend_after_s,
             max_attempts=settings.max_attempts,
         )
-    sent = sum(enqueue(row.submission_id, priority=row.priority) for row in stale)
-    if stale or gave_up:
+    failed = [
+        row.submission_id for row in stale if not enqueue(row.submission_id, priority=row.priority)
+    ]
+    sent = len(stale) - len(failed)
+    if failed:
+        with runtime.session() as session:
+            repo.unsent(session=session, submission_ids=failed)
+    if stale or held:
         log.info(
-            "sweeper: resent %d of %d stale submissions, gave up on %s",
+            "sweeper: resent %d of %d lost submissions %s, held %s",
             sent,
             len(stale),
-            gave_up or "none",
+            [row.submission_id for row in stale],
+            held or "none",
         )
-    return sent, len(gave_up)
+    return sent, len(held)
 
 
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
@@ -45,6 +53,6 @@ def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
             log.warning("removing stale temporary directories failed", exc_info=True)
         try:
             sweep_once(runtime, enqueue)
-        except Exception:  # database down for a moment: the next pass tries again
-            log.warning("sweep failed", exc_info=True)
+        except Exception as exc:  # database down for a moment: the next pass tries again
+            log.warning("sweep failed: %s", first_line(exc), exc_info=not is_transient(exc))
         stop.wait(runtime.settings.sweep_interval_s)

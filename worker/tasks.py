@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, TypeVar
 
 from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
@@ -19,6 +20,7 @@ from sqlalchemy.exc import InterfaceError, OperationalError
 import judge.grade
 from store import repo
 from store.settings import Settings
+from store.transient import first_line, is_transient
 from worker import startup
 from worker.app import GRADE_TASK
 from worker.queue import Enqueuer
@@ -33,6 +35,43 @@ INFRASTRUCTURE_ERRORS = (
     SoftTimeLimitExceeded,
     *judge.grade.INFRASTRUCTURE_ERRORS,
 )
+
+
+# A transient database error (see store.transient) is retried in place, keeping the claim:
+# pauses of 0.1, 0.2, 0.4, 0.8, 1.6 s. Past them, the grading is retried (release, backoff).
+WRITE_TRIES = 6
+FIRST_PAUSE_S = 0.1
+MAX_TASK_BACKOFF_S = 60
+
+T = TypeVar("T")
+
+
+def with_retries(what: str, step: Callable[[], T]) -> T:
+    """Run one committed step of the judging protocol (in a fresh session each time),
+    again after a pause while it fails with a transient database error."""
+    pause = FIRST_PAUSE_S
+    for attempt in range(1, WRITE_TRIES + 1):
+        try:
+            return step()
+        except Exception as exc:
+            if attempt == WRITE_TRIES or not is_transient(exc):
+                raise
+            log.warning(
+                "%s: transient database error (try %d of %d), again in %.1f s: %s",
+                what,
+                attempt,
+                WRITE_TRIES,
+                pause,
+                first_line(exc),
+            )
+        time.sleep(pause)
+        pause *= 2
+    raise AssertionError("unreachable")
+
+
+def task_backoff_s(retries: int) -> int:
+    """The delay before the grading is retried after its `retries`-th infrastructure failure."""
+    return min(2**retries, MAX_TASK_BACKOFF_S)
 
 
 class Heartbeat:
@@ -51,9 +90,12 @@ class Heartbeat:
                 with self.runtime.session() as session:
                     if not repo.extend_lease(session=session, claim_=self.claim, lease_s=lease_s):
                         return  # the claim was taken over (rejudge): the verdict will be dropped
-            except Exception:  # a database hiccup: try again at the next beat
+            except Exception as exc:  # a database hiccup: try again at the next beat
                 log.warning(
-                    "lease heartbeat for %s failed", self.claim.submission_id, exc_info=True
+                    "lease heartbeat for %s failed: %s",
+                    self.claim.submission_id,
+                    first_line(exc),
+                    exc_info=not is_transient(exc),
                 )
 
     def __enter__(self) -> Heartbeat:
@@ -72,7 +114,11 @@ def judge_version() -> str:
 
 
 def run_judging(
-    runtime: Runtime, submission_id: int, enqueue: Callable[..., bool] | None = None
+    runtime: Runtime,
+    submission_id: int,
+    enqueue: Callable[..., bool] | None = None,
+    *,
+    retry_in_s: float = 0.0,
 ) -> str:
     """Grade one submission if it can be claimed; returns what happened (for logs/tests).
 
@@ -82,7 +128,8 @@ def run_judging(
     resends any that a crash left behind.
 
     Raises one of INFRASTRUCTURE_ERRORS after giving the claim back when the failure was not
-    the submission's: the caller retries.
+    the submission's: the caller retries in `retry_in_s` (the row records when). After
+    JUDGE_MAX_ATTEMPTS interrupted attempts the submission is held for an instructor.
     """
     settings = runtime.settings
     with runtime.session() as session:
@@ -91,7 +138,8 @@ def run_judging(
             if repo.waiting_for_its_user(session=session, submission_id=submission_id):
                 return "deferred"
             return "not claimed"  # done already, or another worker holds a live lease
-    outcome = _judge_claimed(runtime, claim)  # an infrastructure error: retried, not handed on
+    # an infrastructure error: retried, not handed on
+    outcome = _judge_claimed(runtime, claim, retry_in_s)
     if enqueue is not None:
         _hand_on(runtime, submission_id, enqueue)
     return outcome
@@ -109,26 +157,32 @@ def _hand_on(runtime: Runtime, submission_id: int, enqueue: Callable[..., bool])
         enqueue(following.submission_id, priority=following.priority)
 
 
-def _judge_claimed(runtime: Runtime, claim: repo.Claim) -> str:
+def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0) -> str:
     settings = runtime.settings
     submission_id = claim.submission_id
     if claim.attempts > settings.max_attempts:
-        message = f"gave up after {claim.attempts - 1} attempts: grading kept failing"
-        with runtime.session() as session:
-            repo.finish(
-                session=session, claim_=claim, result=repo.internal_error(message, judge_version())
-            )
-        return "gave up"
+        # Interrupted every time (never by the submission: its own failures are verdicts):
+        # an instructor decides, the student sees no verdict.
+        def hold() -> bool:
+            with runtime.session() as session:
+                return repo.hold(session=session, claim_=claim, interrupted=claim.attempts - 1)
+
+        with_retries(f"holding submission {submission_id}", hold)
+        return "held"
     try:
         with runtime.session() as session:
             job = repo.load_job(session=session, claim_=claim)
 
+        def record(test: dict[str, Any]) -> bool:
+            with runtime.session() as session:
+                return repo.record_test(
+                    session=session, claim_=claim, test=test, lease_s=settings.lease_s
+                )
+
         def on_test(test) -> None:
+            what = f"submission {submission_id}: storing test {test.index}"
             try:
-                with runtime.session() as session:
-                    repo.record_test(
-                        session=session, claim_=claim, test=test.to_dict(), lease_s=settings.lease_s
-                    )
+                with_retries(what, lambda: record(test.to_dict()))
             except INFRASTRUCTURE_ERRORS:
                 raise
             except Exception:  # the row's content was refused: progress only, finish() decides
@@ -136,10 +190,17 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim) -> str:
 
         with Heartbeat(runtime, claim):
             result = grade_job(runtime, job, on_test)
-    except INFRASTRUCTURE_ERRORS:
-        try:
+    except INFRASTRUCTURE_ERRORS as exc:
+        failure = first_line(exc)
+
+        def release() -> bool:
             with runtime.session() as session:
-                repo.release(session=session, claim_=claim)
+                return repo.release(
+                    session=session, claim_=claim, failure=failure, retry_in_s=retry_in_s
+                )
+
+        try:
+            with_retries(f"releasing submission {submission_id}", release)
         except Exception:  # the database itself is down: the lease will expire instead
             log.warning("could not release submission %s", submission_id, exc_info=True)
         raise
@@ -150,9 +211,14 @@ def store_result(runtime: Runtime, claim: repo.Claim, result: dict[str, Any]) ->
     """Finish the judging. A result the database refuses for its content (it should not
     happen: everything from the sandbox is sanitised) is stored as its verdict and counts
     alone, never retried: grading the submission again would be refused the same way."""
-    try:
+
+    def finish(result: dict[str, Any]) -> bool:
         with runtime.session() as session:
             return repo.finish(session=session, claim_=claim, result=result)
+
+    what = f"submission {claim.submission_id}: storing the result"
+    try:
+        return with_retries(what, lambda: finish(result))
     except INFRASTRUCTURE_ERRORS:
         raise
     except Exception:
@@ -162,8 +228,7 @@ def store_result(runtime: Runtime, claim: repo.Claim, result: dict[str, Any]) ->
         "message": "the details of this result could not be stored",
         "tests": [{k: t[k] for k in ("index", "kind", "verdict")} for t in result["tests"]],
     }
-    with runtime.session() as session:
-        return repo.finish(session=session, claim_=claim, result=bare)
+    return with_retries(what, lambda: finish(bare))
 
 
 def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
@@ -195,10 +260,16 @@ def register(app: Celery, settings: Settings) -> None:
 
     @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)
     def grade_submission(self: Task, submission_id: int) -> str:
+        countdown = task_backoff_s(self.request.retries)
         try:
-            outcome = run_judging(runtime, submission_id, enqueue)
+            outcome = run_judging(runtime, submission_id, enqueue, retry_in_s=countdown)
         except INFRASTRUCTURE_ERRORS as exc:
-            log.warning("submission %s: infrastructure error, retrying: %s", submission_id, exc)
-            raise self.retry(exc=exc, countdown=2**self.request.retries) from exc
+            log.warning(
+                "submission %s: infrastructure error, retrying in %d s: %s",
+                submission_id,
+                countdown,
+                exc,
+            )
+            raise self.retry(exc=exc, countdown=countdown) from exc
         log.info("submission %s: %s", submission_id, outcome)
         return outcome

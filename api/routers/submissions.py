@@ -27,6 +27,7 @@ from api.deps import (
 from api.routers.problems import find_problem
 from api.schemas import (
     DbId,
+    HeldSubmission,
     JudgingPublic,
     Message,
     RejudgeQueued,
@@ -209,6 +210,7 @@ def submission_public(session: Session, sub: Submission, viewer: User) -> Submis
         message=message,
         sandboxed=sub.sandboxed,
         started_at=sub.started_at,
+        hold_reason=sub.hold_reason if viewer.role == Role.INSTRUCTOR else None,
         tests=tests_public(sub, repo.current_tests(session=session, submission=sub), viewer),
         history=[
             JudgingPublic.model_validate(j, from_attributes=True)
@@ -320,6 +322,21 @@ def history(
         limit=limit,
         offset=offset,
     )
+
+
+@router.get(
+    "/submissions/held",
+    response_model=list[HeldSubmission],
+    responses={401: {"model": Message}, 403: {"model": Message}},
+)
+def held(session: SessionDep, user: Instructor) -> list[HeldSubmission]:
+    """Submissions held for review (instructors), oldest first, at most 200: their grading
+    was interrupted JUDGE_MAX_ATTEMPTS times (workers killed, the database or the sandbox
+    failing). Each gets a verdict once rejudged."""
+    return [
+        HeldSubmission.model_validate(row, from_attributes=True)
+        for row in repo.held_submissions(session=session)
+    ]
 
 
 @router.get(

@@ -8,8 +8,12 @@ import re
 
 import pytest
 from playwright.sync_api import expect
+from sqlalchemy import update
 
 from judge.problems import footholds, numbergame
+from store.db import make_engine
+from store.models import Submission
+from store.settings import Settings
 from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
@@ -204,3 +208,55 @@ def test_numbergame_row_preview(service, open_page):
     numbers.fill("7 -5 8 5 1 -4 -8 6 7 9")
     expect(page.locator("#preview-answer")).to_have_text("7")
     shot(page, "instructor-08-numbergame-preview")
+
+
+def test_a_held_submission_shows_its_reason_to_instructors_only_and_rejudges(service, open_page):
+    """A submission whose grading kept being interrupted is held (the service tests kill real
+    workers to get there; here the row is put in that state directly): the student reads
+    "held for review" and no verdict, the instructor reads why and rejudges it in one click."""
+    student, password = unique("held"), "held password 123"
+    token = service.register(student, password)
+    sid = service.submit(token, "numbergame", NUMBERGAME_RIGHT.read_text())
+    service.wait_done(token, sid)
+    reason = "grading was interrupted 3 times; the last interruption: OperationalError: test"
+    engine = make_engine(Settings(data_dir=service.tmp, secret_key="unused" * 8).db_url)
+    with engine.begin() as connection:
+        connection.execute(
+            update(Submission)
+            .where(Submission.id == sid)
+            .values(status="held", verdict=None, passed=None, total=None, hold_reason=reason)
+        )
+    engine.dispose()
+
+    student_page = open_page()
+    log_in(student_page, student, password)
+    student_page.goto(f"/submissions/{sid}")
+    verdict = student_page.locator("#sub-verdict")
+    expect(verdict).to_contain_text("Held for review")
+    expect(verdict).to_contain_text("not by your code")
+    expect(student_page.locator("#hold")).to_be_hidden()
+    expect(student_page.get_by_text("OperationalError")).to_have_count(0)
+    shot(student_page, "held-01-student")
+    student_page.goto("/submissions")
+    expect(student_page.locator(f'#history-body tr[data-id="{sid}"] .badge-held')).to_have_text(
+        "Held"
+    )
+
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor")  # the overview lists what is held, with the reason
+    row = page.locator(f'#held-body tr[data-id="{sid}"]')
+    expect(row).to_contain_text(reason)
+    expect(row.get_by_role("button", name="Rejudge")).to_be_visible()
+    shot(page, "held-02-instructor-overview")
+    row.get_by_role("link", name=f"#{sid}").click()
+    page.wait_for_url(f"**/submissions/{sid}")
+    hold = page.locator("#hold")
+    expect(hold).to_be_visible()
+    expect(hold).to_contain_text(reason)
+    shot(page, "held-03-instructor")
+    hold.get_by_role("button", name="Rejudge now", exact=True).click()
+    expect(page.locator("#sub-verdict")).to_have_attribute(
+        "data-verdict", "AC", timeout=GRADE_TIMEOUT_MS
+    )
+    expect(hold).to_be_hidden()

@@ -317,6 +317,25 @@ def test_internal_error_details_are_for_instructors_only(client, session, alice,
     assert "Traceback" in client.get(f"/api/v1/submissions/{sid}", headers=teacher).text
 
 
+def test_held_submissions_are_listed_for_instructors_with_their_reason(
+    client, session, alice, teacher
+) -> None:
+    sid = submit(client, alice).json()["id"]
+    claim = repo.claim(session=session, submission_id=sid, lease_s=60)
+    assert repo.release(session=session, claim_=claim, failure="OperationalError: deadlock")
+    claim = repo.claim(session=session, submission_id=sid, lease_s=60)
+    assert repo.hold(session=session, claim_=claim, interrupted=2)
+    held = client.get("/api/v1/submissions/held", headers=teacher).json()
+    assert [(h["id"], h["user"], h["attempts"]) for h in held] == [(sid, "alice", 2)]
+    assert "interrupted 2 times" in held[0]["hold_reason"]
+    assert "OperationalError: deadlock" in held[0]["hold_reason"]
+    assert client.get("/api/v1/submissions/held", headers=alice).status_code == 403
+    mine = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
+    assert (mine["status"], mine["verdict"], mine["hold_reason"]) == ("held", None, None)
+    assert client.post(f"/api/v1/submissions/{sid}/rejudge", headers=teacher).status_code == 202
+    assert client.get("/api/v1/submissions/held", headers=teacher).json() == []
+
+
 def test_history_filters_and_pages_newest_first(client, session, alice) -> None:
     ids = [
         submit(client, alice, problem).json()["id"]

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import psycopg
 import pytest
 import uvicorn
 from sqlalchemy import Engine, delete, event
@@ -394,7 +395,8 @@ def test_students_get_hidden_tests_only_with_the_verdict_instructors_live(serve,
 def test_the_per_user_limit_answers_429_and_every_end_frees_a_place(serve, store) -> None:
     server = serve(events_per_user=2)
     alice, bob = store.user(), store.user()
-    first, second, third = (store.submission(alice) for _ in range(3))
+    # `third` is alice's oldest: the one a worker may claim while the others wait.
+    third, first, second = (store.submission(alice) for _ in range(3))
     bobs = store.submission(bob)
 
     async def scenario() -> None:
@@ -548,3 +550,71 @@ def test_a_burst_of_requests_does_not_starve_the_connection_pool(serve, store) -
             return [r.status_code for r in await asyncio.gather(*calls)]
 
     assert run_async(burst()) == [200] * 120
+
+
+# ---- the database goes away ---------------------------------------------------------------
+
+
+def test_streams_open_while_the_database_goes_away_end_asking_to_reconnect(
+    postgres, tmp_path: Path, caplog
+) -> None:
+    """The database stops taking connections (and its open ones are cut) while streams wait:
+    each ends with `reconnect`, a new one gets 503, nothing unhandled reaches the log; once
+    the database is back, a new stream carries on to the verdict. A database of its own, so
+    no other test sees the outage."""
+    url = postgres()
+    upgrade(url)
+    name = url.rsplit("/", 1)[1]
+    admin_dsn = "host=127.0.0.1 port=5432 user=postgres dbname=test"
+    engine = make_engine(url)
+    store = Store(engine)
+    server = Server(
+        Settings(database_url=url, data_dir=tmp_path, secret_key=SECRET, events_poll_s=0.05)
+    ).start()
+    alice = store.user()
+    first, second = store.submission(alice), store.submission(alice)
+    claim = store.claim(first)
+    store.record(claim, row_of(0, "sample"))
+
+    def outage(on: bool) -> None:
+        with psycopg.connect(admin_dsn, autocommit=True) as admin:
+            admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS {"false" if on else "true"}')
+            if on:
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                    "WHERE datname = %s AND pid <> pg_backend_pid()",
+                    (name,),
+                )
+
+    async def scenario() -> None:
+        async with client_for(server) as client:
+            streams = [Events(client, first, alice), Events(client, second, alice)]
+            assert [await s.started() for s in streams] == [200, 200]
+            await until(lambda: streams[0].tests(), "the first test")
+            caplog.clear()
+            outage(True)
+            try:
+                for stream in streams:
+                    await stream.finished()
+                    name_, data, _ = stream.items[-1]
+                    assert name_ == "reconnect" and data["id"] in (first, second)
+                again = await client.get(f"/api/v1/submissions/{first}/events", headers=alice)
+                assert again.status_code == 503 and "retry-after" in again.headers
+            finally:
+                outage(False)
+            await until(lambda: server.hub.open_streams() == 0, "every place to be free")
+            back = Events(client, first, alice)
+            assert await back.started() == 200
+            store.finish(claim, row_of(0, "sample"), row_of(1, "random"))
+            await back.finished()
+            assert back.names()[-1] == "done"
+
+    try:
+        with caplog.at_level(logging.WARNING):
+            run_async(scenario())
+    finally:
+        server.stop()
+        engine.dispose()
+    unhandled = [r for r in caplog.records if r.levelno >= logging.ERROR or r.exc_info]
+    assert unhandled == [], [r.getMessage() for r in unhandled]
+    assert any("asked 2 streams to reconnect" in r.getMessage() for r in caplog.records)

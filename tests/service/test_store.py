@@ -7,12 +7,13 @@ from datetime import timedelta
 
 import pytest
 from alembic import command
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from store import repo
 from store.migrate import alembic_config
 from store.models import Role, Status, Submission, utcnow
+from store.models import TestRow as ResultRow
 
 RESULT = {
     "verdict": "WA",
@@ -107,28 +108,145 @@ def test_progress_rows_are_replaced_by_the_final_result(session: Session) -> Non
     assert tests[0].counterexample == {"input": {}}
 
 
-def test_sweep_resends_lost_and_abandoned_rows_and_gives_up_after_max_attempts(
+def sent(session: Session, submission, *, seconds_ago: float, started_ago: float | None = None):
+    """Pretend the row's latest message went out `seconds_ago` (and, if given, that a worker
+    claimed it `started_ago`)."""
+    values = {"enqueued_at": utcnow() - timedelta(seconds=seconds_ago)}
+    if started_ago is not None:
+        values["started_at"] = utcnow() - timedelta(seconds=started_ago)
+    session.execute(update(Submission).where(Submission.id == submission.id).values(**values))
+    session.commit()
+
+
+def test_sweep_resends_lost_and_abandoned_rows_and_holds_after_max_attempts(
     session: Session,
 ) -> None:
-    lost = new_submission(session, "lost")  # queued, its message lost
+    lost = new_submission(session, "lost")  # queued, its message lost, no worker busy
     dead = new_submission(session, "dead")  # running, worker died
-    alive = new_submission(session, "alive")  # running with a live lease
-    hopeless = new_submission(session, "hopeless")  # died on every attempt
+    hopeless = new_submission(session, "hopeless")  # its worker died on every attempt
     assert repo.claim(session=session, submission_id=dead.id, lease_s=-1)
-    assert repo.claim(session=session, submission_id=alive.id, lease_s=60)
     for _ in range(3):
         assert repo.claim(session=session, submission_id=hopeless.id, lease_s=-1)
     past = utcnow() - timedelta(minutes=5)
-    session.execute(update(Submission).values(enqueued_at=past))
+    session.execute(update(Submission).values(enqueued_at=past, started_at=past))
     session.commit()
 
-    stale, gave_up = repo.sweep(session=session, resend_after_s=60, max_attempts=3)
+    stale, held = repo.sweep(session=session, resend_after_s=60, max_attempts=3)
     assert sorted(s.submission_id for s in stale) == sorted([lost.id, dead.id])
-    assert gave_up == [hopeless.id]
+    assert held == [hopeless.id]
     session.refresh(hopeless)
-    assert (hopeless.status, hopeless.verdict) == ("done", "IE")
+    # Not a verdict: the student sees it held; the instructor reads why.
+    assert (hopeless.status, hopeless.verdict) == ("held", None)
+    assert "interrupted 3 times" in hopeless.hold_reason
+    assert repo.judgings(session=session, submission_id=hopeless.id) == []
+    assert repo.claim(session=session, submission_id=hopeless.id, lease_s=60) is None
     # Resent rows wait resend_after_s before being resent again.
     assert repo.sweep(session=session, resend_after_s=60, max_attempts=3) == ([], [])
+
+
+def test_a_healthy_backlog_is_not_resent_and_an_overtaken_row_is(session: Session) -> None:
+    # A long queue: the worker is busy with the head, every other row waits behind it.
+    head, *waiting = (new_submission(session, f"s{i}") for i in range(4))
+    assert repo.claim(session=session, submission_id=head.id, lease_s=60)
+    sent(session, head, seconds_ago=100, started_ago=1)
+    for age, sub in zip((90, 80, 70), waiting, strict=True):
+        sent(session, sub, seconds_ago=age)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+    # The worker took a message sent after the first two waiting rows: theirs are lost.
+    newest = waiting[-1]
+    assert repo.claim(session=session, submission_id=newest.id, lease_s=60)
+    stale, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+    assert [s.submission_id for s in stale] == [w.id for w in waiting[:2]]
+
+
+def test_a_delayed_retry_is_no_sign_that_the_queue_moved_on(session: Session) -> None:
+    waiting = new_submission(session, "waiting")
+    retried = new_submission(session, "retried")
+    busy = new_submission(session, "busy")
+    assert repo.claim(session=session, submission_id=busy.id, lease_s=60)
+    sent(session, busy, seconds_ago=100, started_ago=1)  # the head of the queue
+    sent(session, waiting, seconds_ago=60)
+    claim = repo.claim(session=session, submission_id=retried.id, lease_s=60)
+    # A database error: given back, its retry a delayed message due in 30 s ...
+    assert repo.release(session=session, claim_=claim, failure="OperationalError", retry_in_s=30)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+    sent(session, retried, seconds_ago=1)  # ... which a worker took when it was due
+    assert repo.claim(session=session, submission_id=retried.id, lease_s=60)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+
+
+def test_a_row_waiting_for_its_users_other_submission_is_not_resent(session: Session) -> None:
+    first, second = new_submission(session, "alice"), new_submission(session, "alice")
+    later = new_submission(session, "bob")
+    assert repo.claim(session=session, submission_id=first.id, lease_s=60)
+    sent(session, second, seconds_ago=300)  # its message was dropped: first is being graded
+    assert repo.claim(session=session, submission_id=later.id, lease_s=60)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+    # Handed on when the first finishes: recorded as sent then, so not resent either.
+    assert repo.next_for_user(session=session, submission_id=first.id).submission_id == second.id
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+
+
+def test_resends_of_a_lost_row_back_off(session: Session) -> None:
+    lost = new_submission(session)  # nothing else happens: no worker takes anything
+
+    def resent() -> list[int]:
+        stale, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+        return [s.submission_id for s in stale]
+
+    sent(session, lost, seconds_ago=11)
+    assert resent() == [lost.id]
+    for wait in (20, 40, 80):  # each resend doubles the wait before the next
+        sent(session, lost, seconds_ago=wait - 1)
+        assert resent() == []
+        sent(session, lost, seconds_ago=wait + 1)
+        assert resent() == [lost.id]
+
+
+def test_a_resend_the_broker_refused_does_not_lengthen_the_wait(session: Session) -> None:
+    lost = new_submission(session)
+    for _ in range(3):  # the broker is down: every resend fails and is handed back
+        sent(session, lost, seconds_ago=11)
+        stale, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+        assert [s.submission_id for s in stale] == [lost.id]
+        repo.unsent(session=session, submission_ids=[lost.id])
+    session.refresh(lost)
+    assert lost.resends == 0
+
+
+def test_a_held_submission_is_rejudged_and_finishes_normally(session: Session) -> None:
+    sub = new_submission(session)
+    claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert repo.release(session=session, claim_=claim, failure="OperationalError: deadlock")
+    claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert repo.hold(session=session, claim_=claim, interrupted=1)
+    session.refresh(sub)
+    assert sub.status == "held" and "OperationalError: deadlock" in sub.hold_reason
+    assert not repo.finish(session=session, claim_=claim, result=RESULT)  # no claim holds it
+    assert repo.rejudge(session=session, submission_ids=[sub.id]) == [sub.id]
+    session.commit()
+    again = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert again is not None and again.attempts == 1
+    assert repo.finish(session=session, claim_=again, result=RESULT)
+    session.refresh(sub)
+    assert (sub.status, sub.verdict, sub.hold_reason) == ("done", "WA", None)
+
+
+def test_finishing_deletes_the_tests_of_superseded_attempts_and_judgings(
+    session: Session,
+) -> None:
+    sub = new_submission(session)
+    first = repo.claim(session=session, submission_id=sub.id, lease_s=-1)  # its worker dies
+    assert repo.record_test(session=session, claim_=first, test=RESULT["tests"][0], lease_s=-1)
+    second = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert repo.finish(session=session, claim_=second, result=RESULT)
+    assert repo.rejudge(session=session, submission_ids=[sub.id]) == [sub.id]
+    session.commit()
+    third = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert repo.finish(session=session, claim_=third, result=RESULT)
+    tokens = session.scalars(select(ResultRow.lease_token).where(ResultRow.submission_id == sub.id))
+    assert set(tokens) == {third.token}
+    assert len(repo.judgings(session=session, submission_id=sub.id)) == 2  # history stays
 
 
 def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
@@ -155,6 +273,20 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert again is not None and again.attempts == 2
     assert repo.finish(session=session, claim_=again, result=RESULT)
     assert repo.claim(session=session, submission_id=third.id, lease_s=60) is not None
+
+
+def test_a_students_submissions_are_claimed_oldest_first(session: Session) -> None:
+    first, second = new_submission(session, "alice"), new_submission(session, "alice")
+    # Two worker slots took both messages; the newer one's claim comes first: refused.
+    assert repo.claim(session=session, submission_id=second.id, lease_s=60) is None
+    assert repo.waiting_for_its_user(session=session, submission_id=second.id)
+    claim = repo.claim(session=session, submission_id=first.id, lease_s=60)
+    assert claim is not None
+    assert repo.finish(session=session, claim_=claim, result=RESULT)
+    # An old submission queued for a rejudge does not hold up the student's live work.
+    assert repo.rejudge(session=session, submission_ids=[first.id]) == [first.id]
+    session.commit()
+    assert repo.claim(session=session, submission_id=second.id, lease_s=60) is not None
 
 
 def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None:

@@ -92,6 +92,9 @@ export const VERDICT_NAMES = {
 
 export function verdictBadge(verdict, status) {
   if (!verdict) {
+    if (status === "held") {
+      return h("span", { class: "badge badge-held", title: "Held for review: grading was interrupted, an instructor will run it again" }, "Held");
+    }
     const label = status === "running" ? "Judging" : "Queued";
     return h("span", { class: `badge badge-pending`, title: label }, label);
   }

@@ -1,7 +1,8 @@
 // Instructor overview: per problem, the number of hidden boards, submissions and acceptance,
-// and rejudging every submission of a problem.
+// and rejudging every submission of a problem; the submissions held for review, each with
+// its reason and a rejudge button.
 import { api, requireUser } from "../api.js";
-import { $, $$, pageAlert, plural } from "../dom.js";
+import { $, $$, h, pageAlert, plural } from "../dom.js";
 
 const user = await requireUser();
 
@@ -19,6 +20,32 @@ async function load() {
         stat.acceptance === null ? "–" : `${Math.round(stat.acceptance * 100)}%`;
     }
   });
+}
+
+async function loadHeld() {
+  const held = await api("/submissions/held");
+  $("#held").hidden = held.length === 0;
+  $("#held-body").replaceChildren(...held.map((sub) => h("tr", { "data-id": String(sub.id) },
+    h("td", { class: "num" }, h("a", { href: `/submissions/${sub.id}` }, `#${sub.id}`)),
+    h("td", {}, sub.user),
+    h("td", {}, sub.problem),
+    h("td", {}, sub.hold_reason || ""),
+    h("td", {}, h("button", { type: "button", class: "btn btn-small", "data-rejudge-one": String(sub.id) }, "Rejudge")),
+  )));
+}
+
+async function onRejudgeHeld(event) {
+  const button = event.target.closest("button[data-rejudge-one]");
+  if (!button) return;
+  button.disabled = true;
+  try {
+    await api(`/submissions/${button.dataset.rejudgeOne}/rejudge`, { method: "POST" });
+    button.closest("tr").remove();
+    $("#held-note").textContent = `Submission #${button.dataset.rejudgeOne} is queued for rejudging.`;
+  } catch (error) {
+    button.disabled = false;
+    pageAlert(`Could not rejudge: ${error.message}`);
+  }
 }
 
 // Rejudging a whole problem asks once more on the same button.
@@ -59,8 +86,9 @@ async function onRejudge(event) {
 
 if (user.role === "instructor") {
   document.addEventListener("click", onRejudge);
+  document.addEventListener("click", onRejudgeHeld);
   try {
-    await load();
+    await Promise.all([load(), loadHeld()]);
   } catch (error) {
     pageAlert(`Could not load the overview: ${error.message}`);
   }

@@ -41,6 +41,14 @@ function renderHeader() {
         h("span", { class: "muted" }, `${sub.passed} of ${plural(sub.total, "test")} passed`)),
     );
     box.dataset.verdict = sub.verdict;
+  } else if (sub.status === "held") {
+    // Not a verdict: grading kept being interrupted on the judge's side.
+    box.replaceChildren(verdictBadge(null, "held"),
+      h("div", { class: "sub-verdict-text" }, h("strong", {}, "Held for review"),
+        h("span", { class: "muted" }, isInstructor
+          ? "Grading kept being interrupted. Rejudge it once the cause is fixed."
+          : "Grading was interrupted by a problem on the judge's side, not by your code. An instructor will run it again.")));
+    delete box.dataset.verdict;
   } else {
     box.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }),
       h("div", { class: "sub-verdict-text" }, h("strong", {}, sub.status === "running" ? "Judging…" : "Queued…"),
@@ -48,6 +56,13 @@ function renderHeader() {
     delete box.dataset.verdict;
   }
   $("#sub-actions").hidden = !isInstructor;
+  renderHold();
+}
+
+function renderHold() {
+  const box = $("#hold");
+  box.hidden = !(isInstructor && sub.status === "held" && sub.hold_reason);
+  if (!box.hidden) $("#hold-reason").textContent = sub.hold_reason;
 }
 
 function titleOf(slug) {
@@ -314,7 +329,7 @@ function updateProgress(statusText) {
   $("#progress-fill").style.width = `${Math.round((graded / total) * 100)}%`;
   const failed = [...tests.values()].filter(isFailure);
   const passed = [...tests.values()].filter((t) => t.verdict === "AC").length;
-  let text = statusText;
+  let text = statusText || holdText(sub.status);
   if (!text) {
     text = graded ? `Graded ${graded} of ${planned ? total : "?"} tests · ${passed} passed` : "Running your code…";
     if (failed.length) text += ` · test #${failed[0].index + 1} failed (${failed[0].verdict})`;
@@ -346,8 +361,11 @@ function onEvent({ event, data }) {
   if (event === "status") {
     if (data.status === "queued" && sub.status !== "queued") resetLive();
     sub.status = data.status;
+    if (data.status === "held" && isInstructor) {
+      api(`/submissions/${id}`).then((fresh) => { sub = fresh; renderHeader(); }).catch(() => {});
+    }
     renderHeader();
-    updateProgress(data.status === "queued" ? "Waiting in the queue…" : null);
+    updateProgress(statusText(data.status));
   } else if (event === "test") {
     tests.set(data.index, data);
     upsertTestRow(data);
@@ -363,7 +381,20 @@ function onEvent({ event, data }) {
     renderFinal();
   } else if (event === "gone") {
     pageAlert("This submission no longer exists.");
+  } else if (event === "reconnect") {
+    // The server lost its database: the loop in follow() opens a new stream.
+    updateProgress("The judge is briefly unavailable. Reconnecting…");
   }
+}
+
+function holdText(status) {
+  return status === "held" ? "Held for review: waiting for an instructor to run it again." : null;
+}
+
+function statusText(status) {
+  if (status === "queued") return "Waiting in the queue…";
+  if (status === "held") return holdText(status);
+  return null;
 }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -379,7 +410,7 @@ async function follow() {
   } catch {
     planned = 0;
   }
-  updateProgress(sub.status === "queued" ? "Waiting in the queue…" : null);
+  updateProgress(statusText(sub.status));
   let failures = 0;
   while (sub.status !== "done" && !controller.signal.aborted) {
     try {
@@ -423,6 +454,8 @@ $("#rejudge").addEventListener("click", async (event) => {
     button.disabled = false;
   }
 });
+
+$("#hold-rejudge").addEventListener("click", () => $("#rejudge").click());
 
 // ---- start -----------------------------------------------------------------------------------
 
