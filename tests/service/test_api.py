@@ -347,6 +347,23 @@ def test_history_filters_and_pages_newest_first(client, session, alice) -> None:
         assert client.get(f"/api/v1/submissions?{bad}", headers=alice).status_code == 422, bad
 
 
+def test_history_cursor_pages_back_and_forth(client, alice) -> None:
+    ids = [submit(client, alice, "numbergame").json()["id"] for _ in range(3)]
+    url = "/api/v1/submissions?limit=2"
+    first = client.get(url, headers=alice).json()
+    assert [s["id"] for s in first["items"]] == [ids[2], ids[1]]
+    assert first["prev_cursor"] is None and first["total"] == 3 and first["total_exact"]
+    assert "source" not in first["items"][0]
+    second = client.get(f"{url}&cursor={first['next_cursor']}", headers=alice).json()
+    assert [s["id"] for s in second["items"]] == [ids[0]] and second["next_cursor"] is None
+    back = client.get(f"{url}&cursor={second['prev_cursor']}", headers=alice).json()
+    assert [s["id"] for s in back["items"]] == [ids[2], ids[1]] and back["prev_cursor"] is None
+    for bad in ["x", "o.1.0", "o.1.99999999999", "n.-5.1", "o." + "9" * 18 + ".1", "o.1.1%00"]:
+        response = client.get(f"{url}&cursor={bad}", headers=alice)
+        assert response.status_code == 422, bad
+    assert client.get(f"{url}&offset=1&cursor=o.1.1", headers=alice).status_code == 422
+
+
 def test_rejudge_is_for_instructors_and_uses_the_low_priority_queue(
     client,
     session,
