@@ -24,14 +24,22 @@ log = logging.getLogger(__name__)
 
 
 def create_app(
-    settings: Settings | None = None, *, enqueue: Callable[..., bool] | None = None
+    settings: Settings | None = None,
+    *,
+    enqueue: Callable[..., bool] | None = None,
+    request_strength: Callable[..., bool] | None = None,
 ) -> FastAPI:
+    """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
+    strength report to the workers; both default to the Celery app the settings describe."""
     settings = settings or Settings()
-    if enqueue is None:
+    if enqueue is None or request_strength is None:
         from worker.app import make_celery
         from worker.queue import Enqueuer
+        from worker.strength import StrengthRequester
 
-        enqueue = Enqueuer(make_celery(settings))
+        celery = make_celery(settings)
+        enqueue = enqueue or Enqueuer(celery)
+        request_strength = request_strength or StrengthRequester(celery)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -52,6 +60,7 @@ def create_app(
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
+    app.state.request_strength = request_strength
     app.state.password_slots = PasswordSlots(
         settings.password_hash_concurrency, settings.password_hash_wait_s
     )
