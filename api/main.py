@@ -19,6 +19,7 @@ from api.routers import health, problems, strength, submissions, users
 from api.security import PasswordSlots
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
 from store.settings import Settings
+from store.stats import StatsCache
 
 log = logging.getLogger(__name__)
 
@@ -61,6 +62,8 @@ def create_app(
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
     app.state.request_strength = request_strength
+    # Statistics every student's problems page reads, kept until a verdict changes them.
+    app.state.stats_cache = StatsCache()
     app.state.password_slots = PasswordSlots(
         settings.password_hash_concurrency, settings.password_hash_wait_s
     )

@@ -26,7 +26,6 @@ from judge import problems
 from judge.verdict import Verdict
 from store import repo, stats
 from store.models import Role
-from store.stats import StatsCache
 
 router = APIRouter(tags=["web"])
 
@@ -130,19 +129,10 @@ async def explain_test(
     return await run_in_threadpool(module.explain, row.input)
 
 
-def stats_cache(request: Request) -> StatsCache:
-    """The app's statistics cache, made on first use."""
-    state = request.app.state
-    cache = getattr(state, "stats_cache", None)
-    if cache is None:
-        cache = state.stats_cache = StatsCache()
-    return cache
-
-
 @router.get("/stats/problems", response_model=list[ProblemStat])
 def problem_stats(request: Request, session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
     """Acceptance rate of every problem, and the viewer's own standing on it."""
-    totals = stats_cache(request).get(
+    totals = request.app.state.stats_cache.get(
         session=session, key="problems", compute=lambda s: stats.problem_totals(session=s)
     )
     mine = stats.standing(session=session, user_id=viewer.id)
@@ -182,7 +172,7 @@ def problem_detail_stats(
     module = find_problem(slug)
     chart = stats.recent_days(days)
     since = stats.day_start(chart[0])
-    detail = stats_cache(request).get(
+    detail = request.app.state.stats_cache.get(
         session=session,
         key=("problem", slug, since),
         compute=lambda s: stats.problem_detail(session=s, problem=slug, since=since),

@@ -413,3 +413,30 @@ def test_students_see_hidden_tests_only_once_the_judging_is_done(
     assert repo.finish(session=session, claim_=claim, result=result)
     done = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
     assert [(t["kind"], t["time_ms"]) for t in done["tests"]] == [("sample", 1.0), ("hidden", None)]
+
+
+def test_statistics_follow_each_verdict(client, session, alice, bob, teacher) -> None:
+    def footholds(headers) -> dict:
+        rows = client.get("/api/v1/stats/problems", headers=headers).json()
+        return next(r for r in rows if r["slug"] == "footholds")
+
+    first = submit(client, alice, "footholds").json()["id"]
+    assert footholds(alice)["submissions"] == 0 and footholds(alice)["mine"] == "tried"
+    finish_with_hidden_test(session, first, verdict="AC")
+    assert (footholds(alice)["accepted"], footholds(alice)["mine"]) == (1, "solved")
+    assert footholds(bob)["mine"] is None and footholds(bob)["solvers"] == 1
+    second = submit(client, bob, "footholds").json()["id"]
+    finish_with_hidden_test(session, second, verdict="WA")
+    assert footholds(bob) | {"acceptance": None} == {
+        "slug": "footholds",
+        "title": footholds(bob)["title"],
+        "submissions": 2,
+        "accepted": 1,
+        "acceptance": None,
+        "solvers": 1,
+        "mine": "tried",
+    }
+    detail = client.get("/api/v1/problems/footholds/stats?days=3", headers=teacher).json()
+    assert (detail["submissions"], detail["users"], detail["solvers"]) == (2, 2, 1)
+    assert detail["days"][-1]["total"] == 2 and detail["days"][-1]["accepted"] == 1
+    assert {v["verdict"]: v["count"] for v in detail["verdicts"]}["WA"] == 1
