@@ -250,7 +250,16 @@ def _timed(stack: Stack, path: str, token: str, count: int = SAMPLES, method: st
     return latencies
 
 
-def _crowd(stack: Stack, tokens: list[str], background: Callable[[], None] | None = None):
+PROBLEMS_PAGE = ("/problems", "/api/v1/problems", "/api/v1/stats/problems")
+FLOOR_PAGE = ("/healthz",) * 3  # the same number of requests, each one database round trip
+
+
+def _crowd(
+    stack: Stack,
+    tokens: list[str],
+    background: Callable[[], None] | None = None,
+    paths: tuple[str, ...] = PROBLEMS_PAGE,
+):
     """Every student opens the problems page (the page, the problem list, the statistics) at
     once, CROWD_ROUNDS times; meanwhile an instructor reads the history."""
     stop = threading.Event()
@@ -269,7 +278,7 @@ def _crowd(stack: Stack, tokens: list[str], background: Callable[[], None] | Non
         with httpx.Client(base_url=stack.base_url, timeout=60) as client:
             headers = {"Authorization": f"Bearer {token}"}
             for _ in range(CROWD_ROUNDS):
-                for path in ("/problems", "/api/v1/problems", "/api/v1/stats/problems"):
+                for path in paths:
                     began = time.monotonic()
                     response = client.get(path, headers=headers)
                     out.append(time.monotonic() - began)
@@ -407,8 +416,14 @@ def measure(url: str, info: dict[str, Any], report: Callable[[str, str], None]) 
                 ratio = statistics.median(rest) / floor
                 report(name, f"{_ms(rest)} ({ratio:.1f}x floor; first {1000 * first:.0f} ms)")
             tokens = [stack.login(f"student{i:05d}", PASSWORD) for i in range(CROWD)]
+            floor_crowd, _ = _crowd(stack, tokens, paths=FLOOR_PAGE)
+            report(f"floor: {CROWD} at once, GET /healthz x 3 each", _ms(floor_crowd))
             crowd, history = _crowd(stack, tokens)
-            report(f"{CROWD} students open the problems page at once", _ms(crowd))
+            ratio = _percentile(crowd, 0.95) / _percentile(floor_crowd, 0.95)
+            report(
+                f"{CROWD} students open the problems page at once",
+                f"{_ms(crowd)} ({ratio:.1f}x floor p95)",
+            )
             report("  meanwhile an instructor's history", _ms(history))
             crowd, history = _crowd(stack, tokens, _verdicts_arriving(url))
             report(f"{CROWD} at once, a verdict stored every 0.2 s", _ms(crowd))

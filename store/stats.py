@@ -44,9 +44,9 @@ class ProblemDetail:
 def stats_version(*, session: Session) -> tuple[Any, ...]:
     """Changes whenever a verdict is stored (the newest finished_at moves) or taken back by a
     rejudge (more rows wait); two index lookups, whatever the size of the table."""
-    newest = session.scalar(select(func.max(Submission.finished_at)))
-    waiting = session.scalar(select(func.count()).where(Submission.status.in_(PENDING)))
-    return newest, waiting
+    newest = select(func.max(Submission.finished_at)).scalar_subquery()
+    waiting = select(func.count()).where(Submission.status.in_(PENDING)).scalar_subquery()
+    return tuple(session.execute(select(newest, waiting)).one())
 
 
 def problem_totals(*, session: Session) -> dict[str, ProblemTotals]:
@@ -136,11 +136,18 @@ def hidden_board_count(*, session: Session, problem: str) -> int:
 
 class StatsCache:
     """Aggregates kept until `stats_version` moves, or `max_age_s` at most (a clock-skewed
-    worker's verdict could leave the version unchanged). One computation per key at a time:
-    a crowd opening the same page waits for one query instead of running it twenty times."""
+    worker's verdict could leave the version unchanged).
 
-    def __init__(self, max_age_s: float = 30.0, max_entries: int = 256) -> None:
+    One computation per key at a time: while one request recomputes an aggregate that a new
+    verdict made stale, the others get the previous value at once (at most `max_stale_s` old)
+    rather than queueing behind it; a request alone always gets the current value. So a crowd
+    opening the problems page while verdicts keep arriving costs one aggregate at a time."""
+
+    def __init__(
+        self, max_age_s: float = 30.0, max_stale_s: float = 10.0, max_entries: int = 256
+    ) -> None:
         self.max_age_s = max_age_s
+        self.max_stale_s = max_stale_s
         self.max_entries = max_entries
         self._lock = threading.Lock()
         self._key_locks: dict[Any, threading.Lock] = {}
@@ -152,6 +159,12 @@ class StatsCache:
             return False, None
         return time.monotonic() - entry[1] < self.max_age_s, entry[2]
 
+    def _recent(self, key: Any) -> tuple[bool, Any]:
+        entry = self._entries.get(key)
+        if entry is None:
+            return False, None
+        return time.monotonic() - entry[1] < self.max_stale_s, entry[2]
+
     def get(self, *, session: Session, key: Any, compute: Callable[[Session], Any]) -> Any:
         version = stats_version(session=session)
         fresh, value = self._fresh(key, version)
@@ -159,7 +172,12 @@ class StatsCache:
             return value
         with self._lock:
             key_lock = self._key_locks.setdefault(key, threading.Lock())
-        with key_lock:
+        if not key_lock.acquire(blocking=False):  # another request is recomputing it
+            recent, value = self._recent(key)
+            if recent:
+                return value
+            key_lock.acquire()  # nothing recent to give: wait for it
+        try:
             fresh, value = self._fresh(key, version)  # another thread just computed it
             if fresh:
                 return value
@@ -168,4 +186,6 @@ class StatsCache:
                 if len(self._entries) >= self.max_entries:
                     self._entries.clear()
                 self._entries[key] = (version, time.monotonic(), value)
+        finally:
+            key_lock.release()
         return value

@@ -3,6 +3,7 @@ inside a rolled-back transaction."""
 
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 from sqlalchemy.orm import Session
@@ -76,3 +77,32 @@ def test_cache_recomputes_after_a_verdict_and_a_rejudge(session: Session) -> Non
     session.commit()
     assert read() == stats.ProblemTotals(1, 1, 1)  # a verdict taken back
     assert len(computed) == 3
+
+
+def test_a_crowd_gets_the_previous_value_while_one_request_recomputes(session: Session) -> None:
+    cache = stats.StatsCache(max_age_s=3600)
+    graded(session, "alice", "footholds", "WA")
+    before = cache.get(session=session, key="k", compute=lambda s: "before")
+    graded(session, "alice", "footholds", "AC")  # the version moves
+    computing, release = threading.Event(), threading.Event()
+    answers = []
+
+    def slow(s: Session) -> str:
+        computing.set()
+        release.wait(30)
+        return "after"
+
+    # One request recomputes (on a thread; it holds no connection while `slow` waits, so
+    # the test's session serves both in turn).
+    thread = threading.Thread(
+        target=lambda: answers.append(cache.get(session=session, key="k", compute=slow))
+    )
+    thread.start()
+    try:
+        assert computing.wait(30)
+        assert cache.get(session=session, key="k", compute=slow) == before  # not queued
+    finally:
+        release.set()
+        thread.join(30)
+    assert answers == ["after"]
+    assert cache.get(session=session, key="k", compute=lambda s: "again") == "after"
