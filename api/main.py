@@ -38,9 +38,12 @@ def create_app(
         from worker.queue import Enqueuer
         from worker.strength import StrengthRequester
 
-        celery = make_celery(settings)
-        enqueue = enqueue or Enqueuer(celery)
-        request_strength = request_strength or StrengthRequester(celery)
+        if enqueue is None:
+            celery = make_celery(settings)
+            enqueue = Enqueuer(celery)
+            request_strength = request_strength or StrengthRequester(lambda: celery)
+        else:  # made when a report is first asked for (an app built with its own enqueue)
+            request_strength = StrengthRequester(lambda: make_celery(settings))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:

@@ -8,6 +8,7 @@ It runs on the rejudge queue: live submissions are graded first.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from celery import Celery
 from sqlalchemy.orm import Session
@@ -48,12 +49,15 @@ def compute(session: Session, memory: StrengthMemory, request: reports.ReportReq
 class StrengthRequester:
     """Sends "compute this report" messages (for the API)."""
 
-    def __init__(self, app: Celery) -> None:
-        self.app = app
+    def __init__(self, make_app: Callable[[], Celery]) -> None:
+        self._make_app = make_app
+        self._app: Celery | None = None
 
     def __call__(self, request: reports.ReportRequest) -> bool:
         try:
-            self.app.send_task(
+            if self._app is None:
+                self._app = self._make_app()
+            self._app.send_task(
                 STRENGTH_TASK,
                 kwargs={
                     "problem": request.problem,
