@@ -19,7 +19,7 @@ from api.routers import health, problems, strength, submissions, users
 from api.security import PasswordSlots
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
 from store.settings import Settings
-from store.stats import StatsCache
+from store.stats import StatsCache, TotalsTally
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +65,9 @@ def create_app(
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
     app.state.request_strength = request_strength
-    # Statistics every student's problems page reads, kept until a verdict changes them.
+    # Statistics: every student's problems page reads the totals, kept current verdict by
+    # verdict; the instructors' per-problem figures are kept until a verdict changes them.
+    app.state.problem_totals = TotalsTally()
     app.state.stats_cache = StatsCache()
     app.state.password_slots = PasswordSlots(
         settings.password_hash_concurrency, settings.password_hash_wait_s

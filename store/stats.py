@@ -50,7 +50,7 @@ def stats_version(*, session: Session) -> tuple[Any, ...]:
 
 
 def problem_totals(*, session: Session) -> dict[str, ProblemTotals]:
-    """Finished and accepted submissions and solvers of every problem that has any."""
+    """Finished and accepted submissions and solvers of every problem with a verdict."""
     done = Submission.status == Status.DONE
     accepted = done & (Submission.verdict == ACCEPTED)
     rows = session.execute(
@@ -59,9 +59,121 @@ def problem_totals(*, session: Session) -> dict[str, ProblemTotals]:
             func.count().filter(done),
             func.count().filter(accepted),
             func.count(distinct(Submission.user_id)).filter(accepted),
-        ).group_by(Submission.problem)
+        )
+        .group_by(Submission.problem)
+        .having(func.count().filter(done) > 0)
     )
     return {problem: ProblemTotals(f, a, s) for problem, f, a, s in rows}
+
+
+@dataclass
+class _Tally:
+    newest: Any  # the newest finished_at counted
+    last_id: int  # the newest submission id seen
+    waiting: int  # queued or running rows then
+    finished: dict[str, int]
+    accepted: dict[str, int]
+    solvers: dict[str, set[int]]
+    counted_at: float  # monotonic time of the last full count
+
+    def totals(self) -> dict[str, ProblemTotals]:
+        return {
+            p: ProblemTotals(self.finished.get(p, 0), self.accepted.get(p, 0), len(users))
+            for p, users in self.solvers.items()
+        }
+
+
+class TotalsTally:
+    """`problem_totals` kept current by adding each new verdict instead of counting again.
+
+    Each read looks at the newest finished_at, the newest id and the number of waiting rows
+    (index lookups), then adds the verdicts stored since (an index range of a few rows). Any
+    change those verdicts and the new submissions do not explain (a rejudge, a verdict whose
+    clock lagged, a row leaving the queue another way) makes a full count, as does age
+    (`recount_after_s`). While one request counts, the others get the previous totals."""
+
+    def __init__(self, recount_after_s: float = 300.0) -> None:
+        self.recount_after_s = recount_after_s
+        self.recounts = 0  # full counts made (for tests and the benchmark)
+        self._lock = threading.Lock()
+        self._tally: _Tally | None = None
+
+    def get(self, *, session: Session) -> dict[str, ProblemTotals]:
+        newest = select(func.max(Submission.finished_at)).scalar_subquery()
+        last_id = select(func.max(Submission.id)).scalar_subquery()
+        waiting = select(func.count()).where(Submission.status.in_(PENDING)).scalar_subquery()
+        version = tuple(session.execute(select(newest, func.coalesce(last_id, 0), waiting)).one())
+        tally = self._tally
+        if (
+            tally is not None
+            and version == (tally.newest, tally.last_id, tally.waiting)
+            and time.monotonic() - tally.counted_at < self.recount_after_s
+        ):
+            return tally.totals()
+        if not self._lock.acquire(blocking=False):
+            if tally is not None:  # another request is bringing it up to date
+                return tally.totals()
+            self._lock.acquire()
+        try:
+            tally = self._tally
+            if tally is None or time.monotonic() - tally.counted_at >= self.recount_after_s:
+                tally = self._count(session, version)
+            elif version != (tally.newest, tally.last_id, tally.waiting):
+                tally = self._add(session, tally, version) or self._count(session, version)
+            self._tally = tally
+            return tally.totals()
+        finally:
+            self._lock.release()
+
+    def _count(self, session: Session, version: tuple[Any, ...]) -> _Tally:
+        """Count in SQL: the totals per problem, and the solvers (one row per problem and
+        solving user: bounded by the class, not by the submissions)."""
+        self.recounts += 1
+        done = Submission.status == Status.DONE
+        accepted = done & (Submission.verdict == ACCEPTED)
+        tally = _Tally(*version, {}, {}, {}, time.monotonic())
+        for problem, finished, ok in session.execute(
+            select(Submission.problem, func.count().filter(done), func.count().filter(accepted))
+            .group_by(Submission.problem)
+            .having(func.count().filter(done) > 0)
+        ):
+            tally.finished[problem], tally.accepted[problem] = finished, ok
+            tally.solvers[problem] = set()
+        for problem, user_id in session.execute(
+            select(Submission.problem, Submission.user_id).where(accepted).distinct()
+        ):
+            tally.solvers.setdefault(problem, set()).add(user_id)
+        return tally
+
+    def _add(self, session: Session, tally: _Tally, version: tuple[Any, ...]) -> _Tally | None:
+        """The tally with the verdicts stored since, or None when they do not explain the
+        change (then count again)."""
+        newest, last_id, waiting = version
+        if tally.newest is None or newest is None or newest < tally.newest:
+            return None
+        new = session.scalar(
+            select(func.count()).where(Submission.id > tally.last_id, Submission.id <= last_id)
+        )
+        rows = list(
+            session.execute(
+                select(
+                    Submission.problem, Submission.verdict, Submission.user_id, Submission.status
+                ).where(Submission.finished_at > tally.newest, Submission.finished_at <= newest)
+            )
+        )
+        if any(row.status != Status.DONE for row in rows):
+            return None
+        if waiting != tally.waiting + (new or 0) - len(rows):
+            return None  # something else moved rows in or out of the queue: a rejudge...
+        finished, accepted = dict(tally.finished), dict(tally.accepted)
+        solvers = {problem: set(users) for problem, users in tally.solvers.items()}
+        for problem, verdict, user_id, _ in rows:
+            solvers.setdefault(problem, set())
+            finished[problem] = finished.get(problem, 0) + 1
+            if verdict == ACCEPTED:
+                accepted[problem] = accepted.get(problem, 0) + 1
+                solvers[problem].add(user_id)
+        return _Tally(newest, last_id, waiting, finished, accepted, solvers, tally.counted_at)
 
 
 def standing(*, session: Session, user_id: int) -> dict[str, str]:

@@ -132,9 +132,7 @@ async def explain_test(
 @router.get("/stats/problems", response_model=list[ProblemStat])
 def problem_stats(request: Request, session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
     """Acceptance rate of every problem, and the viewer's own standing on it."""
-    totals = request.app.state.stats_cache.get(
-        session=session, key="problems", compute=lambda s: stats.problem_totals(session=s)
-    )
+    totals = request.app.state.problem_totals.get(session=session)
     mine = stats.standing(session=session, user_id=viewer.id)
     out = []
     for slug, module in problems.registry().items():

@@ -3,6 +3,7 @@ inside a rolled-back transaction."""
 
 from __future__ import annotations
 
+import random
 import threading
 from datetime import timedelta
 
@@ -36,7 +37,7 @@ def test_totals_standing_and_detail(session: Session) -> None:
     graded(session, "bob", "numbergame", None)
     totals = stats.problem_totals(session=session)
     assert totals["footholds"] == stats.ProblemTotals(finished=3, accepted=2, solvers=1)
-    assert totals["numbergame"] == stats.ProblemTotals(finished=0, accepted=0, solvers=0)
+    assert "numbergame" not in totals  # no verdict yet
     alice = repo.get_user_by_name(session=session, username="alice")
     bob = repo.get_user_by_name(session=session, username="bob")
     assert stats.standing(session=session, user_id=alice.id) == {"footholds": "solved"}
@@ -106,3 +107,50 @@ def test_a_crowd_gets_the_previous_value_while_one_request_recomputes(session: S
         thread.join(30)
     assert answers == ["after"]
     assert cache.get(session=session, key="k", compute=lambda s: "again") == "after"
+
+
+def test_the_tally_adds_verdicts_and_recounts_after_a_rejudge(session: Session) -> None:
+    tally = stats.TotalsTally()
+    first = graded(session, "alice", "footholds", "WA")
+    assert tally.get(session=session) == stats.problem_totals(session=session)
+    assert tally.recounts == 1
+    graded(session, "bob", "footholds", "AC")
+    graded(session, "bob", "numbergame", None)
+    graded(session, "carol", "numbergame", "AC")
+    assert tally.get(session=session) == stats.problem_totals(session=session)
+    assert tally.recounts == 1  # added, not counted again
+    repo.rejudge(session=session, submission_ids=[first])
+    session.commit()
+    assert tally.get(session=session) == stats.problem_totals(session=session)
+    assert tally.recounts == 2
+    # The rejudged row finishes again with another verdict.
+    claim = repo.claim(session=session, submission_id=first, lease_s=60)
+    result = {"verdict": "AC", "passed": 1, "total": 1, "tests": []}
+    assert repo.finish(session=session, claim_=claim, result=result)
+    assert tally.get(session=session) == stats.problem_totals(session=session)
+    assert tally.get(session=session)["footholds"] == stats.ProblemTotals(2, 2, 2)
+
+
+def test_the_tally_matches_a_full_count_through_random_histories(session: Session) -> None:
+    rng = random.Random(13)
+    tally = stats.TotalsTally()
+    ids: list[int] = []
+    for _ in range(60):
+        action = rng.random()
+        if action < 0.6 or not ids:
+            verdict = rng.choice(["AC", "WA", "TLE", None])
+            user = rng.choice(["ann", "ben", "cat"])
+            ids.append(graded(session, user, rng.choice(["footholds", "numbergame"]), verdict))
+        elif action < 0.8:
+            repo.rejudge(session=session, submission_ids=[rng.choice(ids)])
+            session.commit()
+        else:  # a queued row (new or rejudged) gets its verdict
+            claim = repo.claim(session=session, submission_id=rng.choice(ids), lease_s=60)
+            if claim is not None:
+                verdict = rng.choice(["AC", "WA"])
+                result = {"verdict": verdict, "passed": 0, "total": 1, "tests": []}
+                assert repo.finish(session=session, claim_=claim, result=result)
+        if rng.random() < 0.5:
+            assert tally.get(session=session) == stats.problem_totals(session=session)
+    assert tally.get(session=session) == stats.problem_totals(session=session)
+    assert tally.recounts < 40  # most verdicts were added, not recounted
