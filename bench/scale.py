@@ -299,18 +299,46 @@ def _crowd(
 
 
 def _verdicts_arriving(url: str) -> Callable[[threading.Event], None]:
-    """A verdict stored every 0.2 s (what a busy worker pool does), so caches keep changing."""
+    """Every 0.2 s a student submits and the oldest waiting submission gets its verdict (what
+    a busy worker pool does), so the statistics keep changing."""
 
     def run(stop: threading.Event) -> None:
         engine = make_engine(url)
-        with engine.connect() as connection:
+        rng = random.Random(7)
+        with make_session_factory(engine)() as session:
+            template = session.scalar(select(Submission).where(Submission.status == "done"))
+            assert template is not None
             while not stop.is_set():
-                connection.execute(
-                    update(Submission)
-                    .where(Submission.id == random.randrange(1, 1000))
-                    .values(finished_at=datetime.now(UTC))
+                now = datetime.now(UTC)
+                session.execute(
+                    insert(Submission).values(
+                        user_id=template.user_id,
+                        problem=template.problem,
+                        source=SOURCE,
+                        seed=1,
+                        status="queued",
+                        created_at=now,
+                        enqueued_at=now,
+                    )
                 )
-                connection.commit()
+                oldest = session.scalar(
+                    select(Submission.id)
+                    .where(Submission.status == "queued")
+                    .order_by(Submission.id)
+                    .limit(1)
+                )
+                session.execute(
+                    update(Submission)
+                    .where(Submission.id == oldest)
+                    .values(
+                        status="done",
+                        verdict=rng.choice(["AC", "WA"]),
+                        passed=0,
+                        total=TESTS_PER_SUBMISSION,
+                        finished_at=now,
+                    )
+                )
+                session.commit()
                 time.sleep(0.2)
         engine.dispose()
 
