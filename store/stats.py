@@ -75,6 +75,7 @@ class _Tally:
     accepted: dict[str, int]
     solvers: dict[str, set[int]]
     counted_at: float  # monotonic time of the last full count
+    read_at: float = 0.0  # monotonic time its version was read
 
     def totals(self) -> dict[str, ProblemTotals]:
         return {
@@ -102,6 +103,7 @@ class TotalsTally:
         newest = select(func.max(Submission.finished_at)).scalar_subquery()
         last_id = select(func.max(Submission.id)).scalar_subquery()
         waiting = select(func.count()).where(Submission.status.in_(PENDING)).scalar_subquery()
+        read_at = time.monotonic()
         version = tuple(session.execute(select(newest, func.coalesce(last_id, 0), waiting)).one())
         tally = self._tally
         if (
@@ -116,10 +118,13 @@ class TotalsTally:
             self._lock.acquire()
         try:
             tally = self._tally
+            if tally is not None and read_at < tally.read_at:
+                return tally.totals()  # brought past what this request read while it waited
             if tally is None or time.monotonic() - tally.counted_at >= self.recount_after_s:
                 tally = self._count(session, version)
             elif version != (tally.newest, tally.last_id, tally.waiting):
                 tally = self._add(session, tally, version) or self._count(session, version)
+            tally.read_at = read_at
             self._tally = tally
             return tally.totals()
         finally:
