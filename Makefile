@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose
 
-.PHONY: setup system-packages run test test-fast lint bench clean
+.PHONY: setup system-packages run test test-fast lint bench bench-scale clean
 
 setup: system-packages $(STAMP)
 
@@ -50,6 +50,10 @@ lint: setup
 
 bench: setup
 	$(BIN)/python -m bench
+
+SUBMISSIONS ?= 200000
+bench-scale: setup  # a course's history in a fresh PostgreSQL database (minutes)
+	$(BIN)/python -m bench scale --submissions $(SUBMISSIONS)
 
 clean:
 	rm -rf $(VENV) var tests/artifacts

@@ -19,19 +19,31 @@ from api.routers import health, problems, strength, submissions, users
 from api.security import PasswordSlots
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
 from store.settings import Settings
+from store.stats import StatsCache, TotalsTally
 
 log = logging.getLogger(__name__)
 
 
 def create_app(
-    settings: Settings | None = None, *, enqueue: Callable[..., bool] | None = None
+    settings: Settings | None = None,
+    *,
+    enqueue: Callable[..., bool] | None = None,
+    request_strength: Callable[..., bool] | None = None,
 ) -> FastAPI:
+    """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
+    strength report to the workers; both default to the Celery app the settings describe."""
     settings = settings or Settings()
-    if enqueue is None:
+    if enqueue is None or request_strength is None:
         from worker.app import make_celery
         from worker.queue import Enqueuer
+        from worker.strength import StrengthRequester
 
-        enqueue = Enqueuer(make_celery(settings))
+        if enqueue is None:
+            celery = make_celery(settings)
+            enqueue = Enqueuer(celery)
+            request_strength = request_strength or StrengthRequester(lambda: celery)
+        else:  # made when a report is first asked for (an app built with its own enqueue)
+            request_strength = StrengthRequester(lambda: make_celery(settings))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -52,6 +64,11 @@ def create_app(
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
+    app.state.request_strength = request_strength
+    # Statistics: every student's problems page reads the totals, kept current verdict by
+    # verdict; the instructors' per-problem figures are kept until a verdict changes them.
+    app.state.problem_totals = TotalsTally()
+    app.state.stats_cache = StatsCache()
     app.state.password_slots = PasswordSlots(
         settings.password_hash_concurrency, settings.password_hash_wait_s
     )

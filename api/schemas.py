@@ -187,9 +187,12 @@ class HeldSubmission(BaseModel):
 
 class SubmissionPage(BaseModel):
     items: list[SubmissionSummary]
-    total: int
+    total: int  # matching submissions, counted up to a cap
+    total_exact: bool = True  # False: more than `total` match
     limit: int
     offset: int
+    next_cursor: str | None = None  # the older page; None on the last page
+    prev_cursor: str | None = None  # the newer page; None on the first page
 
 
 class RejudgeQueued(BaseModel):

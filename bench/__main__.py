@@ -7,16 +7,30 @@ import importlib.util
 import sys
 
 
+def report(name: str, value: str) -> None:
+    print(f"{name:55} {value}", flush=True)
+
+
+def scale(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench scale")
+    parser.add_argument("--submissions", type=int, default=200_000, help="history to fill")
+    args = parser.parse_args(argv)
+    from bench import scale as scale_bench
+
+    print(f"== a course's history (python -m bench scale --submissions {args.submissions})")
+    scale_bench.run(report, submissions=args.submissions)
+    return 0
+
+
 def main() -> int:
-    parser = argparse.ArgumentParser(prog="python -m bench")
+    if sys.argv[1:2] == ["scale"]:  # not part of a plain run: it fills a database for minutes
+        return scale(sys.argv[2:])
+    parser = argparse.ArgumentParser(prog="python -m bench", epilog="python -m bench scale -h")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
         "--only", choices=("judge", "service", "load", "workers"), help="run one group"
     )
     args = parser.parse_args()
-
-    def report(name: str, value: str) -> None:
-        print(f"{name:55} {value}", flush=True)
 
     if args.only in (None, "judge"):
         from bench import judge_bench

@@ -129,11 +129,19 @@ class Board(Base):
 class Submission(Base):
     __tablename__ = "submissions"
     __table_args__ = (
-        Index("ix_submissions_user_created", "user_id", "created_at"),
-        Index("ix_submissions_problem_created", "problem", "created_at"),
+        # History is newest first (created_at, id) and filtered by user, problem or verdict:
+        # each filter's index ends with the order, so a page is an index range scan.
+        Index("ix_submissions_created", "created_at", "id"),
+        Index("ix_submissions_user_created", "user_id", "created_at", "id"),
+        Index("ix_submissions_problem_created", "problem", "created_at", "id"),
+        Index("ix_submissions_verdict_created", "verdict", "created_at", "id"),
         Index("ix_submissions_status_enqueued", "status", "enqueued_at"),
         # The sweeper asks what was claimed lately, to tell a lost message from a backlog.
         Index("ix_submissions_started", "started_at"),
+        # The statistics: a cheap "has anything finished since?" and the per-problem counts
+        # read from the index alone.
+        Index("ix_submissions_finished", "finished_at"),
+        Index("ix_submissions_problem_stats", "problem", "status", "verdict", "user_id"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -179,9 +187,8 @@ class TestRow(Base):
     __table_args__ = (UniqueConstraint("submission_id", "lease_token", "index"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    submission_id: Mapped[int] = mapped_column(
-        ForeignKey("submissions.id", ondelete="CASCADE"), index=True
-    )
+    # No index of its own: the unique constraint's index leads with it.
+    submission_id: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
     lease_token: Mapped[int] = mapped_column(Integer)
     index: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
@@ -245,3 +252,23 @@ class SandboxUidBlock(Base):
     pid: Mapped[int] = mapped_column(Integer)
     started: Mapped[int] = mapped_column(BigInteger)  # the process's start time (clock ticks)
     expires_at: Mapped[datetime] = mapped_column()
+
+
+class StrengthReport(Base):
+    """A test-strength report computed by a worker, cached per hidden-board set.
+
+    `key` names everything the report depends on (problem, hidden boards, options, judge
+    version), so a new or deleted board makes a new key and old reports are simply not read.
+    """
+
+    __tablename__ = "strength_reports"
+    __table_args__ = (Index("ix_strength_reports_problem", "problem", "requested_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(64), unique=True)
+    problem: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), default="computing")  # computing|ready|failed
+    report: Mapped[Any] = mapped_column(JSON, nullable=True)
+    error: Mapped[str | None] = mapped_column(Text)
+    requested_at: Mapped[datetime] = mapped_column(default=utcnow)
+    finished_at: Mapped[datetime | None] = mapped_column()

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, true, update
+from sqlalchemy import and_, delete, func, or_, select, true, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -247,6 +247,41 @@ def get_submission(*, session: Session, submission_id: int) -> Submission | None
     return session.get(Submission, submission_id)
 
 
+@dataclass(frozen=True)
+class Position:
+    """Where a history page starts or ends: the (created_at, id) of a row, newest first."""
+
+    created_at: datetime
+    id: int
+
+
+@dataclass(frozen=True)
+class SubmissionList:
+    items: list[Any]  # rows of SUMMARY_COLUMNS (attributes: id, user, problem, ...)
+    total: int  # matching rows, at most the cap
+    total_exact: bool  # False when there are more than `total`
+    older: bool  # rows follow this page
+    newer: bool  # rows precede this page
+
+
+# What a history row shows: never the source, never the password hash.
+SUMMARY_COLUMNS = (
+    Submission.id,
+    User.username.label("user"),
+    Submission.problem,
+    Submission.status,
+    Submission.verdict,
+    Submission.passed,
+    Submission.total,
+    Submission.max_time_ms,
+    Submission.peak_memory_kb,
+    Submission.created_at,
+    Submission.finished_at,
+)
+
+COUNT_CAP = 10_000  # counting a whole course's history on every page costs more than it says
+
+
 def list_submissions(
     *,
     session: Session,
@@ -258,8 +293,16 @@ def list_submissions(
     until: datetime | None = None,
     limit: int = 50,
     offset: int = 0,
-) -> tuple[list[Submission], int]:
-    """Newest first, with the total count of matching rows for pagination."""
+    after: Position | None = None,
+    before: Position | None = None,
+    count_cap: int = COUNT_CAP,
+) -> SubmissionList:
+    """Newest first (created_at, id): the page after `after` (older rows), the page before
+    `before` (newer rows), or at `offset`; with a count of matching rows capped at `count_cap`.
+
+    Keyset pages read only the page's rows from an index whatever their depth; OFFSET is kept
+    for old clients and walks every row it skips.
+    """
     conditions = []
     if user_id is not None:
         conditions.append(Submission.user_id == user_id)
@@ -274,15 +317,37 @@ def list_submissions(
     if until is not None:
         conditions.append(Submission.created_at < until)
     where = and_(true(), *conditions)
-    total = session.scalar(select(func.count()).select_from(Submission).where(where)) or 0
-    rows = session.scalars(
-        select(Submission)
-        .where(where)
-        .order_by(Submission.created_at.desc(), Submission.id.desc())
-        .limit(limit)
-        .offset(offset)
+    capped = select(Submission.id).where(where).limit(count_cap + 1).subquery()
+    counted = session.scalar(select(func.count()).select_from(capped)) or 0
+
+    key = tuple_(Submission.created_at, Submission.id)
+    query = select(*SUMMARY_COLUMNS).join(User, User.id == Submission.user_id).where(where)
+    newest_first = (Submission.created_at.desc(), Submission.id.desc())
+    if before is not None:  # read upwards from the cursor, then present newest first
+        rows = list(
+            session.execute(
+                query.where(key > tuple_(before.created_at, before.id))
+                .order_by(Submission.created_at, Submission.id)
+                .limit(limit + 1)
+            )
+        )
+        newer, older = len(rows) > limit, True
+        rows = rows[:limit][::-1]
+    else:
+        if after is not None:
+            query = query.where(key < tuple_(after.created_at, after.id))
+        else:
+            query = query.offset(offset)
+        rows = list(session.execute(query.order_by(*newest_first).limit(limit + 1)))
+        older, newer = len(rows) > limit, after is not None or offset > 0
+        rows = rows[:limit]
+    return SubmissionList(
+        items=rows,
+        total=min(counted, count_cap),
+        total_exact=counted <= count_cap,
+        older=older,
+        newer=newer,
     )
-    return list(rows), total
 
 
 def current_tests(

@@ -13,6 +13,7 @@ from worker.broker import TRANSPORT
 LIVE_QUEUE = "judge"
 REJUDGE_QUEUE = "judge.rejudge"
 GRADE_TASK = "judge.grade_submission"
+STRENGTH_TASK = "judge.strength_report"
 
 
 def grading_budget_s() -> float:
@@ -62,7 +63,8 @@ def make_celery(settings: Settings) -> Celery:
         worker_hijack_root_logger=False,
         broker_transport=transport_cls,
     )
-    from worker import tasks
+    from worker import strength, tasks
 
     tasks.register(app, settings)
+    strength.register(app, settings)
     return app

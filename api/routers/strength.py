@@ -7,33 +7,32 @@
 - `POST /problems/{slug}/strength/board`: what adding a board would do: which mutants it
   kills, and which of the current survivors.
 
-Mutants are trusted code and run in the API process, in the thread pool. The random part of
-the analysis does not depend on the hidden boards, so it is computed once per problem, seed
-count and plan size and kept for the life of the app, with the mutants' answers on every board
-seen (bounded); a first request for a problem takes seconds, later ones are quick.
+The report takes seconds (footholds: about 10 s the first time), so a worker computes it in
+the background and the database keeps it per hidden-board set: the API answers at once with
+the report, or 202 "computing" (ask again after Retry-After). The single-board check runs
+here (mutants are trusted code), on the app's own StrengthMemory, and never waits for a report.
 """
 
 from __future__ import annotations
 
-import threading
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
+import judge
 from api.deps import Instructor, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, Message
 from judge.mutants import mutants
-from judge.strength import Killer, analyse, killed_by_fixed_tests, random_kills, suggest
+from judge.strength import killed_by_fixed_tests
+from judge.strength_memory import StrengthMemory
 from store import repo
+from store import strength_reports as reports
 
 router = APIRouter(tags=["strength"])
-
-MAX_REMEMBERED = 500_000  # mutant answers kept per problem before the memory is dropped
-SUGGEST_BUDGET_S = 2.0  # per surviving mutant
-SUGGEST_TOTAL_S = 15.0  # for all of them in one request
 
 
 # -- schemas -----------------------------------------------------------------------------------
@@ -93,35 +92,12 @@ class BoardKills(BaseModel):
     remaining: list[str]  # the survivors left after adding it
 
 
-# -- the app's memory of analyses ------------------------------------------------------------
-class StrengthMemory:
-    """Per problem: a Killer (reference and mutant answers) and the seeded random kills."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.killers: dict[str, Killer] = {}
-        self.random: dict[tuple[str, int, int | None], list[frozenset[str]]] = {}
-        self.locks: dict[str, threading.Lock] = {}
-
-    def problem_lock(self, slug: str) -> threading.Lock:
-        with self.lock:
-            return self.locks.setdefault(slug, threading.Lock())
-
-    def killer(self, module: Any) -> Killer:
-        killer = self.killers.get(module.SLUG)
-        if killer is None or killer.size > MAX_REMEMBERED:
-            killer = self.killers[module.SLUG] = Killer(module)
-        return killer
-
-    def seed_kills(self, module: Any, seeds: int, random_count: int | None):
-        key = (module.SLUG, seeds, random_count)
-        if key not in self.random:
-            self.random[key] = random_kills(
-                module, seeds, random_count=random_count, killer=self.killer(module)
-            )
-        return self.random[key]
+class StrengthComputing(BaseModel):
+    status: Literal["computing"] = "computing"
+    detail: str
 
 
+# -- the app's memory of single-board checks --------------------------------------------------
 def memory(request: Request) -> StrengthMemory:
     """The app's StrengthMemory, made on first use (called on the event loop: no race)."""
     state = request.app.state
@@ -138,46 +114,19 @@ def _known(slug: str) -> Any:
     return module
 
 
-def _report(
-    mem: StrengthMemory,
-    module: Any,
-    hidden: list[dict[str, Any]],
-    seeds: int,
-    random_count: int | None,
-    with_suggestions: bool,
-) -> dict[str, Any]:
-    with mem.problem_lock(module.SLUG):
-        killer = mem.killer(module)
-        report = analyse(
-            module,
-            hidden,
-            seeds,
-            random_count=random_count,
-            seed_kills=mem.seed_kills(module, seeds, random_count),
-            killer=killer,
-        )
-        if with_suggestions and report.survivors:
-            report.suggestions, report.unkillable = suggest(
-                module,
-                report.survivors,
-                killer=killer,
-                budget_s=SUGGEST_BUDGET_S,
-                total_s=SUGGEST_TOTAL_S,
-            )
-    data = report.to_dict()
-    data["seeds"] = len(report.seeds)
-    data["weakest"] = data["weakest"]["name"] if data["weakest"] else None
-    for item, mutant in zip(data["mutants"], report.mutants, strict=True):
-        item["killed"] = mutant.killed
-    return data
+COMPUTING_RETRY_AFTER_S = 2
 
 
 @router.get(
     "/problems/{slug}/strength",
     response_model=StrengthPublic,
-    responses={403: {"model": Message}, 404: {"model": Message}},
+    responses={
+        202: {"model": StrengthComputing, "description": "a worker is computing the report"},
+        403: {"model": Message},
+        404: {"model": Message},
+    },
 )
-async def strength(
+def strength(
     slug: str,
     request: Request,
     session: SessionDep,
@@ -185,12 +134,28 @@ async def strength(
     user: Instructor,
     seeds: Annotated[int, Query(ge=1, le=200)] = 20,
     suggestions: bool = True,
-) -> dict[str, Any]:
-    """How strong this problem's tests are now, and boards that would make them stronger."""
-    module = _known(slug)
+) -> Any:
+    """How strong this problem's tests are now, and boards that would make them stronger.
+
+    202 with `{"status": "computing"}` and Retry-After while a worker computes it (seconds
+    the first time); then the cached report until the hidden boards change."""
+    _known(slug)
+    wanted = reports.ReportRequest(slug, seeds, settings.random_count, suggestions)
     hidden = repo.hidden_cases(session=session, problem=slug)
-    return await run_in_threadpool(
-        _report, memory(request), module, hidden, seeds, settings.random_count, suggestions
+    key = reports.report_key(wanted, hidden, judge.__version__)
+    row = reports.find(session=session, key=key)
+    if row is not None and row.status == reports.READY:
+        return row.report
+    error = row.error if row is not None and row.status == reports.FAILED else None
+    if reports.request(session=session, key=key, problem=slug):
+        request.app.state.request_strength(wanted)
+    detail = "a worker is computing the report"
+    if error:
+        detail += f" again (the last attempt failed: {error[:200]})"
+    return JSONResponse(
+        StrengthComputing(detail=detail).model_dump(),
+        status_code=status.HTTP_202_ACCEPTED,
+        headers={"Retry-After": str(COMPUTING_RETRY_AFTER_S)},
     )
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import secrets
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Request, Response, status
@@ -281,6 +283,29 @@ def submit(
     )
 
 
+# A history cursor: "o" (the page older than) or "n" (newer than) a row, as
+# <direction>.<created_at in microseconds since the epoch>.<id>. Opaque to clients.
+CURSOR = re.compile(r"^([on])\.(\d{1,17})\.(\d{1,10})$")
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def make_cursor(direction: str, created_at: datetime, submission_id: int) -> str:
+    micros = (created_at - EPOCH) // timedelta(microseconds=1)
+    return f"{direction}.{micros}.{submission_id}"
+
+
+def read_cursor(cursor: str) -> tuple[str, repo.Position]:
+    match = CURSOR.match(cursor)
+    try:
+        if match is None:
+            raise ValueError(cursor)
+        created_at = EPOCH + timedelta(microseconds=int(match[2]))
+        position = repo.Position(created_at, _DB_ID.validate_python(int(match[3])))
+    except (ValueError, OverflowError, ValidationError) as exc:
+        raise _invalid(("query", "cursor"), "not a cursor this API gave out") from exc
+    return match[1], position
+
+
 @router.get(
     "/submissions",
     response_model=SubmissionPage,
@@ -295,9 +320,18 @@ def history(
     since: Annotated[UtcDatetime | None, Query(description="created at or after")] = None,
     until: Annotated[UtcDatetime | None, Query(description="created before")] = None,
     limit: Annotated[int, Query(ge=1, le=200)] = 50,
-    offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
+    offset: Annotated[
+        int, Query(ge=0, le=1_000_000, description="rows to skip (slow when deep: use cursor)")
+    ] = 0,
+    cursor: Annotated[
+        str | None,
+        Query(max_length=40, description="next_cursor or prev_cursor of a page (not with offset)"),
+    ] = None,
 ) -> SubmissionPage:
-    """Submissions, newest first: your own, or everyone's for instructors."""
+    """Submissions, newest first: your own, or everyone's for instructors.
+
+    Page with `next_cursor` (older) and `prev_cursor` (newer); `total` counts the matching
+    rows up to a cap (`total_exact` is false beyond it)."""
     user_id = None
     if viewer.role != Role.INSTRUCTOR:
         if user is not None and user != viewer.username:
@@ -305,7 +339,13 @@ def history(
                 status.HTTP_403_FORBIDDEN, detail="students see only their own submissions"
             )
         user_id, user = viewer.id, None
-    items, total = repo.list_submissions(
+    after = before = None
+    if cursor is not None:
+        if offset:
+            raise _invalid(("query", "cursor"), "give a cursor or an offset, not both")
+        direction, position = read_cursor(cursor)
+        after, before = (position, None) if direction == "o" else (None, position)
+    page = repo.list_submissions(
         session=session,
         user_id=user_id,
         username=user,
@@ -315,12 +355,19 @@ def history(
         until=until,
         limit=limit,
         offset=offset,
+        after=after,
+        before=before,
     )
+    items = [SubmissionSummary.model_validate(row, from_attributes=True) for row in page.items]
+    first, last = (page.items[0], page.items[-1]) if page.items else (None, None)
     return SubmissionPage(
-        items=[SubmissionSummary(**_summary_fields(s)) for s in items],
-        total=total,
+        items=items,
+        total=page.total,
+        total_exact=page.total_exact,
         limit=limit,
         offset=offset,
+        next_cursor=make_cursor("o", last.created_at, last.id) if last and page.older else None,
+        prev_cursor=make_cursor("n", first.created_at, first.id) if first and page.newer else None,
     )
 
 

@@ -12,13 +12,12 @@
 
 from __future__ import annotations
 
-from datetime import UTC, date, datetime, timedelta
+from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, status
+from fastapi import APIRouter, HTTPException, Path, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
-from sqlalchemy import distinct, func, select
 
 from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
@@ -26,8 +25,8 @@ from api.schemas import BoardCreate, DbId, Message
 from judge import problems
 from judge.grade import plan_size, small_positions
 from judge.verdict import Verdict
-from store import repo
-from store.models import Board, Role, Status, Submission
+from store import repo, stats
+from store.models import Role
 
 router = APIRouter(tags=["web"])
 
@@ -103,7 +102,7 @@ def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: Curre
     """Tests a submission made now would get: samples, the small tier, the worst cases,
     random boards, hidden boards."""
     module = find_problem(slug)
-    hidden = session.scalar(select(func.count()).where(Board.problem == slug)) or 0
+    hidden = stats.hidden_board_count(session=session, problem=slug)
     count = module.RANDOM_COUNT if settings.random_count is None else settings.random_count
     positions = len(small_positions(module))
     return TestPlan(
@@ -144,54 +143,22 @@ async def explain_test(
 
 
 @router.get("/stats/problems", response_model=list[ProblemStat])
-def problem_stats(session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
+def problem_stats(request: Request, session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
     """Acceptance rate of every problem, and the viewer's own standing on it."""
-    done = Submission.status == Status.DONE
-    accepted = Submission.verdict == Verdict.AC
-    totals = dict(
-        session.execute(
-            select(Submission.problem, func.count()).where(done).group_by(Submission.problem)
-        ).all()
-    )
-    accepts = dict(
-        session.execute(
-            select(Submission.problem, func.count())
-            .where(done, accepted)
-            .group_by(Submission.problem)
-        ).all()
-    )
-    solvers = dict(
-        session.execute(
-            select(Submission.problem, func.count(distinct(Submission.user_id)))
-            .where(done, accepted)
-            .group_by(Submission.problem)
-        ).all()
-    )
-    mine_tried = set(
-        session.scalars(
-            select(Submission.problem).where(Submission.user_id == viewer.id).distinct()
-        )
-    )
-    mine_solved = set(
-        session.scalars(
-            select(Submission.problem)
-            .where(Submission.user_id == viewer.id, done, accepted)
-            .distinct()
-        )
-    )
+    totals = request.app.state.problem_totals.get(session=session)
+    mine = stats.standing(session=session, user_id=viewer.id)
     out = []
     for slug, module in problems.registry().items():
-        total, ok = totals.get(slug, 0), accepts.get(slug, 0)
-        mine = "solved" if slug in mine_solved else "tried" if slug in mine_tried else None
+        counts = totals.get(slug, stats.ProblemTotals(0, 0, 0))
         out.append(
             ProblemStat(
                 slug=slug,
                 title=module.TITLE,
-                submissions=total,
-                accepted=ok,
-                acceptance=ok / total if total else None,
-                solvers=solvers.get(slug, 0),
-                mine=mine,
+                submissions=counts.finished,
+                accepted=counts.accepted,
+                acceptance=counts.accepted / counts.finished if counts.finished else None,
+                solvers=counts.solvers,
+                mine=mine.get(slug),
             )
         )
     return out
@@ -207,58 +174,35 @@ VERDICT_ORDER = [v.value for v in Verdict if v is not Verdict.SKIPPED]
 )
 def problem_detail_stats(
     slug: str,
+    request: Request,
     session: SessionDep,
     user: Instructor,
     days: Annotated[int, Query(ge=1, le=366, description="UTC days to chart, ending today")] = 30,
 ) -> ProblemStats:
     """Verdict distribution of finished submissions and submissions per UTC day."""
     module = find_problem(slug)
-    of_problem = Submission.problem == slug
-    by_verdict = dict(
-        session.execute(
-            select(Submission.verdict, func.count())
-            .where(of_problem, Submission.status == Status.DONE)
-            .group_by(Submission.verdict)
-        ).all()
+    chart = stats.recent_days(days)
+    since = stats.day_start(chart[0])
+    detail = request.app.state.stats_cache.get(
+        session=session,
+        key=("problem", slug, since),
+        compute=lambda s: stats.problem_detail(session=s, problem=slug, since=since),
     )
-    pending = (
-        session.scalar(select(func.count()).where(of_problem, Submission.status != Status.DONE))
-        or 0
-    )
-    users = session.scalar(select(func.count(distinct(Submission.user_id))).where(of_problem)) or 0
-    solvers = (
-        session.scalar(
-            select(func.count(distinct(Submission.user_id))).where(
-                of_problem, Submission.status == Status.DONE, Submission.verdict == Verdict.AC
-            )
-        )
-        or 0
-    )
-    finished = sum(by_verdict.values())
+    by_verdict = dict(detail.verdicts)
     verdicts = [VerdictCount(verdict=v, count=by_verdict.pop(v, 0)) for v in VERDICT_ORDER]
     verdicts += [VerdictCount(verdict=str(v), count=n) for v, n in by_verdict.items() if v]
-
-    today = datetime.now(UTC).date()
-    first = today - timedelta(days=days - 1)
-    start = datetime(first.year, first.month, first.day, tzinfo=UTC)
-    buckets = {first + timedelta(days=i): [0, 0] for i in range(days)}
-    rows = session.execute(
-        select(Submission.created_at, Submission.verdict).where(
-            of_problem, Submission.created_at >= start
-        )
-    )
-    for created_at, verdict in rows:
-        bucket = buckets.get(created_at.astimezone(UTC).date())
-        if bucket is not None:
-            bucket[0] += 1
-            bucket[1] += verdict == Verdict.AC
     return ProblemStats(
         problem=slug,
         title=module.TITLE,
-        submissions=finished,
-        pending=pending,
-        users=users,
-        solvers=solvers,
+        submissions=detail.finished,
+        pending=detail.pending,
+        users=detail.users,
+        solvers=detail.solvers,
         verdicts=verdicts,
-        days=[DayCount(date=d, total=t, accepted=a) for d, (t, a) in buckets.items()],
+        days=[
+            DayCount(
+                date=d, total=detail.days.get(d, (0, 0))[0], accepted=detail.days.get(d, (0, 0))[1]
+            )
+            for d in chart
+        ],
     )

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shot
 from tests.e2e.test_quality import OVERFLOW, UNLABELLED
+from tests.service.stack import wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -33,9 +34,19 @@ def fits(page, name: str) -> None:
     page.set_viewport_size(DESKTOP)
 
 
+def ready_report(service, token) -> dict:
+    """The report once a worker has computed it (202 "computing" until then)."""
+
+    def ready():
+        response = service.request("GET", REPORT, token)
+        return response.json() if response.status_code == 200 else None
+
+    return wait_for(ready, timeout=120, interval=0.5, what="the strength report")
+
+
 def test_strength_report_suggestion_and_board_editor(service, open_page):
     token = service.login(*service.admin)
-    expected = service.request("GET", REPORT, token).json()
+    expected = ready_report(service, token)
 
     page = open_page()
     log_in(page, *service.admin)
@@ -102,7 +113,7 @@ def test_strength_report_suggestion_and_board_editor(service, open_page):
     expect(note).to_contain_text("Added as hidden board #")
     board_id = int(re.search(r"#(\d+)", note.inner_text()).group(1))
     try:
-        after = service.request("GET", REPORT, token).json()
+        after = ready_report(service, token)
         assert after["hidden_count"] == expected["hidden_count"] + 1
         # The refreshed report: the new board kills what the suggestion said it would.
         for name in expected["suggestions"][0]["kills"]:

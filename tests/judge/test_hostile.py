@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from judge.grade import grade
-from judge.sandbox.slots import DEFAULT_SLOTS, DEFAULT_UID_BASE
+from judge.sandbox.config import DEFAULT_SLOTS, DEFAULT_UID_BASE
 from judge.verdict import Verdict
 from tests.judge.corpus import submissions
 from tests.judge.processes import descends_from_us

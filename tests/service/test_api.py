@@ -366,6 +366,23 @@ def test_history_filters_and_pages_newest_first(client, session, alice) -> None:
         assert client.get(f"/api/v1/submissions?{bad}", headers=alice).status_code == 422, bad
 
 
+def test_history_cursor_pages_back_and_forth(client, alice) -> None:
+    ids = [submit(client, alice, "numbergame").json()["id"] for _ in range(3)]
+    url = "/api/v1/submissions?limit=2"
+    first = client.get(url, headers=alice).json()
+    assert [s["id"] for s in first["items"]] == [ids[2], ids[1]]
+    assert first["prev_cursor"] is None and first["total"] == 3 and first["total_exact"]
+    assert "source" not in first["items"][0]
+    second = client.get(f"{url}&cursor={first['next_cursor']}", headers=alice).json()
+    assert [s["id"] for s in second["items"]] == [ids[0]] and second["next_cursor"] is None
+    back = client.get(f"{url}&cursor={second['prev_cursor']}", headers=alice).json()
+    assert [s["id"] for s in back["items"]] == [ids[2], ids[1]] and back["prev_cursor"] is None
+    for bad in ["x", "o.1.0", "o.1.99999999999", "n.-5.1", "o." + "9" * 18 + ".1", "o.1.1%00"]:
+        response = client.get(f"{url}&cursor={bad}", headers=alice)
+        assert response.status_code == 422, bad
+    assert client.get(f"{url}&offset=1&cursor=o.1.1", headers=alice).status_code == 422
+
+
 def test_rejudge_is_for_instructors_and_uses_the_low_priority_queue(
     client,
     session,
@@ -415,3 +432,30 @@ def test_students_see_hidden_tests_only_once_the_judging_is_done(
     assert repo.finish(session=session, claim_=claim, result=result)
     done = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
     assert [(t["kind"], t["time_ms"]) for t in done["tests"]] == [("sample", 1.0), ("hidden", None)]
+
+
+def test_statistics_follow_each_verdict(client, session, alice, bob, teacher) -> None:
+    def footholds(headers) -> dict:
+        rows = client.get("/api/v1/stats/problems", headers=headers).json()
+        return next(r for r in rows if r["slug"] == "footholds")
+
+    first = submit(client, alice, "footholds").json()["id"]
+    assert footholds(alice)["submissions"] == 0 and footholds(alice)["mine"] == "tried"
+    finish_with_hidden_test(session, first, verdict="AC")
+    assert (footholds(alice)["accepted"], footholds(alice)["mine"]) == (1, "solved")
+    assert footholds(bob)["mine"] is None and footholds(bob)["solvers"] == 1
+    second = submit(client, bob, "footholds").json()["id"]
+    finish_with_hidden_test(session, second, verdict="WA")
+    assert footholds(bob) | {"acceptance": None} == {
+        "slug": "footholds",
+        "title": footholds(bob)["title"],
+        "submissions": 2,
+        "accepted": 1,
+        "acceptance": None,
+        "solvers": 1,
+        "mine": "tried",
+    }
+    detail = client.get("/api/v1/problems/footholds/stats?days=3", headers=teacher).json()
+    assert (detail["submissions"], detail["users"], detail["solvers"]) == (2, 2, 1)
+    assert detail["days"][-1]["total"] == 2 and detail["days"][-1]["accepted"] == 1
+    assert {v["verdict"]: v["count"] for v in detail["verdicts"]}["WA"] == 1

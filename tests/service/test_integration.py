@@ -240,3 +240,22 @@ def test_a_worker_killed_mid_grading_still_gives_exactly_one_verdict(stack: Stac
     assert body["verdict"] == "AC" and body["attempts"] == 2
     assert len(body["history"]) == 1
     assert stack.request("GET", "/api/v1/submissions", token).json()["total"] == 1
+
+
+def test_a_worker_computes_the_strength_report_in_the_background(stack: Stack) -> None:
+    teacher = stack.instructor()
+    url = "/api/v1/problems/numbergame/strength?seeds=2&suggestions=false"
+    first = stack.request("GET", url, teacher)
+    assert first.status_code == 202 and first.json()["status"] == "computing", first.text
+
+    def report():
+        response = stack.request("GET", url, teacher)
+        return response.json() if response.status_code == 200 else None
+
+    body = wait_for(report, timeout=120, interval=0.5, what="the report", context=stack.logs)
+    assert body["problem"] == "numbergame" and body["seeds"] == 2 and body["survivors"]
+    # Cached: the same answer again, not another computation.
+    assert stack.request("GET", url, teacher).json() == body
+    log = stack.log_tail("worker", 2000).splitlines()
+    received = [line for line in log if "judge.strength_report[" in line and "received" in line]
+    assert len(received) == 1, "\n".join(log[-40:])

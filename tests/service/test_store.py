@@ -317,18 +317,58 @@ def test_history_filters_order_and_pages(session: Session) -> None:
     a2 = new_submission(session, "alice", "numbergame")
     b1 = new_submission(session, "bob", "footholds")
     alice = repo.get_user_by_name(session=session, username="alice")
-    items, total = repo.list_submissions(session=session, user_id=alice.id)
-    assert total == 2 and [s.id for s in items] == [a2.id, a1.id]  # newest first
-    items, total = repo.list_submissions(session=session, problem="footholds")
-    assert total == 2 and {s.id for s in items} == {a1.id, b1.id}
-    items, _ = repo.list_submissions(session=session, username="bob")
-    assert [s.id for s in items] == [b1.id]
-    items, total = repo.list_submissions(session=session, limit=1, offset=1)
-    assert total == 3 and [s.id for s in items] == [a2.id]
+    page = repo.list_submissions(session=session, user_id=alice.id)
+    assert page.total == 2 and [s.id for s in page.items] == [a2.id, a1.id]  # newest first
+    page = repo.list_submissions(session=session, problem="footholds")
+    assert page.total == 2 and {s.id for s in page.items} == {a1.id, b1.id}
+    page = repo.list_submissions(session=session, username="bob")
+    assert [(s.id, s.user) for s in page.items] == [(b1.id, "bob")]
+    page = repo.list_submissions(session=session, limit=1, offset=1)
+    assert page.total == 3 and [s.id for s in page.items] == [a2.id]
+    assert page.older and page.newer
     future = utcnow() + timedelta(hours=1)
-    assert repo.list_submissions(session=session, since=future) == ([], 0)
-    assert repo.list_submissions(session=session, until=future)[1] == 3
-    assert repo.list_submissions(session=session, verdict="AC") == ([], 0)
+    assert repo.list_submissions(session=session, since=future).items == []
+    assert repo.list_submissions(session=session, since=future).total == 0
+    assert repo.list_submissions(session=session, until=future).total == 3
+    assert repo.list_submissions(session=session, verdict="AC").items == []
+
+
+def test_history_rows_are_summaries(session: Session) -> None:
+    new_submission(session, "alice", "footholds")
+    (row,) = repo.list_submissions(session=session).items
+    assert "source" not in row._fields and "password_hash" not in row._fields
+    assert row.user == "alice"
+
+
+def test_history_keyset_pages_walk_every_row_once(session: Session) -> None:
+    made = [new_submission(session, "alice", "footholds").id for _ in range(5)]
+    newest_first = made[::-1]
+    seen, page = [], repo.list_submissions(session=session, limit=2)
+    assert not page.newer
+    while True:
+        seen += [row.id for row in page.items]
+        if not page.older:
+            break
+        last = page.items[-1]
+        page = repo.list_submissions(
+            session=session, limit=2, after=repo.Position(last.created_at, last.id)
+        )
+    assert seen == newest_first
+    # Back up from the oldest row: the page just before it, newest first.
+    oldest = page.items[-1]
+    back = repo.list_submissions(
+        session=session, limit=2, before=repo.Position(oldest.created_at, oldest.id)
+    )
+    assert [row.id for row in back.items] == newest_first[2:4] and back.newer and back.older
+
+
+def test_history_count_is_capped(session: Session) -> None:
+    for _ in range(4):
+        new_submission(session, "alice", "footholds")
+    page = repo.list_submissions(session=session, limit=1, count_cap=3)
+    assert (page.total, page.total_exact) == (3, False)
+    page = repo.list_submissions(session=session, limit=1, count_cap=4)
+    assert (page.total, page.total_exact) == (4, True)
 
 
 def test_usernames_are_unique(session: Session) -> None:

@@ -1,12 +1,15 @@
 """The instructors' test-strength endpoints, on the app from the factory (session overridden
-with the test's rolled-back one, as in test_api.py)."""
+with the test's rolled-back one, as in test_api.py). The worker's part (computing a report)
+runs here in the test's session; test_integration.py runs it in a real worker."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from api.deps import get_session
@@ -15,23 +18,56 @@ from api.security import create_token, hash_password
 from judge import problems
 from judge.mutants import mutants
 from judge.strength import Killer, killed_by_fixed_tests
+from judge.strength_memory import StrengthMemory
 from store import repo
-from store.models import Role
+from store import strength_reports as reports
+from store.models import Role, StrengthReport, utcnow
 from store.settings import Settings
+from worker.strength import compute
+
+MEMORY = StrengthMemory()  # the worker's memory, shared by the tests as in a worker process
 
 SECRET = "strength-test-secret-" + "x" * 32
 KILLS_SENTINEL = {"board": [-83, 989, 85, -918]}  # a lead below -1000 halfway through
 
 
+class Requests(list):
+    """The report requests the API sent to the workers."""
+
+    def __call__(self, request: reports.ReportRequest) -> bool:
+        self.append(request)
+        return True
+
+
 @pytest.fixture
-def client(session: Session, db_engine) -> Iterator[TestClient]:
+def requested() -> Requests:
+    return Requests()
+
+
+@pytest.fixture
+def client(session: Session, db_engine, requested) -> Iterator[TestClient]:
     settings = Settings(
         database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
     )
-    app = create_app(settings, enqueue=lambda *args, **kwargs: True)
+    app = create_app(settings, enqueue=lambda *args, **kwargs: True, request_strength=requested)
     app.dependency_overrides[get_session] = lambda: session
     with TestClient(app) as test_client:
         yield test_client
+
+
+def computed_report(client, session, requested, url: str, headers) -> dict:
+    """Ask for a report: 202 and one request to the workers, which the worker's code then
+    answers; asked again, the API returns the stored report."""
+    before = len(requested)
+    first = client.get(url, headers=headers)
+    assert first.status_code == 202, first.text
+    assert first.json()["status"] == "computing" and first.headers["retry-after"]
+    assert client.get(url, headers=headers).status_code == 202  # still computing
+    assert len(requested) == before + 1  # asked once, however often the page polls
+    compute(session, MEMORY, requested[-1])
+    done = client.get(url, headers=headers)
+    assert done.status_code == 200, done.text
+    return done.json()
 
 
 def login(session: Session, name: str, role: Role) -> dict[str, str]:
@@ -74,11 +110,9 @@ def fixed_kills(problem) -> set[str]:
     return killed_by_fixed_tests(problem, Killer(problem))
 
 
-def test_report_and_adding_a_board(client, teacher) -> None:
+def test_report_and_adding_a_board(client, session, requested, teacher) -> None:
     url = "/api/v1/problems/numbergame/strength?seeds=3"
-    first = client.get(url, headers=teacher)
-    assert first.status_code == 200, first.text
-    report = first.json()
+    report = computed_report(client, session, requested, url, teacher)
     assert report["problem"] == "numbergame" and report["seeds"] == 3
     assert report["hidden_count"] == 0
     assert [m["name"] for m in report["mutants"]] == list(mutants("numbergame"))
@@ -111,7 +145,7 @@ def test_report_and_adding_a_board(client, teacher) -> None:
     )
     assert added.status_code == 201
     board_id = added.json()["id"]
-    report = client.get(url, headers=teacher).json()
+    report = computed_report(client, session, requested, url, teacher)  # a new board set
     assert report["hidden_count"] == 1 and report["survivors"] == []
     assert report["suggestions"] == [] and report["kills_all"] == 1.0
     hidden = [t for t in report["tests"] if t["kind"] == "hidden"]
@@ -121,12 +155,9 @@ def test_report_and_adding_a_board(client, teacher) -> None:
     assert sentinel["hidden"] == [board_id] and sentinel["killed"] and sentinel["rate"] == 1.0
 
 
-def test_footholds_report(client, teacher) -> None:
-    got = client.get(
-        "/api/v1/problems/footholds/strength?seeds=2&suggestions=false", headers=teacher
-    )
-    assert got.status_code == 200, got.text
-    report = got.json()
+def test_footholds_report(client, session, requested, teacher) -> None:
+    url = "/api/v1/problems/footholds/strength?seeds=2&suggestions=false"
+    report = computed_report(client, session, requested, url, teacher)
     assert report["mutant_count"] >= 15 and report["suggestions"] == []
     dead = fixed_kills(problems.get("footholds"))
     assert report["survivors"] == [n for n in mutants("footholds") if n not in dead] == []
@@ -141,3 +172,47 @@ def test_footholds_report(client, teacher) -> None:
     ).json()
     assert "no_up" in kills["kills"] and "depth_cap_18" not in kills["kills"]
     assert kills["survivors"] == [] and kills["kills_survivors"] == [] == kills["remaining"]
+
+
+def test_board_check_does_not_wait_for_a_report(client, requested, teacher) -> None:
+    """The editor's check answers while the report is still being computed (nobody runs the
+    requested report here)."""
+    url = "/api/v1/problems/footholds/strength?seeds=2"
+    assert client.get(url, headers=teacher).status_code == 202
+    board = {"board": [[1, 1], [1, 0]], "aloc": [0, 1], "bloc": [1, 0]}
+    kills = client.post(
+        "/api/v1/problems/footholds/strength/board", json={"input": board}, headers=teacher
+    )
+    assert kills.status_code == 200 and "no_up" in kills.json()["kills"]
+
+
+def test_a_lost_request_is_sent_again(client, session, requested, teacher) -> None:
+    url = "/api/v1/problems/numbergame/strength?seeds=2"
+    assert client.get(url, headers=teacher).status_code == 202
+    assert len(requested) == 1
+    session.execute(
+        update(StrengthReport).values(
+            requested_at=utcnow() - timedelta(seconds=reports.LOST_AFTER_S + 1)
+        )
+    )
+    session.commit()
+    assert client.get(url, headers=teacher).status_code == 202
+    assert len(requested) == 2
+
+
+def test_a_failed_report_says_why_and_is_retried(client, session, requested, teacher) -> None:
+    url = "/api/v1/problems/numbergame/strength?seeds=2"
+    client.get(url, headers=teacher)
+    key = session.scalar(select(StrengthReport.key))
+    reports.store(session=session, key=key, problem="numbergame", error="RuntimeError('boom')")
+    failed = client.get(url, headers=teacher)
+    assert failed.status_code == 202 and "boom" in failed.json()["detail"]
+    assert len(requested) == 1  # not at once: after RETRY_FAILED_AFTER_S
+    session.execute(
+        update(StrengthReport).values(
+            finished_at=utcnow() - timedelta(seconds=reports.RETRY_FAILED_AFTER_S + 1)
+        )
+    )
+    session.commit()
+    client.get(url, headers=teacher)
+    assert len(requested) == 2

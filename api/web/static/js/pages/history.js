@@ -1,4 +1,5 @@
-// Submission history: filters in the URL (a plain GET form), newest first, paginated.
+// Submission history: filters in the URL (a plain GET form), newest first, paged by cursor
+// (?cursor= from the API, ?at= the first row's position, only for the "1–20 of N" line).
 import { api, requireUser } from "../api.js";
 import { $, $$, clear, formatKb, formatMs, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
@@ -38,8 +39,10 @@ function localDay(value, addDays = 0) {
   return new Date(y, m - 1, d + addDays).toISOString();
 }
 
-function query(offset) {
-  const q = new URLSearchParams({ limit: String(PAGE_SIZE), offset: String(offset) });
+function query() {
+  const q = new URLSearchParams({ limit: String(PAGE_SIZE) });
+  if (params.get("cursor")) q.set("cursor", params.get("cursor"));
+  else if (params.get("offset")) q.set("offset", params.get("offset")); // an old bookmark
   if (params.get("problem")) q.set("problem", params.get("problem"));
   if (params.get("verdict")) q.set("verdict", params.get("verdict"));
   if (params.get("from")) q.set("since", localDay(params.get("from")));
@@ -48,10 +51,16 @@ function query(offset) {
   return q;
 }
 
-function pageLink(offset) {
+function pageLink(cursor, at) {
   const next = new URLSearchParams(params);
-  if (offset > 0) next.set("offset", String(offset));
-  else next.delete("offset");
+  next.delete("offset");
+  if (cursor) {
+    next.set("cursor", cursor);
+    next.set("at", String(at));
+  } else {
+    next.delete("cursor");
+    next.delete("at");
+  }
   const text = next.toString();
   return `/submissions${text ? `?${text}` : ""}`;
 }
@@ -69,34 +78,37 @@ function row(item) {
   );
 }
 
-const offset = Math.max(0, Number.parseInt(params.get("offset") || "0", 10) || 0);
 const body = $("#history-body");
 try {
-  const page = await api(`/submissions?${query(offset)}`);
+  const page = await api(`/submissions?${query()}`);
+  // Rows before this page: 0 on the first page, else what the link that led here said.
+  const wanted = Number.parseInt(params.get("at") || params.get("offset") || "0", 10) || 0;
+  const start = page.prev_cursor ? Math.max(0, wanted) : 0;
   clear(body);
   if (!page.items.length) {
     const filtered = ["problem", "verdict", "from", "to", "user"].some((k) => params.get(k));
-    if (offset > 0 && page.total > 0) {
-      location.replace(pageLink(0)); // past the last page: back to the first
+    if ((params.get("cursor") || params.get("offset")) && page.total > 0) {
+      location.replace(pageLink(null, 0)); // past the last page: back to the first
     }
     body.appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" },
       filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
       " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"))));
   }
   for (const item of page.items) body.appendChild(row(item));
-  if (page.total > 0) {
+  if (page.items.length) {
     const pager = $("#pager");
     pager.hidden = false;
-    const last = Math.min(page.total, offset + page.items.length);
-    $("#page-info").textContent = `${offset + 1}–${last} of ${page.total}`;
+    const last = start + page.items.length;
+    const total = page.total_exact ? String(Math.max(page.total, last)) : `more than ${page.total.toLocaleString("en")}`;
+    $("#page-info").textContent = `${start + 1}–${last} of ${total}`;
     const prev = $("#prev-page");
     const next = $("#next-page");
-    if (offset > 0) prev.href = pageLink(Math.max(0, offset - PAGE_SIZE));
+    if (page.prev_cursor) prev.href = pageLink(page.prev_cursor, Math.max(0, start - PAGE_SIZE));
     else { prev.removeAttribute("href"); prev.setAttribute("aria-disabled", "true"); }
-    if (last < page.total) next.href = pageLink(offset + PAGE_SIZE);
+    if (page.next_cursor) next.href = pageLink(page.next_cursor, last);
     else { next.removeAttribute("href"); next.setAttribute("aria-disabled", "true"); }
     // One page only: just the count.
-    prev.hidden = next.hidden = offset === 0 && last >= page.total;
+    prev.hidden = next.hidden = !page.prev_cursor && !page.next_cursor;
   }
 } catch (error) {
   clear(body).appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" }, "Could not load the submissions.")));

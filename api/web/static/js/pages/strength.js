@@ -112,6 +112,7 @@ function suggestionCard(s, index) {
 }
 
 let current = null;
+const POLL_MS = 1500;
 
 function render(data) {
   current = data;
@@ -141,8 +142,14 @@ async function load() {
   inflight = controller;
   showLoading(current === null, seeds);
   try {
-    const data = await api(`/problems/${encodeURIComponent(slug)}/strength?seeds=${seeds}&suggestions=true`,
-      { signal: controller.signal });
+    const url = `/problems/${encodeURIComponent(slug)}/strength?seeds=${seeds}&suggestions=true`;
+    let data = await api(url, { signal: controller.signal });
+    // A worker computes the report in the background (202 "computing"): ask again shortly.
+    while (data && data.status === "computing" && !controller.signal.aborted) {
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      if (controller.signal.aborted) return;
+      data = await api(url, { signal: controller.signal });
+    }
     if (controller.signal.aborted) return;
     clear(status);
     render(data);
