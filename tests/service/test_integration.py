@@ -10,6 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
+from judge.mutants import mutants
 from tests.service.stack import Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
@@ -253,7 +254,10 @@ def test_a_worker_computes_the_strength_report_in_the_background(stack: Stack) -
         return response.json() if response.status_code == 200 else None
 
     body = wait_for(report, timeout=120, interval=0.5, what="the report", context=stack.logs)
-    assert body["problem"] == "numbergame" and body["seeds"] == 2 and body["survivors"]
+    assert body["problem"] == "numbergame" and body["seeds"] == 2
+    # Every hand-written mutant analysed; the small tier kills them all.
+    assert [m["name"] for m in body["mutants"]] == list(mutants("numbergame"))
+    assert body["survivors"] == [] and all(m["killed"] for m in body["mutants"])
     # Cached: the same answer again, not another computation.
     assert stack.request("GET", url, teacher).json() == body
     log = stack.log_tail("worker", 2000).splitlines()

@@ -139,7 +139,9 @@ def test_the_tally_matches_a_full_count_through_random_histories(session: Sessio
         action = rng.random()
         if action < 0.6 or not ids:
             verdict = rng.choice(["AC", "WA", "TLE", None])
-            user = rng.choice(["ann", "ben", "cat"])
+            # A student's submissions are graded oldest first: the rows left queued belong to
+            # a student of their own, so every other student's new row can be graded at once.
+            user = "dan" if verdict is None else rng.choice(["ann", "ben", "cat"])
             ids.append(graded(session, user, rng.choice(["footholds", "numbergame"]), verdict))
         elif action < 0.8:
             repo.rejudge(session=session, submission_ids=[rng.choice(ids)])
