@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.service.stack import REPO, Stack, service_env, solution, wait_for
+from tests.service.stack import REPO, Stack, service_env, wait_for
 
 HOLDER = """
 import sys, time
@@ -22,6 +22,9 @@ from judge.sandbox.workdirs import locked_dir
 print(locked_dir("judge-box-", sys.argv[1]).path, flush=True)
 time.sleep(600)
 """
+
+
+STUCK = "import time\n\ndef solution(board, aloc, bloc):\n    time.sleep(600)\n"
 
 
 @pytest.fixture
@@ -42,7 +45,9 @@ def kill_mid_grading(stack: Stack, host_tmp: Path) -> set[str]:
     before = leftovers(host_tmp)
     stack.start_worker()
     token = stack.register(f"victim-{os.urandom(4).hex()}")
-    sid = stack.submit(token, "footholds", solution("footholds_slow"))
+    # Stuck in its first test: one sandbox run, so its directory stays until the kill (a
+    # grading between two runs, e.g. after the visible tier, has none at that moment).
+    sid = stack.submit(token, "footholds", STUCK)
     wait_for(
         lambda: (
             any(n.startswith("judge-box-") for n in leftovers(host_tmp) - before)
