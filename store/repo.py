@@ -16,6 +16,7 @@ from sqlalchemy import and_, delete, func, or_, select, true, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
+from store.db import rowcount
 from store.models import (
     Board,
     Judging,
@@ -146,7 +147,7 @@ def get_board(*, session: Session, problem: str, board_id: int) -> Board | None:
 
 def delete_board(*, session: Session, problem: str, board_id: int) -> bool:
     result = session.execute(delete(Board).where(Board.id == board_id, Board.problem == problem))
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 def hidden_cases(*, session: Session, problem: str) -> list[dict[str, Any]]:
@@ -501,7 +502,7 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         session.rollback()
         return None
     token, attempts = session.execute(
@@ -584,7 +585,7 @@ def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
@@ -847,7 +848,7 @@ def sweep(
             .execution_options(synchronize_session=False)
         )
         session.commit()
-        if taken.rowcount == 1:
+        if rowcount(taken) == 1:
             claim_ = Claim(submission_id=submission_id, token=token + 1, attempts=attempts)
             if hold(session=session, claim_=claim_, interrupted=attempts):
                 held.append(submission_id)
@@ -895,7 +896,8 @@ def sweep(
                 Submission.last_failure.is_(None),
             )
         ):
-            claimed.setdefault(priority, []).append((started, sent))
+            if started is not None:  # always (the filter above): said for the type checker
+                claimed.setdefault(priority, []).append((started, sent))
         overtaken = {priority: _overtaken(rows) for priority, rows in claimed.items()}
         busy = session.scalar(
             select(
