@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -28,6 +29,7 @@ from store.models import (
     User,
     utcnow,
 )
+from store.outcome import JudgingOutcome
 
 
 class Conflict(Exception):
@@ -599,7 +601,7 @@ def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
     return held
 
 
-def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
+def _test_row(claim_: Claim, test: Mapping[str, Any]) -> TestRow:
     return TestRow(
         submission_id=claim_.submission_id,
         lease_token=claim_.token,
@@ -633,17 +635,17 @@ def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_
     return True
 
 
-def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
+def finish(*, session: Session, claim_: Claim, outcome: JudgingOutcome) -> bool:
     """Store the final verdict if the claim still holds: the only way a judging ends."""
     now = utcnow()
     fields = {
-        "verdict": str(result["verdict"]),
-        "passed": int(result.get("passed") or 0),
-        "total": int(result.get("total") or 0),
-        "max_time_ms": float(result.get("max_time_ms") or 0.0),
-        "peak_memory_kb": int(result.get("peak_memory_kb") or 0),
-        "judge_version": result.get("judge_version"),
-        "message": result.get("message") or "",
+        "verdict": outcome.verdict,
+        "passed": outcome.passed,
+        "total": outcome.total,
+        "max_time_ms": outcome.max_time_ms,
+        "peak_memory_kb": outcome.peak_memory_kb,
+        "judge_version": outcome.judge_version,
+        "message": outcome.message,
     }
     finished = _set_if_held(
         session,
@@ -651,7 +653,7 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
         status=Status.DONE,
         lease_expires=None,
         finished_at=now,
-        sandboxed=result.get("sandboxed"),
+        sandboxed=outcome.sandboxed,
         hold_reason=None,
         **fields,
     )
@@ -664,7 +666,7 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
     # progress rows in the same transaction that publishes the verdict. Rows of superseded
     # attempts and earlier judgings go too: nothing reads them (`judgings` keeps the history).
     session.execute(delete(TestRow).where(TestRow.submission_id == claim_.submission_id))
-    session.add_all(_test_row(claim_, t) for t in result.get("tests", ()))
+    session.add_all(_test_row(claim_, t) for t in outcome.tests)
     session.add(
         Judging(
             submission_id=claim_.submission_id,
@@ -759,17 +761,6 @@ def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
         .limit(limit)
     )
     return [Held(*row) for row in rows]
-
-
-def internal_error(message: str, judge_version: str | None = None) -> dict[str, Any]:
-    return {
-        "verdict": "IE",
-        "passed": 0,
-        "total": 0,
-        "message": message,
-        "judge_version": judge_version,
-        "tests": [],
-    }
 
 
 @dataclass(frozen=True)
