@@ -22,6 +22,7 @@ from store.models import (
     Board,
     Judging,
     LoginAttempt,
+    Priority,
     Role,
     Status,
     Submission,
@@ -219,7 +220,7 @@ def create_submission_limited(
             select(func.count()).where(
                 Submission.user_id == user_id,
                 Submission.status.in_([Status.QUEUED, Status.RUNNING]),
-                Submission.priority == "live",
+                Submission.priority == Priority.LIVE,
             )
         )
         or 0
@@ -396,7 +397,7 @@ def rejudge(
         attempts=0,
         lease_token=Submission.lease_token + 1,
         lease_expires=None,
-        priority="rejudge",
+        priority=Priority.REJUDGE,
         enqueued_at=utcnow(),
         resends=0,
         last_failure=None,
@@ -766,7 +767,7 @@ def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
 @dataclass(frozen=True)
 class Stale:
     submission_id: int
-    priority: str
+    priority: Priority
 
 
 # A message sent this much later than another may still be consumed first: the API commits
@@ -876,7 +877,7 @@ def sweep(
     }
     if queued:
         oldest = min(row.enqueued_at for row in queued)
-        claimed: dict[str, list[tuple[datetime, datetime]]] = {}
+        claimed: dict[Priority, list[tuple[datetime, datetime]]] = {}
         # Rows sent and claimed since the oldest candidate. Not those ever given back after
         # an infrastructure error: their retry was a delayed message, outside the queue order.
         for priority, started, sent in session.execute(

@@ -399,6 +399,8 @@ def test_rejudge_is_for_instructors_and_uses_the_low_priority_queue(
     assert enqueued.sent[-1] == (sid, "rejudge")
     detail = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
     assert detail["status"] == "queued" and [h["verdict"] for h in detail["history"]] == ["WA"]
+    # The history says why each judging ran: the queue's name, and a label for people.
+    assert [(h["reason"], h["reason_label"]) for h in detail["history"]] == [("live", "submitted")]
     everything = client.post("/api/v1/problems/footholds/rejudge", headers=teacher)
     assert everything.json() == {"queued": [sid]}
     assert client.post("/api/v1/submissions/999999/rejudge", headers=teacher).status_code == 404

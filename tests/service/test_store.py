@@ -9,11 +9,12 @@ from datetime import timedelta
 import pytest
 from alembic import command
 from sqlalchemy import select, update
+from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 
 from store import repo
 from store.migrate import alembic_config
-from store.models import Role, Status, Submission, utcnow
+from store.models import Priority, Role, Status, Submission, utcnow
 from store.models import TestRow as ResultRow
 from store.outcome import JudgingOutcome
 
@@ -311,7 +312,17 @@ def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None
     assert again is not None and again.attempts == 1
     assert repo.finish(session=session, claim_=again, outcome=RESULT)
     history = repo.judgings(session=session, submission_id=sub.id)
-    assert [(j.verdict, j.reason) for j in history] == [("AC", "live"), ("WA", "rejudge")]
+    assert [(j.verdict, j.reason) for j in history] == [
+        ("AC", Priority.LIVE),
+        ("WA", Priority.REJUDGE),
+    ]
+    assert [type(j.reason) for j in history] == [Priority, Priority]  # read back as the enum
+
+
+def test_a_priority_outside_the_enum_is_refused(session: Session) -> None:
+    sub = new_submission(session)
+    with pytest.raises(StatementError, match="'urgent' is not a valid Priority"):
+        session.execute(update(Submission).where(Submission.id == sub.id).values(priority="urgent"))
 
 
 def test_history_filters_order_and_pages(session: Session) -> None:
