@@ -78,8 +78,8 @@ async def read_submission_body(request: Request, settings: SettingsDep) -> Submi
             raise _invalid(("body", "problem"), "field required: problem")
         if isinstance(upload, UploadFile):
             source: str | bytes = await upload.read(settings.max_source_bytes + 1)
-        elif isinstance(form.get("source"), str):
-            source = form["source"]
+        elif isinstance(text := form.get("source"), str):
+            source = text
         else:
             raise _invalid(("body", "file"), "field required: file (the .py upload)")
         return SubmissionBody(problem=problem[:64], source=source)
@@ -278,9 +278,7 @@ def submit(
     session.commit()  # committed before it is enqueued: the worker must find the row
     enqueue(sub.id, priority=Priority.LIVE)  # a failure is logged; the sweeper sends it later
     response.headers["Location"] = f"/api/v1/submissions/{sub.id}"
-    return SubmissionQueued(
-        id=sub.id, problem=sub.problem, status=sub.status, created_at=sub.created_at
-    )
+    return SubmissionQueued.model_validate(sub, from_attributes=True)
 
 
 # A history cursor: "o" (the page older than) or "n" (newer than) a row, as
