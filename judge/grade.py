@@ -691,7 +691,14 @@ def _small_result(
     return test_result
 
 
-def _shrink_first_failure(module, source, sandbox, planned, result, time_s) -> None:
+def _shrink_first_failure(
+    module: Problem,
+    source: bytes,
+    sandbox: Sandbox,
+    planned: list[PlannedTest],
+    result: GradeResult,
+    time_s: float,
+) -> None:
     """A failing random board or worst case (the first failure so far) shrunk to a smallest
     failing one. (A failing small position is shown as it is: nothing is smaller.)"""
     failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
