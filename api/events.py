@@ -254,9 +254,9 @@ class EventHub:
         seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers)
         self.ticks += 1
         for sid in cursors:
-            watched = self._watched.get(sid)
-            if watched is not None:  # else: all its streams closed while we read
-                self._apply(sid, watched, seen.get(sid))
+            still = self._watched.get(sid)
+            if still is not None:  # else: all its streams closed while we read
+                self._apply(sid, still, seen.get(sid))
 
     # ---- reading (on the poller's thread) ------------------------------------------------
 

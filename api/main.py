@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
@@ -116,10 +117,11 @@ def create_app(
 
     previous = app.exception_handlers[StarletteHTTPException]  # the pages' 404 (api.web)
 
-    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+    async def http_error(request: Request, exc: Exception) -> Response:
         if isinstance(exc.__cause__, RecursionError):
             return nested_too_deeply(request)
-        return await previous(request, exc)
+        response = previous(request, exc)  # Starlette's handlers may be sync or async
+        return await response if inspect.isawaitable(response) else response
 
     app.add_exception_handler(StarletteHTTPException, http_error)
 

@@ -6,7 +6,9 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from fastapi import Path
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field
+
+from store.models import Priority
 
 # Registration: 3 to 32 ASCII letters, digits, dots, dashes or underscores (nothing a
 # database, a URL or a page could trip on).
@@ -142,8 +144,14 @@ class JudgingPublic(BaseModel):
     seed: int
     judge_version: str | None
     attempts: int
-    reason: str
+    reason: Priority  # "live" (submitted) or "rejudge"
     finished_at: datetime
+
+    @computed_field  # type: ignore[prop-decorator]  # pydantic's documented form
+    @property
+    def reason_label(self) -> str:
+        """The reason for people: "submitted" or "rejudged"."""
+        return self.reason.label
 
 
 class SubmissionSummary(BaseModel):

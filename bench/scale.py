@@ -190,7 +190,7 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
                 "bench",
                 "",
                 1,
-                "submit",
+                "live",
                 row["finished_at"],
             )
 

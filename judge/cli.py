@@ -108,7 +108,7 @@ def list_problems(out: TextIO) -> int:
     return 0
 
 
-def read_hidden(problem, path: Path) -> list[dict[str, Any]]:
+def read_hidden(problem: problems.Problem, path: Path) -> list[dict[str, Any]]:
     cases = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -127,7 +127,7 @@ def read_hidden(problem, path: Path) -> list[dict[str, Any]]:
     return cases
 
 
-def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
+def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
     from judge.grade import grade
     from judge.sandbox import make_sandbox
     from judge.sandbox.config import SandboxConfig
@@ -188,7 +188,7 @@ def grade_file(problem, args, out: TextIO, err: TextIO) -> int:
     return 0
 
 
-def strength(problem, args, out: TextIO, err: TextIO) -> int:
+def strength(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
     """Mutation analysis of the problem's tests (judge.strength)."""
     from judge.strength import analyse, format_report
 
@@ -244,7 +244,7 @@ def _cases(args, stdin: TextIO) -> Iterator[str]:
         yield args.input
 
 
-def solve(problem, args, stdin: TextIO, out: TextIO) -> int:
+def solve(problem: problems.Problem, args, stdin: TextIO, out: TextIO) -> int:
     status = 0
     for text in _cases(args, stdin):
         try:

@@ -24,11 +24,11 @@ from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from itertools import islice
-from types import ModuleType
 from typing import Any
 
 import judge
 from judge import answers, problems
+from judge.problems import Problem
 from judge.sandbox import (
     OverlongLine,
     Process,
@@ -66,6 +66,20 @@ class PlannedTest:
     ref: Any = None  # the caller's id for a hidden board
     positions: list[dict[str, Any]] | None = None  # the small tier: every position, in order
 
+    @property
+    def case(self) -> dict[str, Any]:
+        """The input of a test of any tier but the small one (which has many)."""
+        if self.input is None:
+            raise ValueError(f"a {self.kind} test has no single input")
+        return self.input
+
+    @property
+    def small_positions(self) -> list[dict[str, Any]]:
+        """Every position of the small tier's test."""
+        if self.positions is None:
+            raise ValueError(f"a {self.kind} test has no positions")
+        return self.positions
+
 
 @cache  # read once per process, not once per sandboxed run
 def harness_source() -> bytes:
@@ -87,17 +101,17 @@ def allocate(weights: Mapping[str, float], count: int) -> list[str]:
 # The small tier is the same for every submission: enumerated and solved once per process.
 # Callers only read these lists.
 @cache
-def small_positions(problem: ModuleType) -> list[dict[str, Any]]:
+def small_positions(problem: Problem) -> list[dict[str, Any]]:
     """Every small position the problem declares, smallest first (none without small_cases)."""
     return problem.small_cases() if hasattr(problem, "small_cases") else []
 
 
 @cache
-def small_answers(problem: ModuleType) -> list[Any]:
+def small_answers(problem: Problem) -> list[Any]:
     return [problem.reference(case) for case in small_positions(problem)]
 
 
-def plan_size(problem: ModuleType, hidden_count: int = 0, random_count: int | None = None) -> int:
+def plan_size(problem: Problem, hidden_count: int = 0, random_count: int | None = None) -> int:
     """How many tests `plan_tests` plans (the small tier is one test)."""
     count = problem.RANDOM_COUNT if random_count is None else random_count
     small = 1 if small_positions(problem) else 0
@@ -106,7 +120,7 @@ def plan_size(problem: ModuleType, hidden_count: int = 0, random_count: int | No
 
 
 def plan_tests(
-    problem: ModuleType,
+    problem: Problem,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
     seed: int = 0,
     random_count: int | None = None,
@@ -188,7 +202,7 @@ MAX_REPORTED = 1e12  # larger "seconds" or "KiB" than any real run: a forged rep
 
 def _number(report: Mapping[str, Any], key: str) -> float:
     """A time or memory figure the harness claims: finite, >= 0 and of sane size, or RE."""
-    value = report.get(key)
+    value: Any = report.get(key)
     if type(value) is int:
         ok = 0 <= value <= MAX_REPORTED  # compared as ints: float(10**400) would overflow
     else:
@@ -207,7 +221,7 @@ class Runner:
 
     def __init__(
         self,
-        problem: ModuleType,
+        problem: Problem,
         source: bytes,
         sandbox: Sandbox,
         time_s: float,
@@ -433,7 +447,7 @@ MAX_SOURCE_BYTES = 64 * 1024
 
 
 def grade(
-    problem: str | ModuleType,
+    problem: str | Problem,
     source: str | bytes,
     *,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
@@ -495,7 +509,7 @@ def grade(
             if t.expected is not None
             else solver.submit(small_answers, module)
             if t.kind is TestKind.SMALL
-            else solver.submit(module.reference, t.input)
+            else solver.submit(module.reference, t.case)
             for t in planned
         ]
         runners = _run_planned(module, raw, sandbox, deadline, planned, expected, result, on_test)
@@ -503,7 +517,7 @@ def grade(
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
     except _ProgressFailed as exc:
-        raise exc.__cause__ from None
+        raise (exc.__cause__ or exc) from None  # _report always sets the cause
     except INFRASTRUCTURE_ERRORS:
         raise  # the sandbox could not run at all: the caller retries or reports it
     except Exception as exc:
@@ -530,7 +544,7 @@ class _SmallGroup:
 
 
 def _run_planned(
-    module: ModuleType,
+    module: Problem,
     source: bytes,
     sandbox: Sandbox,
     deadline: float,
@@ -545,8 +559,9 @@ def _run_planned(
 
     def answer_of(index: int) -> Any:
         test = planned[index]
-        if expected[index] is not None:
-            test.expected, expected[index] = expected[index].result(), None
+        pending = expected[index]
+        if pending is not None:
+            test.expected, expected[index] = pending.result(), None
         return test.expected
 
     def finish_test(test_result: TestResult, outcome: Outcome) -> bool:
@@ -562,7 +577,7 @@ def _run_planned(
         test = planned[index]
         want = answer_of(index)
         if outcome.verdict is Verdict.AC:
-            ok, message = module.check(test.input, want, outcome.got)
+            ok, message = module.check(test.case, want, outcome.got)
             if not ok:
                 outcome.verdict, outcome.message = Verdict.WA, message
         return finish_test(_test_result(index, test, outcome), outcome)
@@ -571,7 +586,7 @@ def _run_planned(
         if group.done:  # the positions after the first failure do not count
             return True
         test = planned[group.index]
-        position, want = test.positions[number], answer_of(group.index)[number]
+        position, want = test.small_positions[number], answer_of(group.index)[number]
         if outcome.verdict is Verdict.AC:
             ok, message = module.check(position, want, outcome.got)
             if not ok:
@@ -595,7 +610,7 @@ def _run_planned(
         for i in tier:
             positions = planned[i].positions
             if positions is None:
-                cases.append(planned[i].input)
+                cases.append(planned[i].case)
                 owners.append((i, None, 0))
             else:
                 group = _SmallGroup(i, len(cases), len(positions))
@@ -639,7 +654,7 @@ def _run_planned(
 
 
 def _small_result(
-    module: ModuleType, group: _SmallGroup, test: PlannedTest, want: Any, outcome: Outcome
+    module: Problem, group: _SmallGroup, test: PlannedTest, want: Any, outcome: Outcome
 ) -> TestResult:
     """The small tier as one test: how many positions were tried and, when one failed, that
     position (the smallest counterexample there is) with its optimal line."""
@@ -655,7 +670,7 @@ def _small_result(
     )
     if outcome.verdict is Verdict.AC:
         return test_result
-    position = test.positions[group.tried - 1]
+    position = test.small_positions[group.tried - 1]
     test_result.message = f"small position {group.tried} of {group.count} failed: {outcome.message}"
     test_result.input, test_result.expected = position, want
     test_result.got = answers.to_json(outcome.got)
@@ -676,7 +691,14 @@ def _small_result(
     return test_result
 
 
-def _shrink_first_failure(module, source, sandbox, planned, result, time_s) -> None:
+def _shrink_first_failure(
+    module: Problem,
+    source: bytes,
+    sandbox: Sandbox,
+    planned: list[PlannedTest],
+    result: GradeResult,
+    time_s: float,
+) -> None:
     """A failing random board or worst case (the first failure so far) shrunk to a smallest
     failing one. (A failing small position is shown as it is: nothing is smaller.)"""
     failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
@@ -745,7 +767,7 @@ def _finish(result: GradeResult, started: float, runners: Sequence[Runner] = ())
 
 # -- counterexamples --------------------------------------------------------------------------
 def shrink(
-    module: ModuleType,
+    module: Problem,
     source: bytes,
     sandbox: Sandbox,
     test: PlannedTest,
@@ -753,7 +775,7 @@ def shrink(
     time_s: float,
 ) -> Counterexample:
     """Greedily replace the failing case by a smaller one the submission still fails."""
-    case, expected = test.input, test.expected
+    case, expected = test.case, test.expected
     verdict, message, got = failing.verdict, failing.message, failing.got
     deadline = time.monotonic() + SHRINK_BUDGET_S
     for _ in range(SHRINK_ROUNDS):

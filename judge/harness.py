@@ -82,8 +82,8 @@ def main(argv):
     raw_tests = [json.dumps(case) for case in spec["tests"]]
 
     try:
-        with open(SOURCE_NAME, "rb") as f:
-            source = f.read().decode("utf-8")
+        with open(SOURCE_NAME, "rb") as source_file:
+            source = source_file.read().decode("utf-8")
         code = compile(source, SOURCE_NAME, "exec", dont_inherit=True)
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"

@@ -21,12 +21,12 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from types import ModuleType
 from typing import Any
 
 from judge import problems
 from judge.grade import plan_tests, small_answers, small_positions
 from judge.mutants.generated import generated
+from judge.problems import Problem
 from judge.strength import Killer, shrink_killing
 from judge.verdict import TestKind
 
@@ -83,11 +83,11 @@ def band_of(rate: float) -> str:
     return next(name for name, low in BANDS if rate >= low)
 
 
-def _seed_boards(problem: ModuleType, seeds: int, random_count: int | None) -> list[list[dict]]:
+def _seed_boards(problem: Problem, seeds: int, random_count: int | None) -> list[list[dict]]:
     """The random boards of the plans of seeds 0..K-1, exactly as grading draws them."""
     return [
         [
-            t.input
+            t.case
             for t in plan_tests(problem, (), seed, random_count, solve=False)
             if t.kind is TestKind.RANDOM
         ]
@@ -95,7 +95,7 @@ def _seed_boards(problem: ModuleType, seeds: int, random_count: int | None) -> l
     ]
 
 
-def _fixed_tier(problem: ModuleType, killer: Killer, name: str) -> str | None:
+def _fixed_tier(problem: Problem, killer: Killer, name: str) -> str | None:
     """The first tier of every plan that kills the mutant: cheap tiers first."""
     if any(killer.kills(name, s["input"], s["answer"]) for s in problem.SAMPLES):
         return "sample"
@@ -106,7 +106,7 @@ def _fixed_tier(problem: ModuleType, killer: Killer, name: str) -> str | None:
     return None
 
 
-def measure(problem: ModuleType, names: Sequence[str], seeds: int, random_count: int | None):
+def measure(problem: Problem, names: Sequence[str], seeds: int, random_count: int | None):
     """The measurement of each named generated mutant (one process's share)."""
     killer = Killer(problem, generated(problem.SLUG))
     plans = _seed_boards(problem, seeds, random_count)
@@ -155,7 +155,7 @@ def _measure_job(job: tuple[str, list[str], int, int | None]) -> list[GeneratedM
 
 
 def generated_report(
-    problem: ModuleType,
+    problem: Problem,
     seeds: int = 100,
     *,
     random_count: int | None = None,

@@ -24,12 +24,12 @@ import time
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from types import ModuleType
 from typing import Any
 
 from judge import problems
 from judge.grade import allocate, plan_tests, small_answers, small_positions
 from judge.mutants import Mutant, Raised, mutants, run
+from judge.problems import Problem
 from judge.verdict import TestKind
 
 SUGGEST_TRIES = 3000  # generated boards tried per surviving mutant
@@ -44,7 +44,7 @@ def _key(case: Mapping[str, Any]) -> str:
 class Killer:
     """Runs mutants against cases, remembering reference answers and mutant outcomes."""
 
-    def __init__(self, problem: ModuleType, library: Mapping[str, Mutant] | None = None) -> None:
+    def __init__(self, problem: Problem, library: Mapping[str, Mutant] | None = None) -> None:
         self.problem = problem
         self.mutants = dict(mutants(problem.SLUG) if library is None else library)
         self._answers: dict[str, Any] = {}
@@ -96,7 +96,7 @@ class Killer:
 
 
 def killed_by_fixed_tests(
-    problem: ModuleType, killer: Killer, hidden_cases: Iterable[Mapping[str, Any]] = ()
+    problem: Problem, killer: Killer, hidden_cases: Iterable[Mapping[str, Any]] = ()
 ) -> set[str]:
     """The mutants that the tests of every plan (samples, the small tier, the worst cases)
     and the given hidden boards kill for certain."""
@@ -213,7 +213,7 @@ def seed_list(seeds: int | Iterable[int]) -> list[int]:
 
 
 def random_kills(
-    problem: ModuleType,
+    problem: Problem,
     seeds: int | Iterable[int],
     names: Iterable[str] | None = None,
     *,
@@ -249,7 +249,7 @@ def random_kills(
     out = []
     for seed in seeds:
         plan = plan_tests(problem, (), seed, random_count, solve=False)
-        boards = [t.input for t in plan if t.kind is TestKind.RANDOM]
+        boards = [t.case for t in plan if t.kind is TestKind.RANDOM]
         boards.sort(key=lambda case: (not judge.known(case), _cost(case)))
         out.append(frozenset(n for n in chosen if any(judge.kills(n, c) for c in boards)))
     return out
@@ -261,7 +261,7 @@ def _random_kills_job(job: tuple[str, list[int], list[str] | None, int | None]):
 
 
 def analyse(
-    problem: ModuleType,
+    problem: Problem,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
     seeds: int | Iterable[int] = 20,
     *,
@@ -384,7 +384,7 @@ def analyse(
 
 
 def profile_rates(
-    problem: ModuleType, boards: int, *, killer: Killer | None = None, seed: int = 0
+    problem: Problem, boards: int, *, killer: Killer | None = None, seed: int = 0
 ) -> dict[str, dict[str, float]]:
     """mutant -> profile -> fraction of that profile's boards that kill the mutant."""
     judge = killer or Killer(problem)
@@ -399,7 +399,7 @@ def profile_rates(
 
 # -- suggestions -------------------------------------------------------------------------------
 def suggest(
-    problem: ModuleType,
+    problem: Problem,
     survivors: Sequence[str],
     *,
     killer: Killer | None = None,
@@ -457,7 +457,7 @@ def suggest(
 
 
 def shrink_killing(
-    problem: ModuleType,
+    problem: Problem,
     judge: Killer,
     name: str,
     case: dict[str, Any],

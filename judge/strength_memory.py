@@ -9,9 +9,9 @@ hold one.
 from __future__ import annotations
 
 import threading
-from types import ModuleType
 from typing import Any
 
+from judge.problems import Problem
 from judge.strength import Killer, analyse, random_kills, suggest
 
 MAX_REMEMBERED = 500_000  # mutant answers kept per problem before the memory is dropped
@@ -32,13 +32,13 @@ class StrengthMemory:
         with self.lock:
             return self.locks.setdefault(slug, threading.Lock())
 
-    def killer(self, module: ModuleType) -> Killer:
+    def killer(self, module: Problem) -> Killer:
         killer = self.killers.get(module.SLUG)
         if killer is None or killer.size > MAX_REMEMBERED:
             killer = self.killers[module.SLUG] = Killer(module)
         return killer
 
-    def seed_kills(self, module: ModuleType, seeds: int, random_count: int | None):
+    def seed_kills(self, module: Problem, seeds: int, random_count: int | None):
         key = (module.SLUG, seeds, random_count)
         if key not in self.random:
             self.random[key] = random_kills(
@@ -48,7 +48,7 @@ class StrengthMemory:
 
     def report(
         self,
-        module: ModuleType,
+        module: Problem,
         hidden: list[dict[str, Any]],
         seeds: int,
         random_count: int | None,

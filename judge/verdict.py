@@ -5,9 +5,17 @@ from __future__ import annotations
 import enum
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
-T = TypeVar("T")
+
+class _Graded(Protocol):
+    @property
+    def kind(self) -> Any: ...
+    @property
+    def verdict(self) -> Any: ...
+
+
+T = TypeVar("T", bound=_Graded)
 
 
 class Verdict(enum.StrEnum):

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from sqlalchemy import Engine, create_engine, event
+from typing import Any, cast
+
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -48,3 +50,9 @@ def make_engine(url: str, *, echo: bool = False) -> Engine:
 
 def make_session_factory(engine: Engine) -> sessionmaker[Session]:
     return sessionmaker(engine, expire_on_commit=False)
+
+
+def rowcount(result: Result[Any]) -> int:
+    """The rows an UPDATE or DELETE matched. Its result is a CursorResult, but
+    Session.execute is typed as returning any Result."""
+    return cast(CursorResult[Any], result).rowcount

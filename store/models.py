@@ -80,6 +80,36 @@ class Status(enum.StrEnum):
     HELD = "held"
 
 
+class Priority(enum.StrEnum):
+    """Why a submission is judged: its queue while it waits (Submission.priority), and the
+    reason its finished judging records in the history (Judging.reason)."""
+
+    LIVE = "live"  # the student submitted it: the live queue
+    REJUDGE = "rejudge"  # an instructor asked again: the low-priority queue
+
+    @property
+    def label(self) -> str:
+        """For people: the history says "submitted", not the queue's name."""
+        return _PRIORITY_LABELS[self]
+
+
+_PRIORITY_LABELS = {Priority.LIVE: "submitted", Priority.REJUDGE: "rejudged"}
+
+
+class PriorityColumn(TypeDecorator[Priority]):
+    """A Priority stored as its string (the column stays VARCHAR(16)); an unknown value
+    fails loudly on write and on read instead of passing through as a plain str."""
+
+    impl = String(16)
+    cache_ok = True
+
+    def process_bind_param(self, value: Priority | str | None, dialect: Any) -> str | None:
+        return None if value is None else Priority(value).value
+
+    def process_result_value(self, value: str | None, dialect: Any) -> Priority | None:
+        return None if value is None else Priority(value)
+
+
 class User(Base):
     __tablename__ = "users"
 
@@ -164,7 +194,7 @@ class Submission(Base):
     # only while the row still carries the token it claimed with.
     lease_token: Mapped[int] = mapped_column(Integer, default=0)
     lease_expires: Mapped[datetime | None] = mapped_column()
-    priority: Mapped[str] = mapped_column(String(16), default="live")  # live | rejudge
+    priority: Mapped[Priority] = mapped_column(PriorityColumn(), default=Priority.LIVE)
     # Why the latest attempt was given back (an infrastructure error), and, once held, why
     # it is held: for instructors only.
     last_failure: Mapped[str | None] = mapped_column(Text)
@@ -229,7 +259,7 @@ class Judging(Base):
     judge_version: Mapped[str | None] = mapped_column(String(64))
     message: Mapped[str | None] = mapped_column(Text)
     attempts: Mapped[int] = mapped_column(Integer)
-    reason: Mapped[str] = mapped_column(String(16), default="submit")  # submit | rejudge
+    reason: Mapped[Priority] = mapped_column(PriorityColumn(), default=Priority.LIVE)
     finished_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import bisect
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -16,10 +17,12 @@ from sqlalchemy import and_, delete, func, or_, select, true, tuple_, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
+from store.db import rowcount
 from store.models import (
     Board,
     Judging,
     LoginAttempt,
+    Priority,
     Role,
     Status,
     Submission,
@@ -27,6 +30,7 @@ from store.models import (
     User,
     utcnow,
 )
+from store.outcome import JudgingOutcome
 
 
 class Conflict(Exception):
@@ -146,7 +150,7 @@ def get_board(*, session: Session, problem: str, board_id: int) -> Board | None:
 
 def delete_board(*, session: Session, problem: str, board_id: int) -> bool:
     result = session.execute(delete(Board).where(Board.id == board_id, Board.problem == problem))
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 def hidden_cases(*, session: Session, problem: str) -> list[dict[str, Any]]:
@@ -216,7 +220,7 @@ def create_submission_limited(
             select(func.count()).where(
                 Submission.user_id == user_id,
                 Submission.status.in_([Status.QUEUED, Status.RUNNING]),
-                Submission.priority == "live",
+                Submission.priority == Priority.LIVE,
             )
         )
         or 0
@@ -393,7 +397,7 @@ def rejudge(
         attempts=0,
         lease_token=Submission.lease_token + 1,
         lease_expires=None,
-        priority="rejudge",
+        priority=Priority.REJUDGE,
         enqueued_at=utcnow(),
         resends=0,
         last_failure=None,
@@ -501,7 +505,7 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
         )
         .execution_options(synchronize_session=False)
     )
-    if result.rowcount != 1:
+    if rowcount(result) != 1:
         session.rollback()
         return None
     token, attempts = session.execute(
@@ -584,7 +588,7 @@ def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
         .values(**values)
         .execution_options(synchronize_session=False)
     )
-    return result.rowcount == 1
+    return rowcount(result) == 1
 
 
 def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
@@ -598,7 +602,7 @@ def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
     return held
 
 
-def _test_row(claim_: Claim, test: dict[str, Any]) -> TestRow:
+def _test_row(claim_: Claim, test: Mapping[str, Any]) -> TestRow:
     return TestRow(
         submission_id=claim_.submission_id,
         lease_token=claim_.token,
@@ -632,17 +636,17 @@ def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_
     return True
 
 
-def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
+def finish(*, session: Session, claim_: Claim, outcome: JudgingOutcome) -> bool:
     """Store the final verdict if the claim still holds: the only way a judging ends."""
     now = utcnow()
     fields = {
-        "verdict": str(result["verdict"]),
-        "passed": int(result.get("passed") or 0),
-        "total": int(result.get("total") or 0),
-        "max_time_ms": float(result.get("max_time_ms") or 0.0),
-        "peak_memory_kb": int(result.get("peak_memory_kb") or 0),
-        "judge_version": result.get("judge_version"),
-        "message": result.get("message") or "",
+        "verdict": outcome.verdict,
+        "passed": outcome.passed,
+        "total": outcome.total,
+        "max_time_ms": outcome.max_time_ms,
+        "peak_memory_kb": outcome.peak_memory_kb,
+        "judge_version": outcome.judge_version,
+        "message": outcome.message,
     }
     finished = _set_if_held(
         session,
@@ -650,7 +654,7 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
         status=Status.DONE,
         lease_expires=None,
         finished_at=now,
-        sandboxed=result.get("sandboxed"),
+        sandboxed=outcome.sandboxed,
         hold_reason=None,
         **fields,
     )
@@ -663,7 +667,7 @@ def finish(*, session: Session, claim_: Claim, result: dict[str, Any]) -> bool:
     # progress rows in the same transaction that publishes the verdict. Rows of superseded
     # attempts and earlier judgings go too: nothing reads them (`judgings` keeps the history).
     session.execute(delete(TestRow).where(TestRow.submission_id == claim_.submission_id))
-    session.add_all(_test_row(claim_, t) for t in result.get("tests", ()))
+    session.add_all(_test_row(claim_, t) for t in outcome.tests)
     session.add(
         Judging(
             submission_id=claim_.submission_id,
@@ -760,21 +764,10 @@ def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
     return [Held(*row) for row in rows]
 
 
-def internal_error(message: str, judge_version: str | None = None) -> dict[str, Any]:
-    return {
-        "verdict": "IE",
-        "passed": 0,
-        "total": 0,
-        "message": message,
-        "judge_version": judge_version,
-        "tests": [],
-    }
-
-
 @dataclass(frozen=True)
 class Stale:
     submission_id: int
-    priority: str
+    priority: Priority
 
 
 # A message sent this much later than another may still be consumed first: the API commits
@@ -847,7 +840,7 @@ def sweep(
             .execution_options(synchronize_session=False)
         )
         session.commit()
-        if taken.rowcount == 1:
+        if rowcount(taken) == 1:
             claim_ = Claim(submission_id=submission_id, token=token + 1, attempts=attempts)
             if hold(session=session, claim_=claim_, interrupted=attempts):
                 held.append(submission_id)
@@ -884,7 +877,7 @@ def sweep(
     }
     if queued:
         oldest = min(row.enqueued_at for row in queued)
-        claimed: dict[str, list[tuple[datetime, datetime]]] = {}
+        claimed: dict[Priority, list[tuple[datetime, datetime]]] = {}
         # Rows sent and claimed since the oldest candidate. Not those ever given back after
         # an infrastructure error: their retry was a delayed message, outside the queue order.
         for priority, started, sent in session.execute(
@@ -895,7 +888,8 @@ def sweep(
                 Submission.last_failure.is_(None),
             )
         ):
-            claimed.setdefault(priority, []).append((started, sent))
+            if started is not None:  # always (the filter above): said for the type checker
+                claimed.setdefault(priority, []).append((started, sent))
         overtaken = {priority: _overtaken(rows) for priority, rows in claimed.items()}
         busy = session.scalar(
             select(

@@ -136,7 +136,8 @@ class TotalsTally:
         self.recounts += 1
         done = Submission.status == Status.DONE
         accepted = done & (Submission.verdict == ACCEPTED)
-        tally = _Tally(*version, {}, {}, {}, time.monotonic())
+        newest, last_id, waiting = version
+        tally = _Tally(newest, last_id, waiting, {}, {}, {}, time.monotonic())
         for problem, finished, ok in session.execute(
             select(Submission.problem, func.count().filter(done), func.count().filter(accepted))
             .group_by(Submission.problem)

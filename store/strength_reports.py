@@ -16,6 +16,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from store.db import rowcount
 from store.models import StrengthReport, utcnow
 
 COMPUTING, READY, FAILED = "computing", "ready", "failed"
@@ -78,7 +79,7 @@ def request(*, session: Session, key: str, problem: str) -> bool:
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return taken.rowcount == 1
+    return rowcount(taken) == 1
 
 
 def store(
@@ -103,7 +104,7 @@ def store(
         .values(**fields)
         .execution_options(synchronize_session=False)
     )
-    if updated.rowcount == 0:  # computed without a request (e.g. the boards changed since)
+    if rowcount(updated) == 0:  # computed without a request (e.g. the boards changed since)
         session.add(StrengthReport(key=key, problem=problem, requested_at=now, **fields))
     keep = select(StrengthReport.id).where(StrengthReport.problem == problem)
     keep = keep.order_by(StrengthReport.requested_at.desc()).limit(KEEP_PER_PROBLEM)

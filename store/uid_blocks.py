@@ -15,6 +15,7 @@ from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from store.db import rowcount
 from store.models import SandboxUidBlock, utcnow
 
 
@@ -78,7 +79,7 @@ def claim_block(
             .execution_options(synchronize_session=False)
         )
         session.commit()
-        if taken.rowcount == 1:
+        if rowcount(taken) == 1:
             return block
     return None
 
@@ -93,7 +94,7 @@ def renew_block(*, session: Session, block: int, holder: Holder, lease_s: float)
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return renewed.rowcount == 1
+    return rowcount(renewed) == 1
 
 
 def release_block(*, session: Session, block: int, holder: Holder) -> None:

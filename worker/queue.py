@@ -6,6 +6,7 @@ import logging
 
 from celery import Celery
 
+from store.models import Priority
 from worker.app import GRADE_TASK, LIVE_QUEUE, REJUDGE_QUEUE
 
 log = logging.getLogger(__name__)
@@ -19,9 +20,9 @@ class Enqueuer:
     def __init__(self, app: Celery) -> None:
         self.app = app
 
-    def __call__(self, submission_id: int, *, priority: str = "live") -> bool:
+    def __call__(self, submission_id: int, *, priority: Priority = Priority.LIVE) -> bool:
         """Send one message; False (logged) when the broker could not take it."""
-        queue = REJUDGE_QUEUE if priority == "rejudge" else LIVE_QUEUE
+        queue = REJUDGE_QUEUE if priority == Priority.REJUDGE else LIVE_QUEUE
         try:
             self.app.send_task(
                 GRADE_TASK,

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, sessionmaker
 
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
@@ -19,11 +20,11 @@ class Runtime:
         self.uid_base: int | None = None
 
     @cached_property
-    def session_factory(self):
+    def session_factory(self) -> sessionmaker[Session]:
         return make_session_factory(make_engine(self.settings.db_url))
 
     @contextmanager
-    def session(self) -> Session:
+    def session(self) -> Iterator[Session]:
         with self.session_factory() as session:
             yield session
 

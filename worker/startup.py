@@ -44,7 +44,9 @@ def adopt_pool_tmpdir() -> str:
     which get_temp_dir() would otherwise create as an anonymous pymp-*). Removed at exit;
     after a kill, the lock is gone and the next start or sweep removes it."""
     box = locked_dir(POOL_TMP_PREFIX)
-    multiprocessing.process.current_process()._config["tempdir"] = box.path
+    process = multiprocessing.process.current_process()
+    # _config: the process's private settings, where billiard reads tempdir (not in typeshed).
+    process._config["tempdir"] = box.path  # type: ignore[attr-defined]
     pid = os.getpid()
     atexit.register(lambda: box.remove() if os.getpid() == pid else None)
     return box.path

@@ -18,10 +18,12 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 import judge.grade
+from judge.verdict import TestResult
 from store import repo
+from store.outcome import JudgingOutcome
 from store.settings import Settings
 from store.transient import first_line, is_transient
-from worker import startup
+from worker import outcomes, startup
 from worker.app import GRADE_TASK
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
@@ -107,12 +109,6 @@ class Heartbeat:
         self._thread.join()
 
 
-def judge_version() -> str:
-    import judge
-
-    return judge.__version__
-
-
 def run_judging(
     runtime: Runtime,
     submission_id: int,
@@ -179,7 +175,7 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
                     session=session, claim_=claim, test=test, lease_s=settings.lease_s
                 )
 
-        def on_test(test) -> None:
+        def on_test(test: TestResult) -> None:
             what = f"submission {submission_id}: storing test {test.index}"
             try:
                 with_retries(what, lambda: record(test.to_dict()))
@@ -207,31 +203,28 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
     return "finished" if store_result(runtime, claim, result) else "claim lost"
 
 
-def store_result(runtime: Runtime, claim: repo.Claim, result: dict[str, Any]) -> bool:
+def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -> bool:
     """Finish the judging. A result the database refuses for its content (it should not
     happen: everything from the sandbox is sanitised) is stored as its verdict and counts
     alone, never retried: grading the submission again would be refused the same way."""
 
-    def finish(result: dict[str, Any]) -> bool:
+    def finish(outcome: JudgingOutcome) -> bool:
         with runtime.session() as session:
-            return repo.finish(session=session, claim_=claim, result=result)
+            return repo.finish(session=session, claim_=claim, outcome=outcome)
 
     what = f"submission {claim.submission_id}: storing the result"
     try:
-        return with_retries(what, lambda: finish(result))
+        return with_retries(what, lambda: finish(outcome))
     except INFRASTRUCTURE_ERRORS:
         raise
     except Exception:
         log.exception("submission %s: the result could not be stored", claim.submission_id)
-    bare = {
-        **{k: result.get(k) for k in ("verdict", "passed", "total", "judge_version", "sandboxed")},
-        "message": "the details of this result could not be stored",
-        "tests": [{k: t[k] for k in ("index", "kind", "verdict")} for t in result["tests"]],
-    }
-    return with_retries(what, lambda: finish(bare))
+    return with_retries(what, lambda: finish(outcomes.bare(outcome)))
 
 
-def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
+def grade_job(
+    runtime: Runtime, job: repo.Job, on_test: Callable[[TestResult], None]
+) -> JudgingOutcome:
     from judge.grade import grade
 
     try:
@@ -249,8 +242,8 @@ def grade_job(runtime: Runtime, job: repo.Job, on_test) -> dict[str, Any]:
         raise
     except Exception as exc:  # never the submission's fault: IE, logged
         log.exception("grading failed")
-        return repo.internal_error(f"internal error: {type(exc).__name__}: {exc}", judge_version())
-    return result.to_dict()
+        return outcomes.internal_error(f"internal error: {type(exc).__name__}: {exc}")
+    return outcomes.graded(result)
 
 
 def register(app: Celery, settings: Settings) -> None:

@@ -154,11 +154,13 @@ class UidBlockLease:
         self._thread.start()
 
     def _renew(self) -> None:
+        block = self.block
+        assert block is not None  # start_renewing() runs after claim()
         while not self._stop.wait(RENEW_EVERY_S):
             try:
                 with self._session() as session:
                     kept = uid_blocks.renew_block(
-                        session=session, block=self.block, holder=self.holder, lease_s=LEASE_S
+                        session=session, block=block, holder=self.holder, lease_s=LEASE_S
                     )
             except Exception:  # a database hiccup: the lease outlives it, try again
                 log.warning("could not renew sandbox uid block %s", self.block, exc_info=True)

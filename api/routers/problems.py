@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from types import ModuleType
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, status
@@ -27,14 +26,14 @@ from store.models import Board
 router = APIRouter(tags=["problems"])
 
 
-def find_problem(slug: str) -> ModuleType:
+def find_problem(slug: str) -> problems.Problem:
     module = problems.registry().get(slug)
     if module is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown problem {slug!r}")
     return module
 
 
-def validated_case(module: ModuleType, case: Any) -> Any:
+def validated_case(module: problems.Problem, case: Any) -> Any:
     """The case if the problem accepts it; else 422 with the validator's message."""
     try:
         module.validate(case)
@@ -45,7 +44,7 @@ def validated_case(module: ModuleType, case: Any) -> Any:
     return case
 
 
-def _limits(module: ModuleType) -> LimitsPublic:
+def _limits(module: problems.Problem) -> LimitsPublic:
     limits = module.LIMITS
     return LimitsPublic(time_s=limits.time_s, memory_mb=limits.memory_mb, total_s=limits.total_s)
 

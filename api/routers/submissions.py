@@ -46,7 +46,7 @@ from api.schemas import (
 from judge import problems
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_to_student
 from store import repo
-from store.models import Role, Status, Submission, TestRow, User
+from store.models import Priority, Role, Status, Submission, TestRow, User
 
 router = APIRouter(tags=["submissions"])
 _DB_ID = TypeAdapter(DbId)
@@ -78,8 +78,8 @@ async def read_submission_body(request: Request, settings: SettingsDep) -> Submi
             raise _invalid(("body", "problem"), "field required: problem")
         if isinstance(upload, UploadFile):
             source: str | bytes = await upload.read(settings.max_source_bytes + 1)
-        elif isinstance(form.get("source"), str):
-            source = form["source"]
+        elif isinstance(text := form.get("source"), str):
+            source = text
         else:
             raise _invalid(("body", "file"), "field required: file (the .py upload)")
         return SubmissionBody(problem=problem[:64], source=source)
@@ -276,11 +276,9 @@ def submit(
     except repo.RateLimited as exc:
         raise too_many(exc) from exc
     session.commit()  # committed before it is enqueued: the worker must find the row
-    enqueue(sub.id, priority="live")  # a failure is logged; the sweeper sends it later
+    enqueue(sub.id, priority=Priority.LIVE)  # a failure is logged; the sweeper sends it later
     response.headers["Location"] = f"/api/v1/submissions/{sub.id}"
-    return SubmissionQueued(
-        id=sub.id, problem=sub.problem, status=sub.status, created_at=sub.created_at
-    )
+    return SubmissionQueued.model_validate(sub, from_attributes=True)
 
 
 # A history cursor: "o" (the page older than) or "n" (newer than) a row, as
@@ -454,7 +452,7 @@ def rejudge_one(
     ids = repo.rejudge(session=session, submission_ids=[submission_id])
     session.commit()
     for sid in ids:
-        enqueue(sid, priority="rejudge")
+        enqueue(sid, priority=Priority.REJUDGE)
     return RejudgeQueued(queued=ids)
 
 
@@ -473,5 +471,5 @@ def rejudge_problem(
     ids = repo.rejudge(session=session, problem=slug)
     session.commit()
     for sid in ids:
-        enqueue(sid, priority="rejudge")
+        enqueue(sid, priority=Priority.REJUDGE)
     return RejudgeQueued(queued=ids)

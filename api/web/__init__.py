@@ -12,9 +12,10 @@
 
 from __future__ import annotations
 
+import inspect
 from pathlib import Path
 
-from fastapi import FastAPI, Request
+from fastapi import FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -35,15 +36,17 @@ def install(app: FastAPI) -> None:
 
     previous = app.exception_handlers.get(StarletteHTTPException, http_exception_handler)
 
-    async def page_not_found(request: Request, exc: StarletteHTTPException):
+    async def page_not_found(request: Request, exc: Exception) -> Response:
         """A browser asking for a page that does not exist gets a page, not JSON."""
         if (
-            exc.status_code in (404, 405)
+            isinstance(exc, StarletteHTTPException)
+            and exc.status_code in (404, 405)
             and request.method == "GET"
             and not request.url.path.startswith(NOT_PAGES)
             and "text/html" in request.headers.get("accept", "")
         ):
             return pages.not_found(request, "There is no page at this address.")
-        return await previous(request, exc)
+        response = previous(request, exc)  # Starlette's handlers may be sync or async
+        return await response if inspect.isawaitable(response) else response
 
     app.add_exception_handler(StarletteHTTPException, page_not_found)

@@ -80,7 +80,7 @@ class ProblemStats(BaseModel):
     days: list[DayCount]  # one per UTC day, oldest first, zeros included
 
 
-def _solve(module: Any, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+def _solve(module: problems.Problem, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return module.reference(case), module.explain(case)
 
 

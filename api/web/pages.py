@@ -81,7 +81,7 @@ def sample_explanations(slug: str) -> list[dict[str, Any]]:
     ]
 
 
-def known_problem(slug: str):
+def known_problem(slug: str) -> problems.Problem | None:
     return problems.registry().get(slug)
 
 

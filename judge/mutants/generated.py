@@ -89,56 +89,56 @@ def _sites(tree: ast.AST) -> Iterator[tuple[int, str, str, Callable[[ast.AST], N
             for k, op in enumerate(node.ops):
                 for new in _COMPARE_SWAPS.get(type(op), ()):
 
-                    def change(n, k=k, new=new):
+                    def swap_comparison(n, k=k, new=new):
                         n.ops[k] = new()
 
                     text = f"line {line}: {_SYMBOLS[type(op)]} -> {_SYMBOLS[new]}"
-                    yield number, "comparison", text, change
+                    yield number, "comparison", text, swap_comparison
         elif isinstance(node, ast.Constant) and type(node.value) is int:
             for delta in (1, -1):
 
-                def change(n, delta=delta):
+                def shift_constant(n, delta=delta):
                     n.value += delta
 
                 text = f"line {line}: {node.value} -> {node.value + delta}"
-                yield number, "constant", text, change
+                yield number, "constant", text, shift_constant
         elif isinstance(node, ast.BinOp) and type(node.op) in _ARITHMETIC_SWAPS:
-            new = _ARITHMETIC_SWAPS[type(node.op)]
+            new_op = _ARITHMETIC_SWAPS[type(node.op)]
 
-            def change(n, new=new):
-                n.op = new()
+            def swap_arithmetic(n, new_op=new_op):
+                n.op = new_op()
 
-            text = f"line {line}: {_SYMBOLS[type(node.op)]} -> {_SYMBOLS[new]}"
-            yield number, "arithmetic", text, change
+            text = f"line {line}: {_SYMBOLS[type(node.op)]} -> {_SYMBOLS[new_op]}"
+            yield number, "arithmetic", text, swap_arithmetic
         elif isinstance(node, ast.BoolOp):
-            new = ast.Or if isinstance(node.op, ast.And) else ast.And
+            new_bool: type[ast.boolop] = ast.Or if isinstance(node.op, ast.And) else ast.And
 
-            def change(n, new=new):
-                n.op = new()
+            def swap_boolean(n, new_bool=new_bool):
+                n.op = new_bool()
 
-            text = f"line {line}: {_SYMBOLS[type(node.op)]} -> {_SYMBOLS[new]}"
-            yield number, "boolean", text, change
+            text = f"line {line}: {_SYMBOLS[type(node.op)]} -> {_SYMBOLS[new_bool]}"
+            yield number, "boolean", text, swap_boolean
         if isinstance(node, ast.If | ast.While | ast.IfExp):
 
-            def change(n):
+            def negate(n):
                 n.test = ast.UnaryOp(op=ast.Not(), operand=n.test)
 
-            yield number, "negated", f"line {line}: condition negated", change
+            yield number, "negated", f"line {line}: condition negated", negate
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
             swapped = {"min": "max", "max": "min"}.get(node.func.id)
             if swapped:
 
-                def change(n, swapped=swapped):
+                def swap_min_max(n, swapped=swapped):
                     n.func.id = swapped
 
-                yield number, "min_max", f"line {line}: {node.func.id} -> {swapped}", change
+                yield number, "min_max", f"line {line}: {node.func.id} -> {swapped}", swap_min_max
             if len(node.args) >= 2 and not any(isinstance(a, ast.Starred) for a in node.args):
 
-                def change(n):
+                def swap_arguments(n):
                     n.args[0], n.args[1] = n.args[1], n.args[0]
 
                 text = f"line {line}: arguments of {node.func.id}() swapped"
-                yield number, "arguments", text, change
+                yield number, "arguments", text, swap_arguments
         if (
             isinstance(node, ast.Tuple | ast.List)
             and len(node.elts) >= 2
@@ -146,11 +146,11 @@ def _sites(tree: ast.AST) -> Iterator[tuple[int, str, str, Callable[[ast.AST], N
         ):
             for k in range(len(node.elts)):
 
-                def change(n, k=k):
+                def leave_out(n, k=k):
                     del n.elts[k]
 
                 text = f"line {line}: element {k + 1} of {len(node.elts)} left out"
-                yield number, "element", text, change
+                yield number, "element", text, leave_out
         for field in ("body", "orelse"):
             block = getattr(node, field, None)
             if not isinstance(block, list):
@@ -159,11 +159,11 @@ def _sites(tree: ast.AST) -> Iterator[tuple[int, str, str, Callable[[ast.AST], N
                 if isinstance(statement, ast.FunctionDef | ast.Return | ast.Pass):
                     continue
 
-                def change(n, field=field, k=k):
+                def delete(n, field=field, k=k):
                     getattr(n, field)[k] = ast.Pass()
 
                 text = f"line {statement.lineno}: statement deleted"
-                yield number, "deleted", text, change
+                yield number, "deleted", text, delete
 
 
 def mutate(source: str) -> Iterator[tuple[str, str, str]]:

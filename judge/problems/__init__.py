@@ -24,16 +24,23 @@ Optional, for every plan:
     canonical(case) -> key    equal for positions that are the same game (rotations...)
     WORST_CASES: list[case]   the longest games, fixed in every plan
 
-A case is a JSON object keyed by PARAMS. Adding a problem is adding one module here.
+A case is a JSON object keyed by PARAMS. Adding a problem is adding one module here (and
+naming it in `_conformance.py`, so the type checker proves it follows `Problem`).
 """
 
 from __future__ import annotations
 
 import importlib
 import pkgutil
+import random
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache
 from types import ModuleType
+from typing import Any, Protocol, cast
+
+# A case as the plug-ins read it (they never modify one): a JSON object keyed by PARAMS.
+Case = Mapping[str, Any]
 
 
 class InvalidCase(ValueError):
@@ -49,6 +56,40 @@ class Limits:
     time_s: float  # CPU time per test
     memory_mb: int  # memory for the whole sandboxed process tree
     total_s: float  # wall budget for the whole submission; tests past it are skipped
+
+
+class Problem(Protocol):
+    """The contract of a problem plug-in module, as the rest of the judge sees it.
+
+    The optional members (small_cases, canonical, WORST_CASES) are not declared here: a
+    Protocol cannot say "maybe present", so their callers ask with getattr/hasattr."""
+
+    # Read-only here (properties), so a module's more precise types fit (a tuple of three
+    # names is a tuple[str, ...]).
+    @property
+    def SLUG(self) -> str: ...
+    @property
+    def TITLE(self) -> str: ...
+    @property
+    def STATEMENT(self) -> str: ...
+    @property
+    def PARAMS(self) -> tuple[str, ...]: ...
+    @property
+    def LIMITS(self) -> Limits: ...
+    @property
+    def SAMPLES(self) -> Sequence[Mapping[str, Any]]: ...  # {"input": case, "answer": answer}
+    @property
+    def PROFILES(self) -> Mapping[str, float]: ...
+    @property
+    def RANDOM_COUNT(self) -> int: ...
+
+    def __hash__(self) -> int: ...  # module objects are: the small tier is cached per problem
+    def validate(self, case: Any) -> None: ...
+    def generate(self, rng: random.Random, profile: str) -> dict[str, Any]: ...
+    def reference(self, case: Case) -> Any: ...
+    def check(self, case: Case, expected: Any, got: Any) -> tuple[bool, str]: ...
+    def explain(self, case: Case) -> dict[str, Any]: ...
+    def shrink(self, case: Case) -> Iterable[dict[str, Any]]: ...
 
 
 REQUIRED = {
@@ -87,18 +128,19 @@ def check_contract(module: ModuleType) -> None:
 
 
 @cache
-def registry() -> dict[str, ModuleType]:
-    found = {}
+def registry() -> dict[str, Problem]:
+    found: dict[str, Problem] = {}
     for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
         if info.name.startswith("_"):
             continue
         module = importlib.import_module(f"{__name__}.{info.name}")
         check_contract(module)
-        found[module.SLUG] = module
+        # check_contract has just verified at run time what the cast claims.
+        found[module.SLUG] = cast(Problem, module)
     return found
 
 
-def get(slug: str) -> ModuleType:
+def get(slug: str) -> Problem:
     try:
         return registry()[slug]
     except KeyError:

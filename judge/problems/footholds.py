@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from judge.problems import InvalidCase, Limits
+from judge.problems import Case, InvalidCase, Limits
 from judge.problems._common import check_int_answer, check_keys, is_int, short
 
 SLUG = "footholds"
@@ -202,7 +202,7 @@ def _solver(board: list[list[int]]):
     return search, near, cols
 
 
-def _start(case: dict) -> tuple[int, int, int, int]:
+def _start(case: Case) -> tuple[int, int, int, int]:
     board = case["board"]
     cols = len(board[0])
     mask = 0
@@ -214,7 +214,7 @@ def _start(case: dict) -> tuple[int, int, int, int]:
     return mask, ar * cols + ac, br * cols + bc, cols
 
 
-def reference(case: dict) -> int:
+def reference(case: Case) -> int:
     """Total moves under optimal play. Expects a valid case (see validate).
 
     Negamax with alpha-beta pruning over (footholds mask, mover, other) with a table of
@@ -265,11 +265,11 @@ def reference(case: dict) -> int:
     return _BIG - score if score > 0 else score + _BIG
 
 
-def check(case: dict, expected: int, got: Any) -> tuple[bool, str]:
+def check(case: Case, expected: int, got: Any) -> tuple[bool, str]:
     return check_int_answer(expected, got)
 
 
-def explain(case: dict) -> dict:
+def explain(case: Case) -> dict[str, Any]:
     """One optimal line of play, replayable move by move."""
     search, near, cols = _solver(case["board"])
     mask, mover, other, _ = _start(case)
@@ -353,7 +353,7 @@ def _far_apart(
     return list(p), list(q)
 
 
-def generate(rng: random.Random, profile: str) -> dict:
+def generate(rng: random.Random, profile: str) -> dict[str, Any]:
     if profile == "tiny":
         kind = rng.choice(("1xN", "Nx1", "1x1", "small", "same"))
         if kind == "1xN":
@@ -451,7 +451,7 @@ def _transforms(rows: int, cols: int) -> tuple[tuple[int, int, tuple[int, ...]],
     return tuple(out)
 
 
-def canonical(case: dict) -> tuple[int, int, int, int, int]:
+def canonical(case: Case) -> tuple[int, int, int, int, int]:
     """The same key for a position and each of its rotations and reflections:
     the smallest (rows, cols, footholds mask, A's cell, B's cell) among them."""
     board = case["board"]
@@ -466,7 +466,7 @@ def canonical(case: dict) -> tuple[int, int, int, int, int]:
     return min(keys)
 
 
-def _all_small() -> Iterator[dict]:
+def _all_small() -> Iterator[dict[str, Any]]:
     for rows in range(1, SMALL_MAX_SIDE + 1):
         for cols in range(1, SMALL_MAX_SIDE + 1):
             size = rows * cols
@@ -494,11 +494,11 @@ def small_cases(reduced: bool = True) -> list[dict]:
     return sorted(found.values(), key=lambda c: (sum(map(sum, c["board"])), _area(c)))
 
 
-def _area(case: dict) -> int:
+def _area(case: Case) -> int:
     return len(case["board"]) * len(case["board"][0])
 
 
-def _full(aloc: list[int], bloc: list[int]) -> dict:
+def _full(aloc: list[int], bloc: list[int]) -> dict[str, Any]:
     return {"board": [[1] * MAX_SIDE for _ in range(MAX_SIDE)], "aloc": aloc, "bloc": bloc}
 
 
@@ -516,7 +516,7 @@ WORST_CASES = [
 # shrinking
 
 
-def shrink(case: dict) -> Iterator[dict]:
+def shrink(case: Case) -> Iterator[dict[str, Any]]:
     """Smaller valid cases: a row or column removed, then a single foothold removed."""
     board, aloc, bloc = case["board"], case["aloc"], case["bloc"]
     rows, cols = len(board), len(board[0])

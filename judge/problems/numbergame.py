@@ -11,7 +11,7 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from judge.problems import InvalidCase, Limits
+from judge.problems import Case, InvalidCase, Limits
 from judge.problems._common import check_int_answer, check_keys, is_int, short
 
 SLUG = "numbergame"
@@ -110,17 +110,17 @@ def _table(board: list[int]) -> list[list[int]]:
     return best
 
 
-def reference(case: dict) -> int:
+def reference(case: Case) -> int:
     """First player's score minus the second's under optimal play. Expects a valid case."""
     board = case["board"]
     return _table(board)[0][len(board)]
 
 
-def check(case: dict, expected: int, got: Any) -> tuple[bool, str]:
+def check(case: Case, expected: int, got: Any) -> tuple[bool, str]:
     return check_int_answer(expected, got)
 
 
-def explain(case: dict) -> dict:
+def explain(case: Case) -> dict[str, Any]:
     """One optimal line of play; `score` is the running first-minus-second difference."""
     board = case["board"]
     best = _table(board)
@@ -156,7 +156,7 @@ def explain(case: dict) -> dict:
     return {"answer": answer, "winner": winner, "moves": moves, "summary": summary}
 
 
-def generate(rng: random.Random, profile: str) -> dict:
+def generate(rng: random.Random, profile: str) -> dict[str, Any]:
     if profile == "small":
         n = rng.randint(1, 10)
         board = [rng.randint(-20, 20) for _ in range(n)]
@@ -198,7 +198,7 @@ SMALL_LENGTH = 5
 SMALL_VALUES = (-MAX_ABS, -1, 0, MAX_ABS)
 
 
-def canonical(case: dict) -> tuple[int, ...]:
+def canonical(case: Case) -> tuple[int, ...]:
     """The same key for a row and its reverse: the game is the same read from either end."""
     row = tuple(case["board"])
     return min(row, row[::-1])
@@ -225,7 +225,7 @@ WORST_CASES = [
 ]
 
 
-def shrink(case: dict) -> Iterator[dict]:
+def shrink(case: Case) -> Iterator[dict[str, Any]]:
     """Smaller valid cases: one number dropped, then magnitudes halved or zeroed."""
     board = case["board"]
     if len(board) > 1:

@@ -322,4 +322,5 @@ def default_python() -> str:
             return os.path.realpath(candidate)
     import sys
 
-    return os.path.realpath(sys._base_executable)
+    # CPython's interpreter behind a venv (not in typeshed).
+    return os.path.realpath(getattr(sys, "_base_executable", sys.executable))

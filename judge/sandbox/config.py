@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
 
 DEFAULT_UID_BASE = 61000
 DEFAULT_SLOTS = 64
@@ -46,7 +47,7 @@ class SandboxConfig:
             except ValueError:
                 raise ValueError(f"{name}={text!r}: expected a whole number") from None
 
-        values = {
+        values: dict[str, Any] = {
             "mode": environ.get("JUDGE_SANDBOX") or "bwrap",
             "python": environ.get("JUDGE_SANDBOX_PYTHON") or None,
             "slots": number("JUDGE_SANDBOX_SLOTS", DEFAULT_SLOTS),

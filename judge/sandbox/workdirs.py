@@ -86,7 +86,7 @@ def locked_dir(prefix: str, parent: str | None = None) -> LockedDir:
 
 def remove_stale(parent: str, prefix: str) -> list[str]:
     """Remove the `<prefix>*` directories of `parent` nobody holds; returns their paths."""
-    removed = []
+    removed: list[str] = []
     try:
         names = os.listdir(parent)
     except OSError:

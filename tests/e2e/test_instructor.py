@@ -151,7 +151,11 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     page.get_by_role("button", name="Rejudge").click()
     expect(verdict).not_to_have_attribute("data-verdict", "AC")
     expect(verdict).to_have_attribute("data-verdict", "AC", timeout=GRADE_TIMEOUT_MS)
-    expect(page.locator("#judgings-body tr")).to_have_count(2)
+    judgings = page.locator("#judgings-body tr")
+    expect(judgings).to_have_count(2)
+    # Newest first, each with why it ran, in words (not the queue's name "live").
+    expect(judgings.nth(0)).to_contain_text("rejudged")
+    expect(judgings.nth(1)).to_contain_text("submitted")
 
     # --- rejudge a whole problem -------------------------------------------------------------
     ng = service.request(

@@ -14,6 +14,7 @@ from api.main import create_app
 from api.security import create_token, hash_password
 from store import repo
 from store.models import Role
+from store.outcome import JudgingOutcome
 from store.settings import DEFAULT_SECRET, Settings
 
 SECRET = "unit-test-secret-" + "x" * 32
@@ -239,13 +240,13 @@ def finish_with_hidden_test(session: Session, submission_id: int, verdict: str =
     assert repo.finish(
         session=session,
         claim_=claim,
-        result={
-            "verdict": verdict,
-            "passed": 1,
-            "total": 2,
-            "judge_version": "t",
-            "message": "Traceback: internal details" if verdict == "IE" else "",
-            "tests": [
+        outcome=JudgingOutcome(
+            verdict=verdict,
+            passed=1,
+            total=2,
+            judge_version="t",
+            message="Traceback: internal details" if verdict == "IE" else "",
+            tests=[
                 {
                     "index": 0,
                     "kind": "sample",
@@ -277,7 +278,7 @@ def finish_with_hidden_test(session: Session, submission_id: int, verdict: str =
                     "got": 7,
                 },
             ],
-        },
+        ),
     )
 
 
@@ -398,6 +399,8 @@ def test_rejudge_is_for_instructors_and_uses_the_low_priority_queue(
     assert enqueued.sent[-1] == (sid, "rejudge")
     detail = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
     assert detail["status"] == "queued" and [h["verdict"] for h in detail["history"]] == ["WA"]
+    # The history says why each judging ran: the queue's name, and a label for people.
+    assert [(h["reason"], h["reason_label"]) for h in detail["history"]] == [("live", "submitted")]
     everything = client.post("/api/v1/problems/footholds/rejudge", headers=teacher)
     assert everything.json() == {"queued": [sid]}
     assert client.post("/api/v1/submissions/999999/rejudge", headers=teacher).status_code == 404
@@ -428,8 +431,8 @@ def test_students_see_hidden_tests_only_once_the_judging_is_done(
     assert running["status"] == "running" and [t["kind"] for t in running["tests"]] == ["sample"]
     seen = client.get(f"/api/v1/submissions/{sid}", headers=teacher).json()
     assert [t["kind"] for t in seen["tests"]] == ["sample", "hidden"]
-    result = {"verdict": "AC", "passed": 2, "total": 2, "tests": [sample, hidden]}
-    assert repo.finish(session=session, claim_=claim, result=result)
+    result = JudgingOutcome(verdict="AC", passed=2, total=2, tests=[sample, hidden])
+    assert repo.finish(session=session, claim_=claim, outcome=result)
     done = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
     assert [(t["kind"], t["time_ms"]) for t in done["tests"]] == [("sample", 1.0), ("hidden", None)]
 

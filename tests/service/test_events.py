@@ -34,6 +34,7 @@ from store import repo
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role, Submission
+from store.outcome import JudgingOutcome
 from store.settings import Settings
 
 SECRET = "events-test-secret-" + "x" * 32
@@ -164,15 +165,15 @@ class Store:
 
     def finish(self, claim: repo.Claim, *tests: dict[str, Any]) -> None:
         passed = sum(t["verdict"] == "AC" for t in tests)
-        result = {
-            "verdict": "AC" if passed == len(tests) else "WA",
-            "passed": passed,
-            "total": len(tests),
-            "judge_version": "test",
-            "tests": list(tests),
-        }
+        result = JudgingOutcome(
+            verdict="AC" if passed == len(tests) else "WA",
+            passed=passed,
+            total=len(tests),
+            judge_version="test",
+            tests=list(tests),
+        )
         with self.factory() as session:
-            assert repo.finish(session=session, claim_=claim, result=result)
+            assert repo.finish(session=session, claim_=claim, outcome=result)
 
     def rejudge(self, submission_id: int) -> None:
         with self.factory() as session:

@@ -23,6 +23,7 @@ from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role, Status, Submission
 from store.settings import Settings
+from worker import outcomes
 
 SECRET = "limits-test-secret-" + "z" * 32
 SOURCE = "def solution(board):\n    return 0\n"
@@ -114,8 +115,7 @@ def finish(live: Live, submission_id: int) -> None:
     with live.sessions() as session:
         claim = repo.claim(session=session, submission_id=submission_id, lease_s=60)
         assert claim is not None
-        result = repo.internal_error("test")
-        assert repo.finish(session=session, claim_=claim, result=result)
+        assert repo.finish(session=session, claim_=claim, outcome=outcomes.internal_error("test"))
 
 
 def submit(client: TestClient, headers: dict[str, str]):

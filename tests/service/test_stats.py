@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from store import repo, stats
 from store.models import Role, utcnow
+from store.outcome import JudgingOutcome
 
 
 def graded(session: Session, username: str, problem: str, verdict: str | None) -> int:
@@ -25,8 +26,8 @@ def graded(session: Session, username: str, problem: str, verdict: str | None) -
     if verdict is not None:
         claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
         assert claim is not None
-        result = {"verdict": verdict, "passed": 0, "total": 1, "tests": []}
-        assert repo.finish(session=session, claim_=claim, result=result)
+        result = JudgingOutcome(verdict=verdict, passed=0, total=1)
+        assert repo.finish(session=session, claim_=claim, outcome=result)
     return sub.id
 
 
@@ -125,8 +126,8 @@ def test_the_tally_adds_verdicts_and_recounts_after_a_rejudge(session: Session) 
     assert tally.recounts == 2
     # The rejudged row finishes again with another verdict.
     claim = repo.claim(session=session, submission_id=first, lease_s=60)
-    result = {"verdict": "AC", "passed": 1, "total": 1, "tests": []}
-    assert repo.finish(session=session, claim_=claim, result=result)
+    result = JudgingOutcome(verdict="AC", passed=1, total=1)
+    assert repo.finish(session=session, claim_=claim, outcome=result)
     assert tally.get(session=session) == stats.problem_totals(session=session)
     assert tally.get(session=session)["footholds"] == stats.ProblemTotals(2, 2, 2)
 
@@ -150,8 +151,8 @@ def test_the_tally_matches_a_full_count_through_random_histories(session: Sessio
             claim = repo.claim(session=session, submission_id=rng.choice(ids), lease_s=60)
             if claim is not None:
                 verdict = rng.choice(["AC", "WA"])
-                result = {"verdict": verdict, "passed": 0, "total": 1, "tests": []}
-                assert repo.finish(session=session, claim_=claim, result=result)
+                result = JudgingOutcome(verdict=verdict, passed=0, total=1)
+                assert repo.finish(session=session, claim_=claim, outcome=result)
         if rng.random() < 0.5:
             assert tally.get(session=session) == stats.problem_totals(session=session)
     assert tally.get(session=session) == stats.problem_totals(session=session)

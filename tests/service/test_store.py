@@ -3,28 +3,31 @@ on SQLite and PostgreSQL, each test inside a rolled-back transaction."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 from alembic import command
 from sqlalchemy import select, update
+from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 
 from store import repo
 from store.migrate import alembic_config
-from store.models import Role, Status, Submission, utcnow
+from store.models import Priority, Role, Status, Submission, utcnow
 from store.models import TestRow as ResultRow
+from store.outcome import JudgingOutcome
 
-RESULT = {
-    "verdict": "WA",
-    "passed": 1,
-    "total": 2,
-    "max_time_ms": 3.5,
-    "peak_memory_kb": 9000,
-    "judge_version": "test",
-    "message": "",
-    "sandboxed": True,
-    "tests": [
+RESULT = JudgingOutcome(
+    verdict="WA",
+    passed=1,
+    total=2,
+    max_time_ms=3.5,
+    peak_memory_kb=9000,
+    judge_version="test",
+    message="",
+    sandboxed=True,
+    tests=[
         {
             "index": 0,
             "kind": "sample",
@@ -42,7 +45,7 @@ RESULT = {
             "message": "Wrong answer on a hidden test",
         },
     ],
-}
+)
 
 
 def new_submission(session: Session, username: str = "alice", problem: str = "footholds"):
@@ -67,9 +70,9 @@ def test_one_claim_wins_and_only_its_holder_finishes(session: Session) -> None:
     assert claim is not None and claim.attempts == 1
     assert repo.claim(session=session, submission_id=sub.id, lease_s=60) is None
     stale = repo.Claim(sub.id, claim.token - 1, 1)
-    assert not repo.finish(session=session, claim_=stale, result=RESULT)
-    assert repo.finish(session=session, claim_=claim, result=RESULT)
-    assert not repo.finish(session=session, claim_=claim, result=RESULT)  # exactly once
+    assert not repo.finish(session=session, claim_=stale, outcome=RESULT)
+    assert repo.finish(session=session, claim_=claim, outcome=RESULT)
+    assert not repo.finish(session=session, claim_=claim, outcome=RESULT)  # exactly once
     session.refresh(sub)
     assert (sub.status, sub.verdict, sub.passed, sub.total) == ("done", "WA", 1, 2)
     assert [j.verdict for j in repo.judgings(session=session, submission_id=sub.id)] == ["WA"]
@@ -85,24 +88,24 @@ def test_an_expired_lease_is_taken_over_and_fences_the_old_holder(session: Sessi
     first = repo.claim(session=session, submission_id=sub.id, lease_s=-1)  # already expired
     second = repo.claim(session=session, submission_id=sub.id, lease_s=60)
     assert first and second and second.attempts == 2 and second.token > first.token
-    assert not repo.record_test(session=session, claim_=first, test=RESULT["tests"][0], lease_s=60)
+    assert not repo.record_test(session=session, claim_=first, test=RESULT.tests[0], lease_s=60)
     assert not repo.extend_lease(session=session, claim_=first, lease_s=60)
-    assert repo.record_test(session=session, claim_=second, test=RESULT["tests"][0], lease_s=60)
-    assert not repo.finish(session=session, claim_=first, result=RESULT)
-    assert repo.finish(session=session, claim_=second, result=RESULT)
+    assert repo.record_test(session=session, claim_=second, test=RESULT.tests[0], lease_s=60)
+    assert not repo.finish(session=session, claim_=first, outcome=RESULT)
+    assert repo.finish(session=session, claim_=second, outcome=RESULT)
     assert len(repo.judgings(session=session, submission_id=sub.id)) == 1
 
 
 def test_progress_rows_are_replaced_by_the_final_result(session: Session) -> None:
     sub = new_submission(session)
     claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
-    assert repo.record_test(session=session, claim_=claim, test=RESULT["tests"][0], lease_s=60)
+    assert repo.record_test(session=session, claim_=claim, test=RESULT.tests[0], lease_s=60)
     session.refresh(sub)
     assert len(repo.current_tests(session=session, submission=sub)) == 1
-    final = dict(
-        RESULT, tests=[dict(RESULT["tests"][0], counterexample={"input": {}}), RESULT["tests"][1]]
+    final = replace(
+        RESULT, tests=[dict(RESULT.tests[0], counterexample={"input": {}}), RESULT.tests[1]]
     )
-    assert repo.finish(session=session, claim_=claim, result=final)
+    assert repo.finish(session=session, claim_=claim, outcome=final)
     tests = repo.current_tests(session=session, submission=sub)
     assert [t.index for t in tests] == [0, 1]
     assert tests[0].counterexample == {"input": {}}
@@ -222,12 +225,12 @@ def test_a_held_submission_is_rejudged_and_finishes_normally(session: Session) -
     assert repo.hold(session=session, claim_=claim, interrupted=1)
     session.refresh(sub)
     assert sub.status == "held" and "OperationalError: deadlock" in sub.hold_reason
-    assert not repo.finish(session=session, claim_=claim, result=RESULT)  # no claim holds it
+    assert not repo.finish(session=session, claim_=claim, outcome=RESULT)  # no claim holds it
     assert repo.rejudge(session=session, submission_ids=[sub.id]) == [sub.id]
     session.commit()
     again = repo.claim(session=session, submission_id=sub.id, lease_s=60)
     assert again is not None and again.attempts == 1
-    assert repo.finish(session=session, claim_=again, result=RESULT)
+    assert repo.finish(session=session, claim_=again, outcome=RESULT)
     session.refresh(sub)
     assert (sub.status, sub.verdict, sub.hold_reason) == ("done", "WA", None)
 
@@ -237,13 +240,13 @@ def test_finishing_deletes_the_tests_of_superseded_attempts_and_judgings(
 ) -> None:
     sub = new_submission(session)
     first = repo.claim(session=session, submission_id=sub.id, lease_s=-1)  # its worker dies
-    assert repo.record_test(session=session, claim_=first, test=RESULT["tests"][0], lease_s=-1)
+    assert repo.record_test(session=session, claim_=first, test=RESULT.tests[0], lease_s=-1)
     second = repo.claim(session=session, submission_id=sub.id, lease_s=60)
-    assert repo.finish(session=session, claim_=second, result=RESULT)
+    assert repo.finish(session=session, claim_=second, outcome=RESULT)
     assert repo.rejudge(session=session, submission_ids=[sub.id]) == [sub.id]
     session.commit()
     third = repo.claim(session=session, submission_id=sub.id, lease_s=60)
-    assert repo.finish(session=session, claim_=third, result=RESULT)
+    assert repo.finish(session=session, claim_=third, outcome=RESULT)
     tokens = session.scalars(select(ResultRow.lease_token).where(ResultRow.submission_id == sub.id))
     assert set(tokens) == {third.token}
     assert len(repo.judgings(session=session, submission_id=sub.id)) == 2  # history stays
@@ -262,7 +265,7 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert repo.next_for_user(session=session, submission_id=first.id) == repo.Stale(
         second.id, "live"
     )
-    assert repo.finish(session=session, claim_=claim, result=RESULT)
+    assert repo.finish(session=session, claim_=claim, outcome=RESULT)
     assert not repo.waiting_for_its_user(session=session, submission_id=second.id)
     assert repo.claim(session=session, submission_id=second.id, lease_s=-1) is not None
     # An expired lease (a slow or dead worker) still holds the student's newer rows back: the
@@ -271,7 +274,7 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert repo.waiting_for_its_user(session=session, submission_id=third.id)
     again = repo.claim(session=session, submission_id=second.id, lease_s=60)
     assert again is not None and again.attempts == 2
-    assert repo.finish(session=session, claim_=again, result=RESULT)
+    assert repo.finish(session=session, claim_=again, outcome=RESULT)
     assert repo.claim(session=session, submission_id=third.id, lease_s=60) is not None
 
 
@@ -282,7 +285,7 @@ def test_a_students_submissions_are_claimed_oldest_first(session: Session) -> No
     assert repo.waiting_for_its_user(session=session, submission_id=second.id)
     claim = repo.claim(session=session, submission_id=first.id, lease_s=60)
     assert claim is not None
-    assert repo.finish(session=session, claim_=claim, result=RESULT)
+    assert repo.finish(session=session, claim_=claim, outcome=RESULT)
     # An old submission queued for a rejudge does not hold up the student's live work.
     assert repo.rejudge(session=session, submission_ids=[first.id]) == [first.id]
     session.commit()
@@ -292,7 +295,7 @@ def test_a_students_submissions_are_claimed_oldest_first(session: Session) -> No
 def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None:
     sub = new_submission(session)
     claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
-    assert repo.finish(session=session, claim_=claim, result=dict(RESULT, verdict="AC"))
+    assert repo.finish(session=session, claim_=claim, outcome=replace(RESULT, verdict="AC"))
     assert repo.rejudge(session=session, submission_ids=[sub.id]) == [sub.id]
     session.commit()
     session.refresh(sub)
@@ -304,12 +307,22 @@ def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None
     )
     assert repo.current_tests(session=session, submission=sub) == []
     # A worker still grading the old judging cannot write any more.
-    assert not repo.finish(session=session, claim_=claim, result=RESULT)
+    assert not repo.finish(session=session, claim_=claim, outcome=RESULT)
     again = repo.claim(session=session, submission_id=sub.id, lease_s=60)
     assert again is not None and again.attempts == 1
-    assert repo.finish(session=session, claim_=again, result=RESULT)
+    assert repo.finish(session=session, claim_=again, outcome=RESULT)
     history = repo.judgings(session=session, submission_id=sub.id)
-    assert [(j.verdict, j.reason) for j in history] == [("AC", "live"), ("WA", "rejudge")]
+    assert [(j.verdict, j.reason) for j in history] == [
+        ("AC", Priority.LIVE),
+        ("WA", Priority.REJUDGE),
+    ]
+    assert [type(j.reason) for j in history] == [Priority, Priority]  # read back as the enum
+
+
+def test_a_priority_outside_the_enum_is_refused(session: Session) -> None:
+    sub = new_submission(session)
+    with pytest.raises(StatementError, match="'urgent' is not a valid Priority"):
+        session.execute(update(Submission).where(Submission.id == sub.id).values(priority="urgent"))
 
 
 def test_history_filters_order_and_pages(session: Session) -> None:

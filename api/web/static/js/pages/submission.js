@@ -296,7 +296,7 @@ function renderJudgings() {
   section.hidden = list.length < 2;
   const body = clear($("#judgings-body"));
   for (const j of list.slice().reverse()) {
-    body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason),
+    body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason_label),
       h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, `${j.passed}/${j.total}`),
       h("td", { class: "num" }, formatMs(j.max_time_ms))));
   }
