@@ -87,6 +87,8 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default=Role.STUDENT)
+    # A disabled account cannot log in, and its tokens stop working (checked per request).
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -142,6 +144,8 @@ class Submission(Base):
         # read from the index alone.
         Index("ix_submissions_finished", "finished_at"),
         Index("ix_submissions_problem_stats", "problem", "status", "verdict", "user_id"),
+        # The course's progress table groups by (user, problem) from this index alone.
+        Index("ix_submissions_progress", "user_id", "problem", "status", "verdict", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
