@@ -67,3 +67,17 @@ class AccountChange(BaseModel):
 class NewPassword(BaseModel):
     username: Username
     password: str = Field(description="shown this once")
+
+
+class BoardNotes(BaseModel):
+    label: str | None = Field(default=None, max_length=80)
+    note: str | None = Field(default=None, max_length=2000)
+
+
+class BoardReport(BaseModel):
+    id: int
+    label: str | None
+    note: str | None
+    judged: int = Field(description="submissions whose current judging ran this board")
+    failing: int = Field(description="... of them failing it; 0 of many: a weak board")
+    failing_students: int

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -122,6 +123,9 @@ class Board(Base):
     input: Mapped[dict[str, Any]] = mapped_column(JSON)
     answer: Mapped[int] = mapped_column(BigInteger)
     hidden: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The instructor's own words about the board (what it is meant to catch).
+    label: Mapped[str | None] = mapped_column(String(80))
+    note: Mapped[str | None] = mapped_column(Text)
     author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -188,7 +192,18 @@ class TestRow(Base):
     """One test of one judging (identified by the claim token that produced it)."""
 
     __tablename__ = "test_results"
-    __table_args__ = (UniqueConstraint("submission_id", "lease_token", "index"),)
+    __table_args__ = (
+        UniqueConstraint("submission_id", "lease_token", "index"),
+        # How many submissions fail each hidden board: hidden rows only, read from here.
+        Index(
+            "ix_test_results_board",
+            "board_id",
+            "verdict",
+            "submission_id",
+            postgresql_where=text("board_id IS NOT NULL"),
+            sqlite_where=text("board_id IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # No index of its own: the unique constraint's index leads with it.

@@ -18,7 +18,7 @@ from api.deps import get_session
 from api.main import create_app
 from api.security import create_token, hash_password
 from store import repo
-from store.models import Role, Status, User
+from store.models import Role, Status, TestRow, User
 from store.settings import Settings
 
 SECRET = "course-test-secret-" + "c" * 32
@@ -259,3 +259,76 @@ def test_instructors_cannot_disable_themselves_and_students_manage_nobody(client
         == 403
     )
     assert client.post("/api/v1/users/999999/password", headers=teacher).status_code == 404
+
+
+# ---- hidden boards: failures, labels and notes ------------------------------------------------
+
+BOARD = {"board": [3, 1, 2]}
+
+
+def hidden_row(session: Session, user: User, board_id: int, verdict: str) -> None:
+    sub = repo.create_submission(
+        session=session, user_id=user.id, problem="numbergame", source="x", seed=1
+    )
+    session.add(
+        TestRow(
+            submission_id=sub.id,
+            lease_token=sub.lease_token,
+            index=0,
+            kind="hidden",
+            verdict=verdict,
+            board_id=board_id,
+        )
+    )
+    session.commit()
+
+
+def test_each_hidden_board_says_how_many_submissions_fail_it(client, session) -> None:
+    teacher_user, teacher = account(session, "teacher", Role.INSTRUCTOR)
+    ann, _ = account(session, "ann")
+    bob, _ = account(session, "bob")
+    strong = repo.add_board(
+        session=session, problem="numbergame", case=BOARD, answer=0, author_id=teacher_user.id
+    )
+    weak = repo.add_board(
+        session=session, problem="numbergame", case=BOARD, answer=0, author_id=teacher_user.id
+    )
+    unused = repo.add_board(
+        session=session, problem="numbergame", case=BOARD, answer=0, author_id=teacher_user.id
+    )
+    session.commit()
+    for who, verdict in ((ann, "WA"), (ann, "TLE"), (bob, "WA"), (bob, "AC")):
+        hidden_row(session, who, strong.id, verdict)
+    for who, verdict in ((ann, "AC"), (bob, "AC"), (bob, "SKIPPED")):
+        hidden_row(session, who, weak.id, verdict)
+    response = client.get("/api/v1/problems/numbergame/boards/report", headers=teacher)
+    assert response.status_code == 200
+    report = {b["id"]: b for b in response.json()}
+    assert (report[strong.id]["judged"], report[strong.id]["failing"]) == (4, 3)
+    assert report[strong.id]["failing_students"] == 2
+    assert (report[weak.id]["judged"], report[weak.id]["failing"]) == (3, 0)
+    assert (report[unused.id]["judged"], report[unused.id]["failing"]) == (0, 0)
+    assert client.get("/api/v1/problems/footholds/boards/report", headers=teacher).json() == []
+
+
+def test_a_board_gets_a_label_and_a_note(client, session) -> None:
+    teacher_user, teacher = account(session, "teacher", Role.INSTRUCTOR)
+    _, student = account(session, "pupil")
+    board = repo.add_board(
+        session=session, problem="numbergame", case=BOARD, answer=0, author_id=teacher_user.id
+    )
+    session.commit()
+    path = f"/api/v1/problems/numbergame/boards/{board.id}"
+    body = {"label": "  ends equal\u0007 ", "note": "catches greedy\ntakes"}
+    changed = client.patch(path, json=body, headers=teacher)
+    assert changed.status_code == 200
+    assert changed.json()["label"] == "ends equal"  # trimmed, the bell character gone
+    assert changed.json()["note"] == "catches greedy\ntakes"
+    listed = client.get("/api/v1/problems/numbergame/boards/report", headers=teacher).json()
+    assert listed[0]["label"] == "ends equal"
+    cleared = client.patch(path, json={"label": "", "note": None}, headers=teacher).json()
+    assert cleared["label"] is None and cleared["note"] is None
+    assert client.patch(path, json={"label": "x" * 81}, headers=teacher).status_code == 422
+    assert client.patch(path, json={"label": "x"}, headers=student).status_code == 403
+    other = f"/api/v1/problems/footholds/boards/{board.id}"
+    assert client.patch(other, json={"label": "x"}, headers=teacher).status_code == 404

@@ -1,4 +1,5 @@
-"""The course view: accounts can be disabled; an index for the progress table.
+"""The course view: accounts can be disabled, boards get a label and a note; indexes for
+the progress table and for counting the submissions each hidden board fails.
 
 Revision ID: 0008
 Revises: 0007
@@ -31,9 +32,25 @@ def upgrade() -> None:
             ["user_id", "problem", "status", "verdict", "created_at"],
             unique=False,
         )
+    with op.batch_alter_table("boards", schema=None) as batch_op:
+        batch_op.add_column(sa.Column("label", sa.String(length=80), nullable=True))
+        batch_op.add_column(sa.Column("note", sa.Text(), nullable=True))
+    with op.batch_alter_table("test_results", schema=None) as batch_op:
+        batch_op.create_index(
+            "ix_test_results_board",
+            ["board_id", "verdict", "submission_id"],
+            unique=False,
+            postgresql_where=sa.text("board_id IS NOT NULL"),
+            sqlite_where=sa.text("board_id IS NOT NULL"),
+        )
 
 
 def downgrade() -> None:
+    with op.batch_alter_table("test_results", schema=None) as batch_op:
+        batch_op.drop_index("ix_test_results_board")
+    with op.batch_alter_table("boards", schema=None) as batch_op:
+        batch_op.drop_column("note")
+        batch_op.drop_column("label")
     with op.batch_alter_table("submissions", schema=None) as batch_op:
         batch_op.drop_index("ix_submissions_progress")
     with op.batch_alter_table("users", schema=None) as batch_op:
