@@ -3,6 +3,7 @@
 // would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
 import { makeEditor } from "../board-editor.js";
+import { boardNotes, loadReports } from "../board-notes.js";
 import { drawCase, replay } from "../boards.js";
 import { $, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
@@ -160,8 +161,9 @@ function onChange(value, clientError = null) {
   scheduleKills(value);
 }
 
+let editor = null;
 if (user.role === "instructor") {
-  const editor = makeEditor(slug, $("#board-editor"), onChange);
+  editor = makeEditor(slug, $("#board-editor"), onChange);
   current = editor.value();
   runPreview();
   if (current) scheduleKills(current);
@@ -190,6 +192,16 @@ saveButton?.addEventListener("click", async () => {
 // ---- saved boards ----------------------------------------------------------------------------
 
 let boards = [];
+let reports = {}; // board id -> failures, label, note (board-notes.js)
+
+// A saved board back in the editor, to make a variant of it (saved as a new board).
+function loadIntoEditor(board) {
+  const container = clear($("#board-editor"));
+  editor = makeEditor(slug, container, onChange, board.input);
+  onChange(editor.value());
+  saveNote.textContent = `Board #${board.id} is in the editor: change it and save it as a new board.`;
+  $("#editor-title").scrollIntoView({ block: "start" });
+}
 
 function boardItem(board, highlight) {
   const remove = h("button", { type: "button", class: "btn btn-small btn-danger-ghost", dataset: { delete: String(board.id) },
@@ -198,7 +210,8 @@ function boardItem(board, highlight) {
     h("div", { class: "board-thumb" }, drawCase(slug, board.input, { size: "small" })),
     h("div", { class: "board-meta" },
       h("div", {}, h("strong", {}, `#${board.id}`), " · answer ", h("strong", {}, String(board.answer))),
-      h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
+      h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`),
+      boardNotes(slug, board, reports[board.id], loadIntoEditor)),
     remove);
 }
 
@@ -247,7 +260,9 @@ $("#board-list")?.addEventListener("click", async (event) => {
 
 if (user.role === "instructor") {
   try {
-    boards = await api(`/problems/${encodeURIComponent(slug)}/boards`);
+    [boards, reports] = await Promise.all([
+      api(`/problems/${encodeURIComponent(slug)}/boards`), loadReports(slug),
+    ]);
     boards.sort((a, b) => b.id - a.id);
     renderList();
   } catch (error) {
