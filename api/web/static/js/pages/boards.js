@@ -206,7 +206,7 @@ function loadIntoEditor(board) {
 function boardItem(board, highlight) {
   const remove = h("button", { type: "button", class: "btn btn-small btn-danger-ghost", dataset: { delete: String(board.id) },
     "aria-label": `Delete hidden board ${board.id}` }, "Delete");
-  return h("li", { class: ["board-item", highlight && "board-item-new"], dataset: { id: String(board.id) } },
+  return h("li", { class: ["board-item", highlight && "board-item-new"], id: `board-${board.id}`, dataset: { id: String(board.id) } },
     h("div", { class: "board-thumb" }, drawCase(slug, board.input, { size: "small" })),
     h("div", { class: "board-meta" },
       h("div", {}, h("strong", {}, `#${board.id}`), " · answer ", h("strong", {}, String(board.answer))),
@@ -264,7 +264,10 @@ if (user.role === "instructor") {
       api(`/problems/${encodeURIComponent(slug)}/boards`), loadReports(slug),
     ]);
     boards.sort((a, b) => b.id - a.id);
-    renderList();
+    // Linked from a submission's hidden test (#board-ID): that board highlighted and shown.
+    const linked = /^#board-(\d+)$/.exec(location.hash);
+    renderList(linked ? Number(linked[1]) : null);
+    if (linked) document.getElementById(`board-${linked[1]}`)?.scrollIntoView({ block: "center" });
   } catch (error) {
     pageAlert(`Could not load the hidden boards: ${error.message}`);
   }
