@@ -6,11 +6,13 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
+from judge.problems import numbergame
 from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
@@ -112,3 +114,47 @@ def test_course_journey_students_from_a_csv_to_the_progress_csv(service, open_pa
     submissions = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text())))
     mine = sorted((r["username"], r["verdict"]) for r in submissions if r["username"] in names)
     assert mine == [(ann, "AC"), (bob, "WA"), (cid, "AC")]
+
+
+def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service, open_page):
+    admin = service.instructor()
+    case = {"board": [4, 7, 1, 9]}
+    boards = "/api/v1/problems/numbergame/boards"
+    made = service.request("POST", boards, admin, json={"input": case})
+    assert made.status_code == 201, made.text
+    board_id = made.json()["id"]
+    try:
+        student = service.register(unique("weak"))
+        wrong = "def solution(board):\n    return -999999\n"
+        sid = service.submit(student, "numbergame", wrong)
+        service.wait_done(student, sid)
+
+        page = open_page()
+        log_in(page, *service.admin)
+        page.goto("/instructor/problems/numbergame/boards")
+        item = page.locator(f"#board-{board_id}")
+        expect(item.locator(".board-fails")).to_contain_text(re.compile(r"Fails \d+ of"))
+        item.get_by_text("Label and note").click()
+        item.get_by_label("Label").fill("four numbers")
+        item.get_by_label("Note").fill("made by the course test")
+        item.get_by_role("button", name="Save label and note").click()
+        expect(item.get_by_role("status")).to_have_text("Saved.")
+        page.reload()
+        expect(item.locator(".board-label")).to_have_text("four numbers")
+        expect(item.locator(".board-note")).to_have_text("made by the course test")
+
+        item.get_by_role("button", name=f"Load hidden board {board_id} into the editor").click()
+        expect(page.locator("#board-editor").get_by_label("Numbers")).to_have_value("4 7 1 9")
+        expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
+        shot(page, "course-03-board-notes")
+
+        # The instructor's view of the failing submission links the hidden test to its board.
+        page.goto(f"/submissions/{sid}")
+        row = page.locator("#tests-body tr", has_text=f"board #{board_id}")
+        row.get_by_role("button").click()
+        link = page.get_by_role("link", name=f"Hidden board #{board_id} in the board editor")
+        link.click()
+        page.wait_for_url(f"**/boards#board-{board_id}")
+        expect(page.locator(f"#board-{board_id}")).to_have_class(re.compile("board-item-new"))
+    finally:
+        service.request("DELETE", f"{boards}/{board_id}", admin)
