@@ -48,21 +48,23 @@ function notesForm(slug, board, report, onSaved) {
   return h("details", { class: "board-notes-edit" }, h("summary", {}, "Label and note"), form);
 }
 
-// The extra lines of one saved board; `onLoad(board)` puts it into the editor.
+// The extra lines of one saved board; `onLoad(board)` puts it into the editor. Saving the
+// label and note redraws only what they show, so the form keeps its "Saved." and stays open.
 export function boardNotes(slug, board, report, onLoad) {
-  const box = h("div", { class: "board-notes" });
-  const draw = (current) => {
-    box.replaceChildren(
-      current?.label ? h("strong", { class: "board-label" }, current.label) : null,
-      current?.note ? h("p", { class: "board-note small" }, current.note) : null,
-      failureLine(current),
-      h("div", { class: "board-notes-actions" },
-        h("button", { type: "button", class: "btn btn-small btn-ghost", "data-load": String(board.id),
-          "aria-label": `Load hidden board ${board.id} into the editor` }, "Load into editor"),
-        notesForm(slug, board, current, (saved) => draw({ ...current, ...saved }))),
-    );
-    box.querySelector("[data-load]").addEventListener("click", () => onLoad(board));
-  };
-  draw(report);
-  return box;
+  const shown = h("div", { class: "board-notes-shown" });
+  let current = report ? { ...report } : null;
+  const draw = () => shown.replaceChildren(
+    current?.label ? h("strong", { class: "board-label" }, current.label) : null,
+    current?.note ? h("p", { class: "board-note small" }, current.note) : null,
+    failureLine(current),
+  );
+  draw();
+  const load = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-load": String(board.id),
+    "aria-label": `Load hidden board ${board.id} into the editor` }, "Load into editor");
+  load.addEventListener("click", () => onLoad(board));
+  const form = notesForm(slug, board, current, (saved) => {
+    current = { ...(current || {}), ...saved };
+    draw();
+  });
+  return h("div", { class: "board-notes" }, shown, h("div", { class: "board-notes-actions" }, load, form));
 }
