@@ -28,27 +28,37 @@ def _like_prefix(text: str) -> str:
 
 
 def list_users(
-    *, session: Session, search: str | None = None, role: str | None = None, limit: int = 200
+    *,
+    session: Session,
+    search: str | None = None,
+    role: str | None = None,
+    user_id: int | None = None,
+    limit: int = 200,
 ) -> tuple[list[RosterEntry], bool]:
     """Users by username whose name starts with `search` (any case), with their submission
     counts; and whether more matched than `limit`."""
-    counts = (
-        select(Submission.user_id, func.count().label("n")).group_by(Submission.user_id).subquery()
-    )
-    query = select(
-        User.id,
-        User.username,
-        User.role,
-        User.disabled,
-        User.created_at,
-        func.coalesce(counts.c.n, 0),
-    ).outerjoin(counts, counts.c.user_id == User.id)
+    query = select(User.id, User.username, User.role, User.disabled, User.created_at)
     if search:
         query = query.where(func.lower(User.username).like(_like_prefix(search.lower()), "\\"))
     if role:
         query = query.where(User.role == role)
+    if user_id is not None:
+        query = query.where(User.id == user_id)
     rows = list(session.execute(query.order_by(User.username).limit(limit + 1)))
-    entries = [RosterEntry(*row) for row in rows[:limit]]
+    shown = rows[:limit]
+    # Counted for the listed users only, from the (user_id, created_at, id) index.
+    counts = (
+        dict(
+            session.execute(
+                select(Submission.user_id, func.count())
+                .where(Submission.user_id.in_([row.id for row in shown]))
+                .group_by(Submission.user_id)
+            ).all()
+        )
+        if shown
+        else {}
+    )
+    entries = [RosterEntry(*row, submissions=counts.get(row.id, 0)) for row in shown]
     return entries, len(rows) > limit
 
 

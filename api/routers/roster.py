@@ -7,6 +7,7 @@ import csv
 import io
 import re
 import secrets
+from collections import Counter
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, status
@@ -64,8 +65,7 @@ def names_from(body: AccountsCreate) -> list[str]:
             detail=f"usernames must be 3 to 32 letters, digits, dots, dashes or underscores: "
             f"{shown}" + (f" and {len(bad) - 5} more" if len(bad) > 5 else ""),
         )
-    seen: set[str] = set()
-    repeated = sorted({n for n in names if n in seen or seen.add(n)})
+    repeated = sorted(name for name, times in Counter(names).items() if times > 1)
     if repeated:
         raise HTTPException(
             status.HTTP_422_UNPROCESSABLE_CONTENT,
@@ -143,7 +143,7 @@ def create_accounts(
         raise HTTPException(status.HTTP_409_CONFLICT, detail=str(exc)) from exc
     session.commit()
     return [
-        CreatedAccount(id=u.id, username=u.username, role=u.role, password=passwords[u.username])
+        CreatedAccount(id=u.id, username=u.username, role=body.role, password=passwords[u.username])
         for u in created
     ]
 
@@ -190,5 +190,5 @@ def change_account(
         raise HTTPException(status.HTTP_409_CONFLICT, detail="you cannot disable yourself")
     roster.set_disabled(session=session, user=target, disabled=change.disabled)
     session.commit()
-    entries, _ = roster.list_users(session=session, search=target.username, limit=1000)
-    return roster_user(next(e for e in entries if e.id == target.id))
+    entries, _ = roster.list_users(session=session, user_id=target.id)
+    return roster_user(entries[0])

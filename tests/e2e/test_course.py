@@ -134,7 +134,7 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
         page.goto("/instructor/problems/numbergame/boards")
         item = page.locator(f"#board-{board_id}")
         expect(item.locator(".board-fails")).to_contain_text(re.compile(r"Fails \d+ of"))
-        item.get_by_text("Label and note").click()
+        item.locator("summary", has_text="Label and note").click()
         item.get_by_label("Label").fill("four numbers")
         item.get_by_label("Note").fill("made by the course test")
         item.get_by_role("button", name="Save label and note").click()
@@ -150,11 +150,11 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
 
         # The instructor's view of the failing submission links the hidden test to its board.
         page.goto(f"/submissions/{sid}")
-        row = page.locator("#tests-body tr", has_text=f"board #{board_id}")
+        row = page.locator("#tests-body tr", has_text=re.compile(rf"board #{board_id}\b"))
         row.get_by_role("button").click()
         link = page.get_by_role("link", name=f"Hidden board #{board_id} in the board editor")
         link.click()
-        page.wait_for_url(f"**/boards#board-{board_id}")
+        page.wait_for_url(re.compile(rf"/boards#board-{board_id}$"))
         expect(page.locator(f"#board-{board_id}")).to_have_class(re.compile("board-item-new"))
     finally:
         service.request("DELETE", f"{boards}/{board_id}", admin)

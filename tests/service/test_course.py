@@ -169,7 +169,8 @@ def test_instructor_creates_students_from_a_csv_and_they_log_in(client, session)
         )
         assert login.status_code == 200
     listed = client.get("/api/v1/users?search=ST", headers=teacher).json()
-    assert [u["username"] for u in listed["items"]] == ["st-two", "st.one", "st_three"]
+    # (the order of punctuation is the database collation's)
+    assert sorted(u["username"] for u in listed["items"]) == ["st-two", "st.one", "st_three"]
     assert listed["more"] is False
 
 
