@@ -74,7 +74,7 @@ def test_course_journey_students_from_a_csv_to_the_progress_csv(service, open_pa
     teacher.goto("/instructor")
     teacher.get_by_role("link", name="Course progress").click()
     teacher.wait_for_url("**/instructor/progress")
-    teacher.get_by_label("Student").fill(prefix)
+    teacher.get_by_label("Student", exact=True).fill(prefix)
     rows = teacher.locator("#progress-body tr")
     expect(rows).to_have_count(3)
     expect(rows.nth(0)).to_have_attribute("data-user", ann)
@@ -150,7 +150,9 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
 
         # The instructor's view of the failing submission links the hidden test to its board.
         page.goto(f"/submissions/{sid}")
-        row = page.locator("#tests-body tr", has_text=re.compile(rf"board #{board_id}\b"))
+        expect(page.locator("#sub-verdict")).to_have_attribute("data-verdict", "WA")
+        shot(page, "course-04-hidden-test")
+        row = page.locator("#tests-body tr", has_text=re.compile(rf"board #{board_id}(?!\d)"))
         row.get_by_role("button").click()
         link = page.get_by_role("link", name=f"Hidden board #{board_id} in the board editor")
         link.click()
