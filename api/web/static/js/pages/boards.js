@@ -210,9 +210,9 @@ function boardItem(board, highlight) {
     h("div", { class: "board-thumb" }, drawCase(slug, board.input, { size: "small" })),
     h("div", { class: "board-meta" },
       h("div", {}, h("strong", {}, `#${board.id}`), " · answer ", h("strong", {}, String(board.answer))),
-      h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`),
-      boardNotes(slug, board, reports[board.id], loadIntoEditor)),
-    remove);
+      h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
+    remove,
+    boardNotes(slug, board, reports[board.id], loadIntoEditor));
 }
 
 function renderList(highlightId = null) {
