@@ -96,6 +96,8 @@ def get_current_user(
     user = repo.get_user(session=session, user_id=user_id) if user_id is not None else None
     if user is None:
         raise unauthorized("invalid or expired token")
+    if user.disabled:  # checked on every request: disabling ends the account's sessions
+        raise unauthorized("this account is disabled; ask an instructor")
     return user
 
 

@@ -16,7 +16,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from api import web
 from api.events import EventHub
 from api.gate import RequestGate
-from api.routers import health, problems, strength, submissions, users
+from api.routers import (
+    board_notes,
+    health,
+    problems,
+    progress,
+    roster,
+    strength,
+    submissions,
+    users,
+)
 from api.security import PasswordSlots
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
 from store.settings import Settings
@@ -84,7 +93,7 @@ def create_app(
     # One connection stays for the live-progress poller; the rest serve requests.
     app.add_middleware(RequestGate, slots=POOL_CAPACITY - 1)
 
-    for module in (users, problems, submissions, strength):
+    for module in (users, roster, board_notes, problems, progress, submissions, strength):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)
     web.install(app)  # the pages and the JSON only they need

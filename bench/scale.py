@@ -431,6 +431,18 @@ def measure(url: str, info: dict[str, Any], report: Callable[[str, str], None]) 
                     "/api/v1/problems/numbergame/stats?days=366",
                     teacher,
                 ),
+                ("instructor: course progress (JSON)", "/api/v1/progress", teacher),
+                ("instructor: course progress (CSV)", "/api/v1/progress.csv", teacher),
+                (
+                    "instructor: one student's submissions (CSV)",
+                    f"/api/v1/submissions.csv?user={info['student']}",
+                    teacher,
+                ),
+                (
+                    "instructor: failures per hidden board",
+                    "/api/v1/problems/footholds/boards/report",
+                    teacher,
+                ),
                 ("page: /submissions (HTML)", "/submissions", student),
                 ("page: /problems (HTML)", "/problems", student),
             ]
@@ -443,6 +455,8 @@ def measure(url: str, info: dict[str, Any], report: Callable[[str, str], None]) 
                 rest = _timed(stack, path, token)
                 ratio = statistics.median(rest) / floor
                 report(name, f"{_ms(rest)} ({ratio:.1f}x floor; first {1000 * first:.0f} ms)")
+            export = _timed(stack, "/api/v1/submissions.csv", teacher, count=1)[0]
+            report("instructor: every submission as CSV (once)", f"{1000 * export:.0f} ms")
             tokens = [stack.login(f"student{i:05d}", PASSWORD) for i in range(CROWD)]
             floor_crowd, _ = _crowd(stack, tokens, paths=FLOOR_PAGE)
             report(f"floor: {CROWD} at once, GET /healthz x 3 each", _ms(floor_crowd))

@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -117,6 +118,8 @@ class User(Base):
     username: Mapped[str] = mapped_column(String(64), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default=Role.STUDENT)
+    # A disabled account cannot log in, and its tokens stop working (checked per request).
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -150,6 +153,9 @@ class Board(Base):
     input: Mapped[dict[str, Any]] = mapped_column(JSON)
     answer: Mapped[int] = mapped_column(BigInteger)
     hidden: Mapped[bool] = mapped_column(Boolean, default=True)
+    # The instructor's own words about the board (what it is meant to catch).
+    label: Mapped[str | None] = mapped_column(String(80))
+    note: Mapped[str | None] = mapped_column(Text)
     author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
@@ -172,6 +178,8 @@ class Submission(Base):
         # read from the index alone.
         Index("ix_submissions_finished", "finished_at"),
         Index("ix_submissions_problem_stats", "problem", "status", "verdict", "user_id"),
+        # The course's progress table groups by (user, problem) from this index alone.
+        Index("ix_submissions_progress", "user_id", "problem", "status", "verdict", "created_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -214,7 +222,18 @@ class TestRow(Base):
     """One test of one judging (identified by the claim token that produced it)."""
 
     __tablename__ = "test_results"
-    __table_args__ = (UniqueConstraint("submission_id", "lease_token", "index"),)
+    __table_args__ = (
+        UniqueConstraint("submission_id", "lease_token", "index"),
+        # How many submissions fail each hidden board: hidden rows only, read from here.
+        Index(
+            "ix_test_results_board",
+            "board_id",
+            "verdict",
+            "submission_id",
+            postgresql_where=text("board_id IS NOT NULL"),
+            sqlite_where=text("board_id IS NOT NULL"),
+        ),
+    )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     # No index of its own: the unique constraint's index leads with it.

@@ -138,7 +138,12 @@ def register(
 @router.post(
     "/token",
     response_model=Token,
-    responses={401: {"model": Message}, 429: {"model": Message}, 503: {"model": Message}},
+    responses={
+        401: {"model": Message},
+        403: {"model": Message},
+        429: {"model": Message},
+        503: {"model": Message},
+    },
 )
 def login(
     form: Annotated[OAuth2PasswordRequestForm, Depends()],
@@ -168,6 +173,7 @@ def login(
             )
     user = repo.get_user_by_name(session=session, username=username) if username else None
     user_id, password_hash = (user.id, user.password_hash) if user else (None, None)
+    disabled = bool(user and user.disabled)
     session.commit()  # no connection (nor SQLite's write lock) held while hashing
     ok = False
     if username is not None:
@@ -184,6 +190,10 @@ def login(
         )
         session.commit()
         raise unauthorized("incorrect username or password")
+    if disabled:  # said only to whoever knows the password
+        raise HTTPException(
+            status.HTTP_403_FORBIDDEN, detail="this account is disabled; ask an instructor"
+        )
     token = create_token(
         user_id=user_id, secret=settings.secret_key, minutes=settings.token_expire_minutes
     )

@@ -152,6 +152,16 @@ def instructor(request: Request) -> Response:
     return page(request, "instructor.html", title="Instructor", nav="instructor", instructor=True)
 
 
+@router.get("/instructor/progress", response_class=HTMLResponse)
+def progress(request: Request) -> Response:
+    return page(request, "progress.html", title="Progress", nav="instructor", instructor=True)
+
+
+@router.get("/instructor/users", response_class=HTMLResponse)
+def users(request: Request) -> Response:
+    return page(request, "users.html", title="Users", nav="instructor", instructor=True)
+
+
 @router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
 def boards(request: Request, slug: str) -> Response:
     module = known_problem(slug)

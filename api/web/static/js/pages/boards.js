@@ -3,6 +3,7 @@
 // would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
 import { makeEditor } from "../board-editor.js";
+import { boardNotes, loadReports } from "../board-notes.js";
 import { drawCase, replay } from "../boards.js";
 import { $, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
@@ -160,8 +161,9 @@ function onChange(value, clientError = null) {
   scheduleKills(value);
 }
 
+let editor = null;
 if (user.role === "instructor") {
-  const editor = makeEditor(slug, $("#board-editor"), onChange);
+  editor = makeEditor(slug, $("#board-editor"), onChange);
   current = editor.value();
   runPreview();
   if (current) scheduleKills(current);
@@ -190,16 +192,27 @@ saveButton?.addEventListener("click", async () => {
 // ---- saved boards ----------------------------------------------------------------------------
 
 let boards = [];
+let reports = {}; // board id -> failures, label, note (board-notes.js)
+
+// A saved board back in the editor, to make a variant of it (saved as a new board).
+function loadIntoEditor(board) {
+  const container = clear($("#board-editor"));
+  editor = makeEditor(slug, container, onChange, board.input);
+  onChange(editor.value());
+  saveNote.textContent = `Board #${board.id} is in the editor: change it and save it as a new board.`;
+  $("#editor-title").scrollIntoView({ block: "start" });
+}
 
 function boardItem(board, highlight) {
   const remove = h("button", { type: "button", class: "btn btn-small btn-danger-ghost", dataset: { delete: String(board.id) },
     "aria-label": `Delete hidden board ${board.id}` }, "Delete");
-  return h("li", { class: ["board-item", highlight && "board-item-new"], dataset: { id: String(board.id) } },
+  return h("li", { class: ["board-item", highlight && "board-item-new"], id: `board-${board.id}`, dataset: { id: String(board.id) } },
     h("div", { class: "board-thumb" }, drawCase(slug, board.input, { size: "small" })),
     h("div", { class: "board-meta" },
       h("div", {}, h("strong", {}, `#${board.id}`), " · answer ", h("strong", {}, String(board.answer))),
       h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
-    remove);
+    remove,
+    boardNotes(slug, board, reports[board.id], loadIntoEditor));
 }
 
 function renderList(highlightId = null) {
@@ -247,9 +260,14 @@ $("#board-list")?.addEventListener("click", async (event) => {
 
 if (user.role === "instructor") {
   try {
-    boards = await api(`/problems/${encodeURIComponent(slug)}/boards`);
+    [boards, reports] = await Promise.all([
+      api(`/problems/${encodeURIComponent(slug)}/boards`), loadReports(slug),
+    ]);
     boards.sort((a, b) => b.id - a.id);
-    renderList();
+    // Linked from a submission's hidden test (#board-ID): that board highlighted and shown.
+    const linked = /^#board-(\d+)$/.exec(location.hash);
+    renderList(linked ? Number(linked[1]) : null);
+    if (linked) document.getElementById(`board-${linked[1]}`)?.scrollIntoView({ block: "center" });
   } catch (error) {
     pageAlert(`Could not load the hidden boards: ${error.message}`);
   }

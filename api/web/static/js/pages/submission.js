@@ -225,6 +225,11 @@ function showTest(test, isFirstFailure) {
     return;
   }
   if (failed && informative(test)) body.appendChild(h("p", { class: "test-message" }, test.message));
+  if (test.kind === "hidden" && test.board_id != null) { // only instructors get a hidden input
+    body.appendChild(h("p", { class: "small" }, h("a", {
+      href: `/instructor/problems/${encodeURIComponent(sub.problem)}/boards#board-${test.board_id}`,
+    }, `Hidden board #${test.board_id} in the board editor`)));
+  }
   const layout = h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, test.input)),
     h("div", { class: "detail-info" }, comparison(test.expected, test.got, test.verdict),

@@ -1,0 +1,32 @@
+// Saving a file the API makes (a CSV export): fetched with the bearer token, then handed to
+// the browser as a download.
+import { ApiError, API, describeError, getToken } from "./api.js";
+
+export async function download(path, filename) {
+  const headers = {};
+  const token = getToken();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let response;
+  try {
+    response = await fetch(API + path, { headers, cache: "no-store" });
+  } catch {
+    throw new ApiError(0, "Cannot reach the judge. Check your connection and try again.");
+  }
+  if (!response.ok) {
+    let body = null;
+    try {
+      body = await response.json();
+    } catch {
+      body = null;
+    }
+    throw new ApiError(response.status, describeError(response.status, body), body);
+  }
+  const url = URL.createObjectURL(await response.blob());
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}

@@ -1,0 +1,129 @@
+// Accounts (instructors): create students or instructors from a list or a CSV of usernames
+// (the initial passwords shown once), search users, give a new password, disable or enable
+// an account, and open a user's submissions.
+import { api, requireUser } from "../api.js";
+import { $, h, pageAlert, plural, showAlert } from "../dom.js";
+
+const user = await requireUser();
+const MAX_CSV_BYTES = 64 * 1024;
+
+function passwordRows(accounts) {
+  return accounts.map((a) => h("tr", { "data-user": a.username },
+    h("td", {}, a.username),
+    h("td", {}, a.role),
+    h("td", {}, h("code", { class: "password" }, a.password)),
+  ));
+}
+
+function showPasswords(accounts, note) {
+  $("#created-body").replaceChildren(...passwordRows(accounts));
+  $("#created-note").textContent = note;
+  $("#created").hidden = false;
+}
+
+async function onCreate(event) {
+  event.preventDefault();
+  const error = $("#create-error");
+  showAlert(error, "");
+  const file = $("#new-csv").files[0];
+  let text = $("#new-names").value;
+  if (file) {
+    if (file.size > MAX_CSV_BYTES) {
+      showAlert(error, `That file is larger than ${MAX_CSV_BYTES / 1024} KB; split it.`);
+      return;
+    }
+    text = await file.text();
+  }
+  if (!text.trim()) {
+    showAlert(error, "Type at least one username, or choose a CSV file.");
+    return;
+  }
+  const button = $("#create-submit");
+  button.disabled = true;
+  try {
+    const created = await api("/users/batch", { method: "POST", json: { csv: text, role: $("#new-role").value } });
+    showPasswords(created, `${plural(created.length, "account")} created. Copy these passwords now: they are shown only this once.`);
+    $("#new-names").value = "";
+    $("#new-csv").value = "";
+    await load();
+  } catch (err) {
+    showAlert(error, err.message);
+  } finally {
+    button.disabled = false;
+  }
+}
+
+function actions(entry) {
+  const buttons = [
+    h("a", { class: "btn btn-small", href: `/submissions?user=${encodeURIComponent(entry.username)}` }, "Submissions"),
+    h("button", { type: "button", class: "btn btn-small", "data-action": "password", "data-id": String(entry.id), "data-name": entry.username }, "New password"),
+  ];
+  if (entry.id !== user.id) {
+    buttons.push(h("button", {
+      type: "button",
+      class: entry.disabled ? "btn btn-small" : "btn btn-small btn-danger-ghost",
+      "data-action": entry.disabled ? "enable" : "disable",
+      "data-id": String(entry.id),
+      "data-name": entry.username,
+    }, entry.disabled ? "Enable" : "Disable"));
+  }
+  return h("div", { class: "row-actions" }, buttons);
+}
+
+async function load() {
+  const search = $("#user-search").value.trim();
+  const query = search ? `?search=${encodeURIComponent(search)}` : "";
+  const page = await api(`/users${query}`);
+  $("#users-body").replaceChildren(...page.items.map((entry) => h("tr", { "data-user": entry.username },
+    h("th", { scope: "row" }, entry.username),
+    h("td", {}, entry.role),
+    h("td", {}, entry.disabled ? "disabled" : "active"),
+    h("td", { class: "num" }, String(entry.submissions)),
+    h("td", {}, actions(entry)),
+  )));
+  if (!page.items.length) {
+    $("#users-body").appendChild(h("tr", {}, h("td", { colspan: "5", class: "muted center" }, "No user matches.")));
+  }
+  $("#users-note").textContent = page.more ? "More users match: type more of the name." : "";
+}
+
+// Disabling and new passwords ask once more on the same button, as rejudging does.
+async function onAction(event) {
+  const button = event.target.closest("button[data-action]");
+  if (!button) return;
+  const { action, id, name } = button.dataset;
+  if (action !== "enable" && button.dataset.armed !== "1") {
+    button.dataset.armed = "1";
+    button.textContent = action === "password" ? `Confirm new password for ${name}` : `Confirm disable ${name}`;
+    return;
+  }
+  button.disabled = true;
+  try {
+    if (action === "password") {
+      const result = await api(`/users/${id}/password`, { method: "POST" });
+      showPasswords([{ username: result.username, role: "", password: result.password }],
+        `New password for ${result.username}; the old one no longer works. Copy it now: it is shown only this once.`);
+      $("#created").scrollIntoView({ block: "nearest" });
+    } else {
+      await api(`/users/${id}`, { method: "PATCH", json: { disabled: action === "disable" } });
+      $("#users-note").textContent = action === "disable"
+        ? `${name} is disabled: they cannot log in or submit.` : `${name} can log in again.`;
+    }
+    await load();
+  } catch (err) {
+    pageAlert(`Could not change ${name}: ${err.message}`);
+    button.disabled = false;
+  }
+}
+
+let searchTimer = null;
+if (user.role === "instructor") { // for a student, app.js says whose page this is
+  $("#create-form").addEventListener("submit", onCreate);
+  $("#users-body").addEventListener("click", onAction);
+  $("#user-search-form").addEventListener("submit", (event) => event.preventDefault());
+  $("#user-search").addEventListener("input", () => {
+    clearTimeout(searchTimer);
+    searchTimer = setTimeout(() => load().catch((err) => pageAlert(err.message)), 200);
+  });
+  load().catch((err) => pageAlert(`Could not load the users: ${err.message}`));
+}

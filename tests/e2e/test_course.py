@@ -1,0 +1,162 @@
+"""The instructor's course view in the browser: three students created from a CSV file
+(their passwords shown once), each logs in and submits, and the instructor reads the progress
+table (filtered, sorted) and downloads it as CSV, parsed and checked here."""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import expect
+
+from judge.problems import numbergame
+from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, log_in, shot, unique
+
+pytestmark = pytest.mark.e2e
+
+RIGHT = CORPUS / "accepted" / "numbergame_dp.py"
+WRONG = CORPUS / "wrong_answer" / "numbergame_greedy.py"
+
+
+def submit_as(open_page, username: str, password: str, solution, verdict: str) -> None:
+    page = open_page()
+    log_in(page, username, password)
+    page.goto("/problems/numbergame")
+    page.get_by_label("Or upload a .py file").set_input_files(str(solution))
+    page.get_by_role("button", name="Submit", exact=True).click()
+    page.wait_for_url("**/submissions/*")
+    expect(page.locator("#sub-verdict")).to_have_attribute(
+        "data-verdict", verdict, timeout=GRADE_TIMEOUT_MS
+    )
+
+
+def test_course_journey_students_from_a_csv_to_the_progress_csv(service, open_page):
+    prefix = unique("crs")  # other tests share the service: only this course's rows count
+    names = [f"{prefix}-ann", f"{prefix}-bob", f"{prefix}-cid"]
+
+    # --- the instructor creates three students from a CSV file -------------------------------
+    teacher = open_page()
+    log_in(teacher, *service.admin)
+    teacher.goto("/instructor")
+    teacher.get_by_role("link", name="Users").click()
+    teacher.wait_for_url("**/instructor/users")
+    roster = "username,full name\n" + "".join(f"{n},Student {n}\n" for n in names)
+    teacher.get_by_label("or a CSV file").set_input_files(
+        {"name": "class.csv", "mimeType": "text/csv", "buffer": roster.encode()}
+    )
+    teacher.get_by_role("button", name="Create accounts").click()
+    created = teacher.locator("#created-body tr")
+    expect(created).to_have_count(3)
+    expect(teacher.locator("#created-note")).to_contain_text("shown only this once")
+    passwords = {
+        created.nth(i).locator("td").nth(0).inner_text(): created.nth(i)
+        .locator("td")
+        .nth(2)
+        .inner_text()
+        for i in range(3)
+    }
+    assert sorted(passwords) == names
+    assert all(len(p) >= 12 for p in passwords.values())
+    teacher.get_by_label("Search").fill(prefix)
+    expect(teacher.locator("#users-body tr")).to_have_count(3)
+    shot(teacher, "course-01-users-created")
+
+    # --- each student logs in with the printed password and submits --------------------------
+    ann, bob, cid = names
+    submit_as(open_page, ann, passwords[ann], RIGHT, "AC")
+    submit_as(open_page, bob, passwords[bob], WRONG, "WA")
+    submit_as(open_page, cid, passwords[cid], RIGHT, "AC")
+
+    # --- the progress table ------------------------------------------------------------------
+    teacher.goto("/instructor")
+    teacher.get_by_role("link", name="Course progress").click()
+    teacher.wait_for_url("**/instructor/progress")
+    teacher.get_by_label("Student", exact=True).fill(prefix)
+    rows = teacher.locator("#progress-body tr")
+    expect(rows).to_have_count(3)
+    expect(rows.nth(0)).to_have_attribute("data-user", ann)
+    numbergame = teacher.locator(f'#progress-body tr[data-user="{bob}"] td').nth(2)
+    expect(numbergame.locator(".badge")).to_have_text("WA")
+    expect(numbergame).to_contain_text("1 attempt")
+    ann_cell = teacher.locator(f'#progress-body tr[data-user="{ann}"] td').nth(2)
+    expect(ann_cell.locator(".badge")).to_have_text("AC")
+    expect(ann_cell).to_contain_text("first AC")
+    # Sorted by the numbergame column: solved first, the one who did not last.
+    teacher.get_by_role("button", name="numbergame").click()
+    expect(rows.nth(2)).to_have_attribute("data-user", bob)
+    teacher.get_by_label("Showing").select_option("unsolved")
+    expect(rows).to_have_count(1)
+    expect(rows.nth(0)).to_have_attribute("data-user", bob)
+    teacher.get_by_label("Showing").select_option("")
+    shot(teacher, "course-02-progress")
+
+    # --- the CSV download, parsed --------------------------------------------------------------
+    with teacher.expect_download() as info:
+        teacher.get_by_role("button", name="Download progress (CSV)").click()
+    download = info.value
+    assert download.suggested_filename == "progress.csv"
+    text = Path(download.path()).read_text(encoding="utf-8")
+    table = {row["username"]: row for row in csv.DictReader(io.StringIO(text))}
+    ours = {name: table[name] for name in names}
+    assert ours[ann]["numbergame verdict"] == "AC"
+    assert ours[bob]["numbergame verdict"] == "WA"
+    assert ours[cid]["numbergame verdict"] == "AC"
+    assert all(ours[n]["numbergame attempts"] == "1" for n in names)
+    assert ours[ann]["numbergame first AC"] and not ours[bob]["numbergame first AC"]
+    assert all(ours[n]["footholds attempts"] == "0" for n in names)
+    assert ours[ann]["solved"] == "1" and ours[bob]["solved"] == "0"
+
+    with teacher.expect_download() as info:
+        teacher.get_by_role("button", name="Download all submissions (CSV)").click()
+    submissions = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text())))
+    mine = sorted((r["username"], r["verdict"]) for r in submissions if r["username"] in names)
+    assert mine == [(ann, "AC"), (bob, "WA"), (cid, "AC")]
+
+
+def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service, open_page):
+    admin = service.instructor()
+    case = {"board": [4, 7, 1, 9]}
+    boards = "/api/v1/problems/numbergame/boards"
+    made = service.request("POST", boards, admin, json={"input": case})
+    assert made.status_code == 201, made.text
+    board_id = made.json()["id"]
+    try:
+        student = service.register(unique("weak"))
+        wrong = "def solution(board):\n    return -999999\n"
+        sid = service.submit(student, "numbergame", wrong)
+        service.wait_done(student, sid)
+
+        page = open_page()
+        log_in(page, *service.admin)
+        page.goto("/instructor/problems/numbergame/boards")
+        item = page.locator(f"#board-{board_id}")
+        expect(item.locator(".board-fails")).to_contain_text(re.compile(r"Fails \d+ of"))
+        item.locator("summary", has_text="Label and note").click()
+        item.get_by_label("Label").fill("four numbers")
+        item.get_by_label("Note").fill("made by the course test")
+        item.get_by_role("button", name="Save label and note").click()
+        expect(item.get_by_role("status")).to_have_text("Saved.")
+        page.reload()
+        expect(item.locator(".board-label")).to_have_text("four numbers")
+        expect(item.locator(".board-note")).to_have_text("made by the course test")
+
+        item.get_by_role("button", name=f"Load hidden board {board_id} into the editor").click()
+        expect(page.locator("#board-editor").get_by_label("Numbers")).to_have_value("4 7 1 9")
+        expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
+        shot(page, "course-03-board-notes")
+
+        # The instructor's view of the failing submission links the hidden test to its board.
+        page.goto(f"/submissions/{sid}")
+        expect(page.locator("#sub-verdict")).to_have_attribute("data-verdict", "WA")
+        shot(page, "course-04-hidden-test")
+        row = page.locator("#tests-body tr", has_text=re.compile(rf"board #{board_id}(?!\d)"))
+        row.get_by_role("button").click()
+        link = page.get_by_role("link", name=f"Hidden board #{board_id} in the board editor")
+        link.click()
+        page.wait_for_url(re.compile(rf"/boards#board-{board_id}$"))
+        expect(page.locator(f"#board-{board_id}")).to_have_class(re.compile("board-item-new"))
+    finally:
+        service.request("DELETE", f"{boards}/{board_id}", admin)
