@@ -1,7 +1,7 @@
 // Submission history: filters in the URL (a plain GET form), newest first, paged by cursor
 // (?cursor= from the API, ?at= the first row's position, only for the "1–20 of N" line).
 import { api, requireUser } from "../api.js";
-import { $, $$, clear, formatKb, formatMs, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
+import { $, $$, clear, formatKb, formatTestTime, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
 const user = await requireUser();
 const isInstructor = user.role === "instructor";
@@ -9,6 +9,7 @@ const params = new URLSearchParams(location.search);
 // 20 a page; ?size=N (1 to 200) for more or fewer.
 const PAGE_SIZE = Math.min(200, Math.max(1, Number.parseInt(params.get("size") || "20", 10) || 20));
 const titles = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.title]));
+const timeLimits = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.time_s]));
 
 // Fill the form from the URL.
 for (const [name, id] of [["problem", "#f-problem"], ["verdict", "#f-verdict"], ["from", "#f-from"], ["to", "#f-to"], ["user", "#f-user"]]) {
@@ -73,7 +74,8 @@ function row(item) {
     h("td", {}, h("a", { href: `/problems/${encodeURIComponent(item.problem)}` }, titles[item.problem] || item.problem)),
     h("td", {}, verdictBadge(item.verdict, item.status)),
     h("td", { class: "num" }, item.total !== null ? `${item.passed}/${item.total}` : "–"),
-    h("td", { class: "num hide-sm" }, formatMs(item.max_time_ms)),
+    h("td", { class: "num hide-sm" },
+      formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem])),
     h("td", { class: "num hide-sm" }, formatKb(item.peak_memory_kb)),
   );
 }

@@ -4,8 +4,8 @@
 import { API, api, requireUser } from "../api.js";
 import { drawCase, replay } from "../boards.js";
 import {
-  $, VERDICT_NAMES, clear, formatDate, formatKb, formatMs, formatValue, h, pageAlert, pageData,
-  plural, timeCell, verdictBadge,
+  $, VERDICT_NAMES, clear, formatDate, formatKb, formatMs, formatTestTime, formatValue, h, pageAlert,
+  pageData, plural, timeCell, verdictBadge,
 } from "../dom.js";
 import { codeBlock } from "../highlight.js";
 import { streamEvents } from "../sse.js";
@@ -65,9 +65,25 @@ function renderHold() {
   if (!box.hidden) $("#hold-reason").textContent = sub.hold_reason;
 }
 
+function problemOf(slug) {
+  return (pageData().problems || []).find((p) => p.slug === slug);
+}
+
 function titleOf(slug) {
-  const found = (pageData().problems || []).find((p) => p.slug === slug);
+  const found = problemOf(slug);
   return found ? found.title : slug;
+}
+
+// Times as the page shows them: a test stopped at the limit reads "> limit", not its CPU.
+function timeText(test) {
+  const found = problemOf(sub.problem);
+  return formatTestTime(test, found && found.time_s);
+}
+
+function slowestStat() {
+  const timedOut = sub.tests.find((t) => t.verdict === "TLE");
+  if (timedOut) return stat("Slowest test", timeText(timedOut), "stopped at the time limit");
+  return stat("Slowest test", formatMs(sub.max_time_ms), "CPU time");
 }
 
 function stat(label, value, extra) {
@@ -81,7 +97,7 @@ function renderSummary() {
   box.replaceChildren(
     stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
     stat("Tests passed", `${sub.passed} / ${sub.total}`),
-    stat("Slowest test", formatMs(sub.max_time_ms), "CPU time"),
+    slowestStat(),
     stat("Peak memory", formatKb(sub.peak_memory_kb)),
     stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null),
   );
@@ -109,7 +125,7 @@ function testRow(test) {
       test.positions != null ? h("span", { class: "muted small", dataset: { positions: String(test.positions) } },
         ` ${positionsText(test)}`) : null),
     h("td", {}, verdictBadge(test.verdict)),
-    h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : formatMs(test.time_ms)),
+    h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : timeText(test)),
     h("td", { class: "num hide-sm" }, formatKb(test.memory_kb)),
     h("td", {}, canView ? h("button", { type: "button", class: "link-button", dataset: { show: String(test.index) },
       "aria-label": `${visibleInput(test) ? "View the board of" : "Details of"} test ${test.index + 1}` },
@@ -218,7 +234,7 @@ function showTest(test, isFirstFailure) {
       ? `${VERDICT_NAMES[test.verdict] || test.verdict} on small position ${test.positions}, the smallest board your solution fails`
       : `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
     test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
-    h("span", { class: "muted" }, ` · ${formatMs(test.time_ms)}`)));
+    h("span", { class: "muted" }, ` · ${timeText(test)}`)));
   if (!visibleInput(test)) {
     body.appendChild(h("p", { class: "alert alert-info" },
       "This is a hidden board: its input and answer are not shown to students. Check your solution against the rules and the edge cases in the statement."));
@@ -298,7 +314,7 @@ function renderJudgings() {
   for (const j of list.slice().reverse()) {
     body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason),
       h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, `${j.passed}/${j.total}`),
-      h("td", { class: "num" }, formatMs(j.max_time_ms))));
+      h("td", { class: "num" }, timeText({ verdict: j.verdict, time_ms: j.max_time_ms }))));
   }
 }
 
