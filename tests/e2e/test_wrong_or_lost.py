@@ -50,3 +50,18 @@ def test_time_limit_shows_the_limit_not_the_cpu_time(service, open_page):
     page.goto("/submissions")
     expect(page.locator(f'#history-body tr[data-id="{sid}"]')).to_contain_text("> 2 s (limit)")
     shot(page, "fix-01-tle-history")
+
+
+def test_runtime_error_traceback_keeps_its_lines(service, open_page):
+    username, token = student(service)
+    source = (SOLUTIONS / "numbergame_raises_deep.py").read_text()
+    sid = submit(service, token, "numbergame", source)
+    page = open_page()
+    open_graded(page, username, sid, "RE")
+    message = page.locator("#detail .test-message")
+    expect(message).to_contain_text("IndexError")
+    # innerText follows the rendering: collapsed white space would make it one line.
+    lines = message.inner_text().splitlines()
+    assert len(lines) >= 3, lines
+    assert any("line 4" in line and "pick" in line for line in lines), lines
+    shot(page, "fix-02-traceback")
