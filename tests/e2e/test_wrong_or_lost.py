@@ -65,3 +65,86 @@ def test_runtime_error_traceback_keeps_its_lines(service, open_page):
     assert len(lines) >= 3, lines
     assert any("line 4" in line and "pick" in line for line in lines), lines
     shot(page, "fix-02-traceback")
+
+
+def py_file(name: str, text: str) -> dict:
+    return {"name": name, "mimeType": "text/x-python", "buffer": text.encode()}
+
+
+MINE = "def solution(board):\n    # my own work\n    return max(board)\n"
+FROM_FILE = "def solution(board):\n    # from a file\n    return sum(board)\n"
+
+
+def test_drafts_survive_files_resets_and_submits(service, open_page):
+    username, _ = student(service)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    page.goto("/problems/numbergame")
+    editor = page.get_by_label("Your code")
+    editor.fill(MINE)
+    upload = page.get_by_label("Or upload a .py file")
+    note = page.locator("#draft-note")
+
+    # A chosen file replaces the code, and one click brings the code back.
+    upload.set_input_files(py_file("other.py", FROM_FILE))
+    expect(editor).to_have_value(FROM_FILE)
+    expect(note).to_contain_text("replaced by “other.py”")
+    shot(page, "fix-03-file-replaced-undo")
+    note.get_by_role("button", name="Undo").click()
+    expect(editor).to_have_value(MINE)
+    expect(note).to_be_hidden()
+    expect(page.locator("#file-note")).to_be_hidden()  # Submit sends the editor again
+
+    # So does "Reset to template".
+    page.get_by_role("button", name="Reset to template").click()
+    expect(editor).not_to_have_value(MINE)
+    expect(note).to_contain_text("reset to the template")
+    note.get_by_role("button", name="Undo").click()
+    expect(editor).to_have_value(MINE)
+
+    # After a submit the draft is the code that was sent, typed or uploaded.
+    page.get_by_role("button", name="Submit", exact=True).click()
+    page.wait_for_url("**/submissions/*")
+    page.goto("/problems/numbergame")
+    expect(editor).to_have_value(MINE)
+    upload.set_input_files(py_file("other.py", FROM_FILE))
+    page.get_by_role("button", name="Submit", exact=True).click()
+    page.wait_for_url("**/submissions/*")
+    page.goto("/problems/numbergame")
+    expect(editor).to_have_value(FROM_FILE)
+    expect(note).to_be_hidden()
+
+
+def test_refused_and_empty_files_block_submit(service, open_page):
+    username, token = student(service)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    page.goto("/problems/numbergame")
+    upload = page.get_by_label("Or upload a .py file")
+    submit_button = page.get_by_role("button", name="Submit", exact=True)
+    error = page.locator(".form-error")
+
+    # Too large: refused, and Submit cannot send the untouched template instead.
+    upload.set_input_files(py_file("big.py", "# padding\n" * 7000))
+    expect(error).to_contain_text("the limit is 64 KB")
+    expect(submit_button).to_be_disabled()
+    shot(page, "fix-04-file-too-large")
+
+    # Empty (or blank): refused like an empty editor.
+    upload.set_input_files(py_file("empty.py", ""))
+    expect(error).to_contain_text("“empty.py” is empty")
+    expect(submit_button).to_be_disabled()
+    upload.set_input_files(py_file("blank.py", "\n  \n"))
+    expect(error).to_contain_text("“blank.py” is empty")
+
+    # Editing the code is a new decision: Submit comes back, but the untouched template is
+    # still not sent.
+    editor = page.get_by_label("Your code")
+    editor.press("End")
+    editor.press_sequentially(" ")
+    expect(submit_button).to_be_enabled()
+    page.get_by_role("button", name="Reset to template").click()
+    submit_button.click()
+    expect(error).to_contain_text("Write your solution")
+    listing = service.request("GET", "/api/v1/submissions", token).json()
+    assert listing["total"] == 0, listing
