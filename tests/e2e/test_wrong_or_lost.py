@@ -3,6 +3,8 @@ or left the user stuck, one test each, with screenshots in tests/artifacts/."""
 
 from __future__ import annotations
 
+import secrets
+
 import pytest
 from playwright.sync_api import expect
 
@@ -148,3 +150,39 @@ def test_refused_and_empty_files_block_submit(service, open_page):
     expect(error).to_contain_text("Write your solution")
     listing = service.request("GET", "/api/v1/submissions", token).json()
     assert listing["total"] == 0, listing
+
+
+ZERO = "def solution(board):\n    return 0\n"
+
+
+def test_first_failure_is_a_visible_one_and_hidden_failures_are_counted(service, open_page):
+    admin = service.login(*service.admin)
+    # A board whose answer is not 0, unlike any other: `return 0` fails it.
+    case = {"board": [secrets.randbelow(500) + 501, -3, secrets.randbelow(500) + 1]}
+    added = service.request(
+        "POST", "/api/v1/problems/numbergame/boards", admin, json={"input": case}
+    )
+    assert added.status_code == 201, added.text
+    try:
+        username, token = student(service)
+        sid = submit(service, token, "numbergame", ZERO)
+        page = open_page()
+        open_graded(page, username, sid, "WA")
+        result = service.request("GET", f"/api/v1/submissions/{sid}", token).json()
+        failed = [t for t in result["tests"] if t["verdict"] != "AC"]
+        visible = next(t for t in failed if t["kind"] != "hidden")
+        hidden = sum(1 for t in failed if t["kind"] == "hidden")
+        assert hidden >= 1
+        detail = page.locator("#detail")
+        expect(detail.locator("#detail-title")).to_have_text(
+            f"First failing test: #{visible['index'] + 1}"
+        )
+        expect(detail.locator(".detail-board")).to_be_visible()
+        boards = "hidden board" if hidden == 1 else "hidden boards"
+        expect(detail.locator("#hidden-failures")).to_have_text(
+            f"{hidden} {boards} also failed (listed in the tests below)."
+        )
+        shot(page, "fix-05-first-visible-failure")
+    finally:
+        board_id = added.json()["id"]
+        service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)

@@ -24,6 +24,17 @@ const KIND_NAMES = { sample: "sample", small: "small positions", worst: "worst c
 const isFailure = (test) => test.verdict !== "AC" && test.verdict !== "SKIPPED";
 const visibleInput = (test) => test.input !== null && test.input !== undefined;
 
+// The failure to open: the first visible one (a student sees its board, the expected value
+// and its counterexample) before any hidden board, whatever their order in the plan.
+function firstFailure(list) {
+  const failed = list.filter(isFailure).sort((a, b) => a.index - b.index);
+  return failed.find((t) => t.kind !== "hidden") || failed[0];
+}
+
+function hiddenFailures() {
+  return [...tests.values()].filter((t) => isFailure(t) && t.kind === "hidden").length;
+}
+
 // ---- header and summary ------------------------------------------------------------------
 
 function renderHeader() {
@@ -235,6 +246,14 @@ function showTest(test, isFirstFailure) {
       : `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
     test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
     h("span", { class: "muted" }, ` · ${timeText(test)}`)));
+  const hiddenFailed = isFirstFailure ? hiddenFailures() : 0;
+  if (hiddenFailed) {
+    const others = test.kind === "hidden" ? hiddenFailed - 1 : hiddenFailed;
+    if (others > 0) {
+      body.appendChild(h("p", { class: "muted", id: "hidden-failures" },
+        `${plural(others, "hidden board")} ${test.kind === "hidden" ? "more" : "also"} failed (listed in the tests below).`));
+    }
+  }
   if (!visibleInput(test)) {
     body.appendChild(h("p", { class: "alert alert-info" },
       "This is a hidden board: its input and answer are not shown to students. Check your solution against the rules and the edge cases in the statement."));
@@ -294,11 +313,12 @@ function renderFinal() {
   $("#live").hidden = true;
   tests = new Map(sub.tests.map((t) => [t.index, t]));
   renderTests(sub.tests);
-  const failing = sub.tests.find(isFailure);
+  const failing = firstFailure(sub.tests);
   if (failing) showTest(failing, true);
   else $("#detail").hidden = true;
   // A failing small position is drawn above as it is: nothing smaller to show.
-  const withCounterexample = sub.tests.find((t) => t.counterexample && t.kind !== "small");
+  const shrinkable = (t) => t && t.counterexample && t.kind !== "small";
+  const withCounterexample = shrinkable(failing) ? failing : sub.tests.find(shrinkable);
   if (withCounterexample) showCounterexample(withCounterexample);
   else $("#counterexample").hidden = true;
   renderJudgings();
@@ -390,7 +410,7 @@ function onEvent({ event, data }) {
       renderHeader();
     }
     updateProgress();
-    const first = [...tests.values()].find(isFailure);
+    const first = firstFailure([...tests.values()]);
     if (first && first.index === data.index) showTest(data, true);
   } else if (event === "done") {
     sub = data;
