@@ -8,7 +8,7 @@ import secrets
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import GRADE_TIMEOUT_MS, SOLUTIONS, log_in, shot, unique
+from tests.e2e.helpers import DASH, GRADE_TIMEOUT_MS, SOLUTIONS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 
@@ -186,3 +186,35 @@ def test_first_failure_is_a_visible_one_and_hidden_failures_are_counted(service,
     finally:
         board_id = added.json()["id"]
         service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
+
+
+# Line 3 lacks its colon.
+SYNTAX_ERROR = (
+    "def solution(board):\n    best = 0\n    for x in board\n        best += x\n    return best\n"
+)
+
+
+def test_compile_error_marks_its_line_and_shows_no_test_figures(service, open_page):
+    username, token = student(service)
+    sid = submit(service, token, "numbergame", SYNTAX_ERROR)
+    page = open_page()
+    open_graded(page, username, sid, "CE")
+    summary = page.locator("#summary")
+    expect(summary).to_contain_text("None run")
+    expect(summary).not_to_contain_text("Slowest test")
+    expect(summary).not_to_contain_text("passed")
+    expect(page.locator("#sub-verdict")).to_contain_text("No test was run")
+    expect(page.locator(".message-text")).to_contain_text("line 3")
+    expect(page.locator("#error-line-link")).to_have_text("Line 3 is marked in the source below")
+    source = page.locator("#source-body .code-view")
+    expect(source).to_have_attribute("data-mark-line", "3")
+    expect(source.locator(".code-gutter .code-mark")).to_have_text("3")
+    # The band behind line 3 starts two lines (40 px) down.
+    top = source.locator(".code-body").evaluate(
+        "(pre) => getComputedStyle(pre).getPropertyValue('--mark-top').trim()"
+    )
+    assert top == "40px", top
+    shot(page, "fix-12-compile-error-line")
+    page.goto("/submissions")
+    row = page.locator(f'#history-body tr[data-id="{sid}"]')
+    expect(row.locator("td").nth(4)).to_have_text(DASH)

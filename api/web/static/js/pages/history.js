@@ -67,15 +67,16 @@ function pageLink(cursor, at) {
 }
 
 function row(item) {
+  const ran = item.total !== null && item.verdict !== "CE"; // a compile error ran no test
   return h("tr", { dataset: { id: String(item.id), verdict: item.verdict || "" } },
     h("td", { class: "num" }, h("a", { href: `/submissions/${item.id}`, "aria-label": `Submission ${item.id}` }, `#${item.id}`)),
     h("td", {}, timeCell(item.created_at)),
     isInstructor ? h("td", {}, h("a", { href: `/submissions?user=${encodeURIComponent(item.user)}` }, item.user)) : null,
     h("td", {}, h("a", { href: `/problems/${encodeURIComponent(item.problem)}` }, titles[item.problem] || item.problem)),
     h("td", {}, verdictBadge(item.verdict, item.status)),
-    h("td", { class: "num" }, item.total !== null ? `${item.passed}/${item.total}` : "–"),
-    h("td", { class: "num hide-sm" },
-      formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem])),
+    h("td", { class: "num" }, ran ? `${item.passed}/${item.total}` : "–"),
+    h("td", { class: "num hide-sm" }, ran
+      ? formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem]) : "–"),
     h("td", { class: "num hide-sm" }, formatKb(item.peak_memory_kb)),
   );
 }

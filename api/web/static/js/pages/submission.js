@@ -49,7 +49,9 @@ function renderHeader() {
       verdictBadge(sub.verdict),
       h("div", { class: "sub-verdict-text" },
         h("strong", {}, VERDICT_NAMES[sub.verdict] || sub.verdict),
-        h("span", { class: "muted" }, `${sub.passed} of ${plural(sub.total, "test")} passed`)),
+        h("span", { class: "muted" }, sub.verdict === "CE"
+          ? "No test was run"
+          : `${sub.passed} of ${plural(sub.total, "test")} passed`)),
     );
     box.dataset.verdict = sub.verdict;
   } else if (sub.status === "held") {
@@ -105,13 +107,20 @@ function stat(label, value, extra) {
 function renderSummary() {
   const box = $("#summary");
   box.hidden = false;
-  box.replaceChildren(
-    stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
-    stat("Tests passed", `${sub.passed} / ${sub.total}`),
-    slowestStat(),
-    stat("Peak memory", formatKb(sub.peak_memory_kb)),
-    stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null),
-  );
+  const seed = stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null);
+  if (sub.verdict === "CE") {
+    // Nothing ran: no pass count, time or memory to speak of.
+    box.replaceChildren(stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+      stat("Tests", "None run", "the code could not be loaded"), seed);
+  } else {
+    box.replaceChildren(
+      stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+      stat("Tests passed", `${sub.passed} / ${sub.total}`),
+      slowestStat(),
+      stat("Peak memory", formatKb(sub.peak_memory_kb)),
+      seed,
+    );
+  }
   const messages = clear($("#messages"));
   if (sub.sandboxed === false) {
     messages.appendChild(h("div", { class: "alert alert-warning" },
@@ -119,8 +128,10 @@ function renderSummary() {
   }
   if (sub.message) {
     const title = sub.verdict === "CE" ? "Your code could not be run" : sub.verdict === "IE" ? "Internal error" : "Note";
+    const line = errorLine();
     messages.appendChild(h("div", { class: `alert ${sub.verdict === "CE" || sub.verdict === "IE" ? "alert-error" : "alert-info"} message-box` },
-      h("strong", {}, title), h("pre", { class: "message-text" }, sub.message)));
+      h("strong", {}, title), h("pre", { class: "message-text" }, sub.message),
+      line ? h("a", { href: "#source", id: "error-line-link" }, `Line ${line} is marked in the source below`) : null));
   }
 }
 
@@ -310,6 +321,7 @@ function showCounterexample(test) {
 function renderFinal() {
   renderHeader();
   renderSummary();
+  renderSource(); // a compile error's line is marked
   $("#live").hidden = true;
   tests = new Map(sub.tests.map((t) => [t.index, t]));
   renderTests(sub.tests);
@@ -333,14 +345,23 @@ function renderJudgings() {
   const body = clear($("#judgings-body"));
   for (const j of list.slice().reverse()) {
     body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason),
-      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, `${j.passed}/${j.total}`),
-      h("td", { class: "num" }, timeText({ verdict: j.verdict, time_ms: j.max_time_ms }))));
+      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, j.verdict === "CE" ? "–" : `${j.passed}/${j.total}`),
+      h("td", { class: "num" }, j.verdict === "CE" ? "–" : timeText({ verdict: j.verdict, time_ms: j.max_time_ms }))));
   }
+}
+
+// The line a compile error names ("SyntaxError at line 6: ..."), to mark in the source.
+function errorLine() {
+  if (sub.status !== "done" || sub.verdict !== "CE" || !sub.message) return null;
+  const found = /\bline (\d+)\b/.exec(sub.message);
+  return found ? Number(found[1]) : null;
 }
 
 function renderSource() {
   $("#source").hidden = false;
-  $("#source-body").replaceChildren(codeBlock(sub.source, `Source code of submission ${sub.id}`));
+  const line = errorLine();
+  const label = `Source code of submission ${sub.id}${line ? `, error at line ${line}` : ""}`;
+  $("#source-body").replaceChildren(codeBlock(sub.source, label, { markLine: line }));
 }
 
 $("#copy-source").addEventListener("click", async (event) => {
@@ -505,10 +526,10 @@ async function start() {
     return;
   }
   renderHeader();
-  renderSource();
   if (sub.status === "done") {
     renderFinal();
   } else {
+    renderSource();
     for (const test of sub.tests) {
       tests.set(test.index, test);
       upsertTestRow(test);
