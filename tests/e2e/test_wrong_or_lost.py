@@ -218,3 +218,36 @@ def test_compile_error_marks_its_line_and_shows_no_test_figures(service, open_pa
     page.goto("/submissions")
     row = page.locator(f'#history-body tr[data-id="{sid}"]')
     expect(row.locator("td").nth(4)).to_have_text(DASH)
+
+
+def test_history_filters_follow_the_address(service, open_page):
+    username, token = student(service)
+    submit(service, token, "numbergame", ZERO)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    page.goto("/submissions")
+    expect(page.locator("#history-body tr[data-id]")).to_have_count(1)
+    verdict = page.get_by_label("Verdict")
+    verdict.select_option("TLE")
+    page.get_by_role("button", name="Filter").click()
+    page.wait_for_url("**verdict=TLE")
+    expect(verdict).to_have_value("TLE")
+    page.go_back()
+    page.wait_for_url("**/submissions")
+    # Back: the address has no filter, and neither has the form (its fields usable again).
+    expect(verdict).to_have_value("")
+    expect(page.get_by_label("Problem")).to_be_enabled()
+    expect(page.locator("#history-body tr[data-id]")).to_have_count(1)
+    page.go_forward()
+    page.wait_for_url("**verdict=TLE")
+    expect(verdict).to_have_value("TLE")
+
+    # Dates the wrong way round, typed into the address: said, with the way out.
+    page.goto("/submissions?from=2030-05-02&to=2030-05-01")
+    expect(page.locator("#inverted-range")).to_contain_text(
+        "The “From” date (2030-05-02) is after the “To” date (2030-05-01)"
+    )
+    shot(page, "fix-06-inverted-dates")
+    page.get_by_role("link", name="Swap the dates").click()
+    page.wait_for_url("**from=2030-05-01**")
+    expect(page.locator("#history-body")).to_contain_text("No submissions match these filters")
