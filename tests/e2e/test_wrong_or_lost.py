@@ -251,3 +251,24 @@ def test_history_filters_follow_the_address(service, open_page):
     page.get_by_role("link", name="Swap the dates").click()
     page.wait_for_url("**from=2030-05-01**")
     expect(page.locator("#history-body")).to_contain_text("No submissions match these filters")
+
+
+def test_a_student_on_an_instructor_page_gets_a_plain_not_allowed_page(service, open_page):
+    username, _ = student(service)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    for path in (
+        "/instructor",
+        "/instructor/problems/footholds/boards",
+        "/instructor/problems/numbergame/stats",
+        "/instructor/problems/numbergame/strength",
+    ):
+        page.goto(path)
+        expect(page.get_by_role("heading", name="Not allowed", level=1)).to_be_visible()
+        expect(page.locator("#not-allowed")).to_contain_text(f"logged in as {username}")
+        expect(page).to_have_title("Not allowed · Footholds Judge")
+        # Nothing of the instructor page shows: one heading, no red banner, no form.
+        expect(page.locator("main h1:visible")).to_have_count(1)
+        expect(page.locator("#page-alert")).to_be_hidden()
+        expect(page.locator("main form:visible, main button:visible")).to_have_count(0)
+    shot(page, "fix-09-not-allowed")
