@@ -3,6 +3,7 @@ or left the user stuck, one test each, with screenshots in tests/artifacts/."""
 
 from __future__ import annotations
 
+import re
 import secrets
 
 import pytest
@@ -272,3 +273,51 @@ def test_a_student_on_an_instructor_page_gets_a_plain_not_allowed_page(service, 
         expect(page.locator("#page-alert")).to_be_hidden()
         expect(page.locator("main form:visible, main button:visible")).to_have_count(0)
     shot(page, "fix-09-not-allowed")
+
+
+def test_board_editor_speaks_plainly_and_sends_no_invalid_board(service, open_page):
+    page = open_page()
+    refused, console_errors = [], []
+    page.on("response", lambda r: r.status == 422 and refused.append(r.url))
+    page.on("console", lambda m: m.type == "error" and console_errors.append(m.text))
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/footholds/boards")
+    editor = page.locator("#board-editor")
+    grid = editor.locator(".fh-editor")
+    notice = editor.locator(".editor-notice")
+    expect(page.locator("#preview-answer")).to_be_visible()
+
+    def cell(r: int, c: int):
+        return grid.locator(f'.fh-cell[data-r="{r}"][data-c="{c}"]')
+
+    # The foothold under A stays, and the editor says why in the page's own counting.
+    cell(0, 0).click()
+    expect(notice).to_have_text(
+        "A stands on row 0, column 0: move it first to remove this foothold."
+    )
+    expect(cell(0, 0)).to_have_class(re.compile("fh-on"))
+    shot(page, "fix-10-foothold-under-a")
+
+    # "No footholds" keeps the two under the pieces; a piece placed on a hole gets one; a
+    # smaller board moves B onto a foothold. Every board the editor holds is valid.
+    editor.get_by_role("button", name="No footholds").click()
+    expect(grid.locator(".fh-on")).to_have_count(2)
+    editor.get_by_text("places A").click()
+    cell(1, 2).click()
+    expect(cell(1, 2)).to_have_class(re.compile("fh-on"))
+    editor.get_by_label("Rows").select_option("2")
+    editor.get_by_label("Columns").select_option("2")
+    expect(cell(1, 1).locator(".piece-b")).to_have_count(1)
+    expect(cell(1, 1)).to_have_class(re.compile("fh-on"))
+    expect(page.locator("#preview-answer")).to_be_visible()
+    expect(page.locator("#preview-error")).to_have_count(0)
+
+    # A number out of range is said before any request.
+    page.goto("/instructor/problems/numbergame/boards")
+    page.get_by_label("Numbers").fill("3 5000 2")
+    expect(page.locator("#preview-error")).to_contain_text(
+        "Number 2 is 5000: each number must be between -1000 and 1000."
+    )
+    page.wait_for_load_state("networkidle")
+    assert refused == [], refused
+    assert not [m for m in console_errors if "422" in m], console_errors

@@ -2,7 +2,7 @@
 // reference answer, the winner and the optimal line animated, which surviving mutants the board
 // would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
-import { makeEditor } from "../board-editor.js";
+import { cellWords, makeEditor } from "../board-editor.js";
 import { drawCase, replay } from "../boards.js";
 import { $, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
@@ -111,6 +111,19 @@ function showPreview(result) {
   );
 }
 
+// The judge's messages name fields ("aloc [4, 0] is not on a foothold (board[4][0] is 0)"):
+// said here as the page shows the board. The editor avoids these boards; this is the fallback.
+const PIECES = { aloc: "A", bloc: "B" };
+
+function plainWords(message) {
+  return message
+    .replace(/\b(aloc|bloc) \[(\d+), (\d+)\] is not on a foothold \(board\[\d+\]\[\d+\] is 0\)/,
+      (_, piece, r, c) => `${PIECES[piece]} stands on ${cellWords(r, c)}, which has no foothold`)
+    .replace(/\b(aloc|bloc) \[(\d+), (\d+)\] is off the (\d+)x(\d+) board/,
+      (_, piece, r, c, rows, cols) => `${PIECES[piece]} stands on ${cellWords(r, c)}, outside the ${rows} by ${cols} board`)
+    .replace(/\bboard\[(\d+)\] is (-?\d+), must be between/, (_, i, v) => `Number ${Number(i) + 1} is ${v}; numbers must be between`);
+}
+
 function showInvalid(message) {
   clear(preview).append(h("div", { class: "alert alert-error validation-error", id: "preview-error" },
     h("strong", {}, "This board cannot be saved. "), message));
@@ -134,7 +147,7 @@ async function runPreview() {
     if (error.name === "AbortError") return;
     previewed = null;
     saveButton.disabled = true;
-    if (error.status === 422) showInvalid(error.message.replace(/^Invalid board: /i, ""));
+    if (error.status === 422) showInvalid(plainWords(error.message.replace(/^Invalid board: /i, "")));
     else clear(preview).append(h("div", { class: "alert alert-error" }, error.message));
   } finally {
     if (inflight === controller) {
