@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import DASH, GRADE_TIMEOUT_MS, SOLUTIONS, log_in, shot, unique
+from tests.e2e.test_strength import ready_report
 
 pytestmark = pytest.mark.e2e
 
@@ -321,3 +322,41 @@ def test_board_editor_speaks_plainly_and_sends_no_invalid_board(service, open_pa
     page.wait_for_load_state("networkidle")
     assert refused == [], refused
     assert not [m for m in console_errors if "422" in m], console_errors
+
+
+def test_counts_are_worded_in_the_singular_and_names_are_read_apart(service, open_page):
+    page = open_page()
+    log_in(page, *service.admin)
+    # One number: one move in the line, said so in the caption and the summary.
+    page.goto("/instructor/problems/numbergame/boards")
+    page.get_by_label("Numbers").fill("5")
+    expect(page.locator("#preview-answer")).to_have_text("5")
+    preview = page.locator("#preview")
+    expect(preview).to_contain_text("The first player wins by 5 after 1 move")
+    replay = preview.locator(".replay")
+    expect(replay).to_have_attribute("data-step", "1")  # the line plays by itself
+    replay.get_by_role("button", name="First position").click()
+    expect(replay.locator(".replay-caption")).to_contain_text("1 move in this line.")
+
+    # The editor's status line: "1 line".
+    page.goto("/problems/numbergame")
+    page.get_by_label("Your code").fill("x = 1")
+    expect(page.locator(".ce-status")).to_contain_text("· 1 line ·")
+
+    # Test strength: the random-board card says only what some plans miss, and each
+    # surviving mutant's name is a word apart from its badge.
+    report = ready_report(service, service.login(*service.admin))
+    page.goto("/instructor/problems/numbergame/strength")
+    expect(page.locator("#mutant-body tr")).to_have_count(report["mutant_count"])
+    rates = [m["random_rate"] for m in report["mutants"] if m["random_rate"] is not None]
+    if rates:
+        always = sum(1 for r in rates if r >= 1)
+        more = sum(1 for r in rates if r > 0) - always
+        card = page.locator("#strength-summary .stat").filter(has_text="Killed by random boards")
+        expect(card.locator(".stat-value")).to_have_text(f"{always} / {report['mutant_count']}")
+        wanted = f"in every plan; {more} more in some plans" if more else "in every plan"
+        expect(card.locator(".stat-extra")).to_have_text(wanted)
+    for name in report["survivors"]:
+        head = page.locator(f'#mutant-body tr[data-name="{name}"] .mutant-cell > div').first
+        assert head.text_content() == f"{name} survivor"
+    shot(page, "fix-11-strength-wording")

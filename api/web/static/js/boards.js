@@ -3,7 +3,7 @@
 //   numbergame: a row of numbers that the two players take or delete from the ends.
 // A problem without a view of its own is shown as JSON (and replays as a list of moves).
 
-import { capitalise, h, svg } from "./dom.js";
+import { capitalise, h, plural, svg } from "./dom.js";
 
 // ---- icons (drawn here: no icon font, no external assets) -------------------------------
 
@@ -255,7 +255,7 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
 
   function render() {
     stage.replaceChildren(view.drawFrame(frames[step]));
-    if (step === 0) caption.textContent = moves.length ? `${view.startText()} ${moves.length} moves in this line.` : view.startText();
+    if (step === 0) caption.textContent = moves.length ? `${view.startText()} ${plural(moves.length, "move")} in this line.` : view.startText();
     else {
       caption.textContent = `Move ${step} of ${moves.length}: ${view.moveText(moves[step - 1])}.`;
       if (step === moves.length && explanation.summary) caption.textContent += ` ${capitalise(explanation.summary)}.`;

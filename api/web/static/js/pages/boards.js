@@ -43,7 +43,9 @@ function showKills(result) {
       remaining.length ? `${plural(remaining.length, "survivor")} would remain. ` : "None would remain. ", strengthLink());
   } else {
     killsLine.replaceChildren(
-      `This board kills none of the ${plural(survivors.length, "surviving mutant")}`,
+      survivors.length === 1
+        ? "This board does not kill the surviving mutant"
+        : `This board kills none of the ${survivors.length} surviving mutants`,
       kills.length ? ` (it kills ${plural(kills.length, "mutant")} the other tests already kill). ` : ". ",
       strengthLink());
   }

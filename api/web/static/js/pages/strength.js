@@ -59,7 +59,9 @@ function summary(data) {
     stat("Killed by small positions or worst cases", `${bySmall} / ${n}`, "every small position and the longest games are in every plan"),
     stat("Killed by hidden boards", `${byHidden} / ${n}`, plural(data.hidden_count, "board")),
     stat("Killed by random boards", rates.length ? `${always} / ${n}` : "–",
-      rates.length ? `in every plan; ${sometimes} in some` : "this problem draws no random boards"),
+      // `sometimes` counts the always-killed too: say only the ones some plans miss.
+      !rates.length ? "this problem draws no random boards"
+        : sometimes > always ? `in every plan; ${sometimes - always} more in some plans` : "in every plan"),
     stat("Survivors", String(data.survivors.length), "alive after the tests of every plan and the hidden boards", "survivor-count"),
   ];
 }
@@ -77,8 +79,9 @@ function mutantRow(m) {
   const alive = !m.killed;
   return h("tr", { class: alive && "row-survivor", dataset: { name: m.name } },
     h("td", { class: "mutant-cell" },
+      // The space keeps a screen reader from reading name and badge as one word.
       h("div", {}, h("code", { class: "mutant-name" }, m.name),
-        alive ? h("span", { class: "badge badge-tried" }, "survivor") : null),
+        alive ? [" ", h("span", { class: "badge badge-tried" }, "survivor")] : null),
       h("div", { class: "muted small" }, m.description)),
     h("td", { class: "kill-cell", title: m.samples.length ? "The samples (numbered as on the problem page) that kill it" : null }, m.samples.length
       ? m.samples.map((i) => String(i + 1)).join(", ")
