@@ -9,7 +9,16 @@ import secrets
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DASH, GRADE_TIMEOUT_MS, SOLUTIONS, log_in, shot, unique
+from tests.e2e.helpers import (
+    DASH,
+    DESKTOP,
+    GRADE_TIMEOUT_MS,
+    PHONE,
+    SOLUTIONS,
+    log_in,
+    shot,
+    unique,
+)
 from tests.e2e.test_strength import ready_report
 
 pytestmark = pytest.mark.e2e
@@ -360,3 +369,49 @@ def test_counts_are_worded_in_the_singular_and_names_are_read_apart(service, ope
         head = page.locator(f'#mutant-body tr[data-name="{name}"] .mutant-cell > div').first
         assert head.text_content() == f"{name} survivor"
     shot(page, "fix-11-strength-wording")
+
+
+OVERLAP = """([a, b]) => {
+  const r = a.getBoundingClientRect(), s = b.getBoundingClientRect();
+  return r.left < s.right && s.left < r.right && r.top < s.bottom && s.top < r.bottom;
+}"""
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_deleting_a_board_keeps_the_card_readable_and_the_focus(service, open_page, viewport):
+    admin = service.login(*service.admin)
+    ids = []
+    for _ in range(3):
+        case = {"board": [secrets.randbelow(2000) - 1000 for _ in range(7)]}
+        added = service.request(
+            "POST", "/api/v1/problems/numbergame/boards", admin, json={"input": case}
+        )
+        assert added.status_code == 201, added.text
+        ids.append(added.json()["id"])
+    try:
+        page = open_page(viewport)
+        log_in(page, *service.admin)
+        page.goto("/instructor/problems/numbergame/boards")
+        middle = page.locator(f'.board-item[data-id="{ids[1]}"]')
+        middle.get_by_role("button", name=f"Delete hidden board {ids[1]}").click()
+        confirm = middle.get_by_role("button", name=f"Confirm: delete hidden board {ids[1]}")
+        expect(confirm).to_have_text("Confirm delete")
+        meta = middle.locator(".board-meta")
+        assert not page.evaluate(OVERLAP, [confirm.element_handle(), meta.element_handle()])
+        # The title line is not squeezed: it fits its box on one line.
+        title = meta.locator("div").first
+        assert title.evaluate(
+            "(d) => d.scrollWidth <= d.clientWidth && d.getClientRects().length === 1"
+        )
+        assert title.evaluate("(d) => d.getBoundingClientRect().height < 30")
+        shot(page, f"fix-07-confirm-delete-{'phone' if viewport is PHONE else 'desktop'}")
+        confirm.click()
+        expect(middle).to_have_count(0)
+        # The focus moved to the board that took its place, not to the top of the page.
+        focused = page.evaluate("document.activeElement.dataset.delete")
+        expect(page.locator("#save-note")).to_have_text(f"Deleted hidden board #{ids[1]}.")
+        assert focused is not None and int(focused) != ids[1], focused
+        assert page.evaluate("window.scrollY") > 0 or viewport is DESKTOP
+    finally:
+        for board_id in ids:
+            service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)

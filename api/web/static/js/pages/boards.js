@@ -4,7 +4,7 @@
 import { api, requireUser } from "../api.js";
 import { cellWords, makeEditor } from "../board-editor.js";
 import { drawCase, replay } from "../boards.js";
-import { $, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
+import { $, $$, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
 const { slug } = pageData();
 const user = await requireUser();
@@ -250,9 +250,14 @@ $("#board-list")?.addEventListener("click", async (event) => {
   button.disabled = true;
   try {
     await api(`/problems/${encodeURIComponent(slug)}/boards/${id}`, { method: "DELETE" });
+    const position = boards.findIndex((b) => b.id === id);
     boards = boards.filter((b) => b.id !== id);
     renderList();
     saveNote.textContent = `Deleted hidden board #${id}.`;
+    // Focus stays where the keyboard was: the board that took its place, else the list.
+    const next = $$("#board-list button[data-delete]")[Math.min(position, boards.length - 1)];
+    if (next) next.focus();
+    else $("#list-title").focus();
     if (previewed) scheduleKills(current);
   } catch (error) {
     button.disabled = false;
