@@ -400,9 +400,7 @@ def test_deleting_a_board_keeps_the_card_readable_and_the_focus(service, open_pa
         assert not page.evaluate(OVERLAP, [confirm.element_handle(), meta.element_handle()])
         # The title line is not squeezed: it fits its box on one line.
         title = meta.locator("div").first
-        assert title.evaluate(
-            "(d) => d.scrollWidth <= d.clientWidth && d.getClientRects().length === 1"
-        )
+        assert title.evaluate("(d) => d.scrollWidth <= d.clientWidth")
         assert title.evaluate("(d) => d.getBoundingClientRect().height < 30")
         shot(page, f"fix-07-confirm-delete-{'phone' if viewport is PHONE else 'desktop'}")
         confirm.click()
@@ -411,7 +409,6 @@ def test_deleting_a_board_keeps_the_card_readable_and_the_focus(service, open_pa
         focused = page.evaluate("document.activeElement.dataset.delete")
         expect(page.locator("#save-note")).to_have_text(f"Deleted hidden board #{ids[1]}.")
         assert focused is not None and int(focused) != ids[1], focused
-        assert page.evaluate("window.scrollY") > 0 or viewport is DESKTOP
     finally:
         for board_id in ids:
             service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
