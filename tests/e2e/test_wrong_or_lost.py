@@ -412,3 +412,41 @@ def test_deleting_a_board_keeps_the_card_readable_and_the_focus(service, open_pa
     finally:
         for board_id in ids:
             service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
+
+
+def test_a_board_already_tested_is_not_saved_again(service, open_page):
+    admin = service.login(*service.admin)
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/numbergame/boards")
+    save = page.get_by_role("button", name="Save as hidden board")
+    note = page.locator("#duplicate-note")
+    numbers = page.get_by_label("Numbers")
+    # The editor starts on sample 3's row.
+    numbers.fill("7 -5 8 5 1 -4 -8 6 7 9")
+    expect(note).to_have_text(
+        "This board is the same as sample 3: saving it again would test nothing new."
+    )
+    expect(save).to_be_disabled()
+    shot(page, "fix-08-duplicate-of-sample")
+
+    row = [secrets.randbelow(2000) - 1000 for _ in range(9)]
+    numbers.fill(" ".join(map(str, row)))
+    expect(page.locator("#preview-answer")).to_be_visible()
+    expect(note).to_have_count(0)
+    expect(save).to_be_enabled()
+    save.click()
+    saved = page.locator("#save-note")
+    expect(saved).to_contain_text("Saved as hidden board #")
+    board_id = int(re.search(r"#(\d+)", saved.inner_text()).group(1))
+    try:
+        # The same row again: said, and Save stays off.
+        expect(note).to_have_text(
+            f"This board is the same as hidden board #{board_id}: saving it again would test "
+            "nothing new."
+        )
+        expect(save).to_be_disabled()
+        stored = service.request("GET", "/api/v1/problems/numbergame/boards", admin).json()
+        assert [b["input"] for b in stored].count({"board": row}) == 1
+    finally:
+        service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)

@@ -6,7 +6,7 @@ import { cellWords, makeEditor } from "../board-editor.js";
 import { drawCase, replay } from "../boards.js";
 import { $, $$, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
-const { slug } = pageData();
+const { slug, samples = [] } = pageData();
 const user = await requireUser();
 
 const preview = $("#preview");
@@ -16,6 +16,7 @@ let current = null; // the case in the editor
 let previewed = null; // JSON of the case the preview (valid) belongs to
 let inflight = null;
 let timer = null;
+let boards = []; // the saved hidden boards, newest first
 
 // ---- which surviving mutants the board would kill (separate request, never blocks the preview)
 const KILLS_DELAY_MS = 400;
@@ -126,6 +127,34 @@ function plainWords(message) {
     .replace(/\bboard\[(\d+)\] is (-?\d+), must be between/, (_, i, v) => `Number ${Number(i) + 1} is ${v}; numbers must be between`);
 }
 
+// A board already tested (a sample or a saved hidden board) adds nothing: it is not saved again.
+const canonical = (value) => JSON.stringify(value, Object.keys(value || {}).sort());
+
+function duplicateOf(value) {
+  if (!value) return null;
+  const key = canonical(value);
+  const sample = samples.findIndex((s) => canonical(s) === key);
+  if (sample >= 0) return `sample ${sample + 1}`;
+  const saved = boards.find((b) => canonical(b.input) === key);
+  return saved ? `hidden board #${saved.id}` : null;
+}
+
+// Save only a previewed board that is new; say why not otherwise.
+function updateSave() {
+  const same = previewed === JSON.stringify(current) ? duplicateOf(current) : null;
+  saveButton.disabled = previewed !== JSON.stringify(current) || Boolean(same);
+  let note = $("#duplicate-note");
+  if (!same) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = h("p", { class: "alert alert-warning", id: "duplicate-note", role: "status" });
+    preview.prepend(note);
+  }
+  note.textContent = `This board is the same as ${same}: saving it again would test nothing new.`;
+}
+
 function showInvalid(message) {
   clear(preview).append(h("div", { class: "alert alert-error validation-error", id: "preview-error" },
     h("strong", {}, "This board cannot be saved. "), message));
@@ -144,7 +173,7 @@ async function runPreview() {
     if (controller.signal.aborted) return;
     previewed = JSON.stringify(body);
     showPreview(result);
-    saveButton.disabled = false;
+    updateSave();
   } catch (error) {
     if (error.name === "AbortError") return;
     previewed = null;
@@ -183,7 +212,7 @@ if (user.role === "instructor") {
 }
 
 saveButton?.addEventListener("click", async () => {
-  if (!current || previewed !== JSON.stringify(current)) return;
+  if (!current || previewed !== JSON.stringify(current) || duplicateOf(current)) return;
   saveButton.disabled = true;
   saveNote.textContent = "Saving…";
   try {
@@ -198,13 +227,12 @@ saveButton?.addEventListener("click", async () => {
     saveNote.textContent = "";
     pageAlert(`Could not save the board: ${error.message}`);
   } finally {
-    saveButton.disabled = previewed !== JSON.stringify(current);
+    updateSave();
   }
 });
 
 // ---- saved boards ----------------------------------------------------------------------------
 
-let boards = [];
 
 function boardItem(board, highlight) {
   const remove = h("button", { type: "button", class: "btn btn-small btn-danger-ghost", dataset: { delete: String(board.id) },
@@ -253,6 +281,7 @@ $("#board-list")?.addEventListener("click", async (event) => {
     const position = boards.findIndex((b) => b.id === id);
     boards = boards.filter((b) => b.id !== id);
     renderList();
+    updateSave();
     saveNote.textContent = `Deleted hidden board #${id}.`;
     // Focus stays where the keyboard was: the board that took its place, else the list.
     const next = $$("#board-list button[data-delete]")[Math.min(position, boards.length - 1)];
@@ -270,6 +299,7 @@ if (user.role === "instructor") {
     boards = await api(`/problems/${encodeURIComponent(slug)}/boards`);
     boards.sort((a, b) => b.id - a.id);
     renderList();
+    updateSave();
   } catch (error) {
     pageAlert(`Could not load the hidden boards: ${error.message}`);
   }
