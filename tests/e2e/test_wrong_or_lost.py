@@ -450,3 +450,38 @@ def test_a_board_already_tested_is_not_saved_again(service, open_page):
         assert [b["input"] for b in stored].count({"board": row}) == 1
     finally:
         service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
+
+
+LONG_ROW = "7 -5 8 5 1 -4 -8 6 7 9 3"  # a line of several moves (not a sample)
+
+
+def test_preview_line_respects_reduced_motion_and_is_not_read_move_by_move(service, open_page):
+    page = open_page()
+    log_in(page, *service.admin)
+    page.emulate_media(reduced_motion="reduce")
+    page.goto("/instructor/problems/numbergame/boards")
+    page.get_by_label("Numbers").fill(LONG_ROW)
+    replay = page.locator("#preview .replay")
+    expect(replay).to_be_visible()
+    # Reduced motion: the line waits at its start for the Play button.
+    expect(replay).to_have_attribute("data-step", "0")
+    expect(replay.get_by_role("button", name="Play the moves")).to_be_visible()
+    caption = replay.locator(".replay-caption")
+    expect(caption).to_have_attribute("aria-live", "polite")
+
+    # Playing: the caption is not announced move by move; stopped, it is again.
+    replay.get_by_role("button", name="Play the moves").click()
+    expect(replay.get_by_role("button", name="Pause")).to_be_visible()
+    expect(caption).to_have_attribute("aria-live", "off")
+    replay.get_by_role("button", name="Pause").click()
+    expect(caption).to_have_attribute("aria-live", "polite")
+    replay.get_by_role("button", name="Next move").click()
+    expect(caption).to_contain_text("Move ")
+    expect(caption).to_have_attribute("aria-live", "polite")
+    shot(page, "fix-13-reduced-motion")
+
+    # Without the request the preview plays by itself, silently until it stops.
+    page.emulate_media(reduced_motion="no-preference")
+    page.get_by_label("Numbers").fill("9 -5 8 5 1 -4 -8 6 7 9 3")
+    expect(replay.get_by_role("button", name="Pause")).to_be_visible()
+    expect(caption).to_have_attribute("aria-live", "off")

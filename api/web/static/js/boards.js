@@ -286,6 +286,8 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
       clearInterval(timer);
       timer = null;
     }
+    // Playing, the caption is not announced: a screen reader would read out every move.
+    caption.setAttribute("aria-live", timer ? "off" : "polite");
     playBtn.replaceChildren(icon(timer ? "pause" : "play"), h("span", { class: "btn-text" }, timer ? "Pause" : "Play"));
     playBtn.setAttribute("aria-label", timer ? "Pause" : "Play the moves");
   }
@@ -317,6 +319,8 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
   });
   root.stop = () => setPlaying(false);
   render();
-  if (autoplay && moves.length) setPlaying(true);
+  // Autoplay is motion nobody asked for: not when the system asks for less of it.
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (autoplay && moves.length && !reduced) setPlaying(true);
   return root;
 }
