@@ -485,3 +485,38 @@ def test_preview_line_respects_reduced_motion_and_is_not_read_move_by_move(servi
     page.get_by_label("Numbers").fill("9 -5 8 5 1 -4 -8 6 7 9 3")
     expect(replay.get_by_role("button", name="Pause")).to_be_visible()
     expect(caption).to_have_attribute("aria-live", "off")
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_replay_controls_are_distinct_stay_on_one_row_and_draw_the_board_once(
+    service, open_page, viewport
+):
+    username, _ = student(service)
+    page = open_page(viewport)
+    log_in(page, username, PASSWORD)
+    page.goto("/problems/footholds")
+    card = page.locator(".sample-card").first
+    expect(card.locator(".fh-board")).to_have_count(1)
+    card.get_by_text("Optimal line of play").click()
+    replay = card.locator(".replay")
+    expect(replay).to_be_visible()
+    # One board drawn: the replay's, which starts on the sample.
+    expect(card.locator(".fh-board:visible")).to_have_count(1)
+    expect(replay.locator(".replay-stage .fh-board")).to_be_visible()
+    # Back/Next do not look like First/Last.
+    shapes = {
+        name: replay.get_by_role("button", name=name).locator("path").get_attribute("d")
+        for name in ("First position", "Previous move", "Next move", "Last position")
+    }
+    assert len(set(shapes.values())) == 4, shapes
+    # The five controls on one row, inside the card.
+    tops = replay.locator(".replay-controls button").evaluate_all(
+        "(buttons) => buttons.map((b) => Math.round(b.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 5 and len(set(tops)) == 1, tops
+    right = replay.locator(".replay-controls button").last.bounding_box()
+    edge = card.bounding_box()
+    assert right["x"] + right["width"] <= edge["x"] + edge["width"] + 1
+    shot(page, f"fix-15-replay-{'phone' if viewport is PHONE else 'desktop'}")
+    card.get_by_text("Optimal line of play").click()  # closed: the sample's board is back
+    expect(card.locator(".fh-board:visible")).to_have_count(1)

@@ -7,12 +7,13 @@ import { capitalise, h, plural, svg } from "./dom.js";
 
 // ---- icons (drawn here: no icon font, no external assets) -------------------------------
 
+// First and last: a bar and a triangle (to the end); back and next: a plain chevron (one move).
 const ICONS = {
   first: "M6 5h2v14H6zM20 5v14L9.5 12z",
-  prev: "M18 5v14L7.5 12zM5 5h2v14H5z",
+  prev: "M15 4l2 2-6 6 6 6-2 2-8-8z",
   play: "M7 4.5v15L19.5 12z",
   pause: "M6.5 5h4v14h-4zM13.5 5h4v14h-4z",
-  next: "M6 5v14l10.5-7zM17 5h2v14h-2z",
+  next: "M9 4l8 8-8 8-2-2 6-6-6-6z",
   last: "M4 5v14l10.5-7zM16 5h2v14h-2z",
 };
 

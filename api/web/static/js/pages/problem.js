@@ -21,16 +21,19 @@ data.samples.forEach((sample, i) => {
   const details = h("details", { class: "sample-line" },
     h("summary", {}, "Optimal line of play"));
   let built = false;
+  const board = drawCase(slug, sample.input);
   details.addEventListener("toggle", () => {
     if (details.open && !built) {
       built = true;
       details.appendChild(replay(slug, sample.input, sample.explanation));
     }
+    // The open replay starts on this very board: one drawing of it is enough.
+    board.hidden = details.open;
   });
   samples.appendChild(
     h("figure", { class: "sample-card" },
       h("figcaption", {}, h("strong", {}, `Sample ${i + 1}`), " · answer ", h("code", {}, String(sample.answer))),
-      drawCase(slug, sample.input),
+      board,
       h("p", { class: "muted small sample-summary" }, capitalise(sample.explanation.summary)),
       details),
   );
