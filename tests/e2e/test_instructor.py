@@ -173,7 +173,7 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     expect(rejudge).to_have_text("Click again to rejudge all")
     rejudge.click()
     expect(page.locator('.problem-card[data-slug="numbergame"] [data-note]')).to_contain_text(
-        "for rejudging"
+        "Rejudged"
     )
 
     # --- statistics -------------------------------------------------------------------------------

@@ -520,3 +520,40 @@ def test_replay_controls_are_distinct_stay_on_one_row_and_draw_the_board_once(
     shot(page, f"fix-15-replay-{'phone' if viewport is PHONE else 'desktop'}")
     card.get_by_text("Optimal line of play").click()  # closed: the sample's board is back
     expect(card.locator(".fh-board:visible")).to_have_count(1)
+
+
+def test_a_new_board_offers_a_rejudge_and_the_rejudge_shows_progress(service, open_page):
+    admin = service.login(*service.admin)
+    _, token = student(service)
+    sid = submit(service, token, "numbergame", ZERO)
+    service.wait_done(token, sid)
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/numbergame/boards")
+    row = [secrets.randbelow(2000) - 1000 for _ in range(8)]
+    page.get_by_label("Numbers").fill(" ".join(map(str, row)))
+    save = page.get_by_role("button", name="Save as hidden board")
+    expect(save).to_be_enabled()
+    offer = page.locator("#rejudge-offer")
+    expect(offer).to_be_hidden()
+    save.click()
+    saved = page.locator("#save-note")
+    expect(saved).to_contain_text("Saved as hidden board #")
+    board_id = int(re.search(r"#(\d+)", saved.inner_text()).group(1))
+    try:
+        expect(offer).to_contain_text("have not been tested on it")
+        offer.get_by_role("button", name="Rejudge all submissions").click()
+        progress = offer.locator("progress")
+        expect(progress).to_be_visible()
+        total = int(progress.get_attribute("max"))
+        assert total >= 1
+        shot(page, "fix-16-rejudge-progress")
+        expect(offer).to_contain_text("Rejudged all", timeout=GRADE_TIMEOUT_MS)
+        expect(progress).to_have_attribute("value", str(total))
+        # The student's submission was graded again, on the new board too.
+        result = service.request("GET", f"/api/v1/submissions/{sid}", token).json()
+        assert len(result["history"]) == 2
+        hidden = [t for t in result["tests"] if t["kind"] == "hidden"]
+        assert len(hidden) >= 1
+    finally:
+        service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)

@@ -3,6 +3,7 @@
 // would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
 import { cellWords, makeEditor } from "../board-editor.js";
+import { rejudgeWithProgress } from "../rejudge.js";
 import { drawCase, replay } from "../boards.js";
 import { $, $$, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
@@ -220,6 +221,7 @@ saveButton?.addEventListener("click", async () => {
       method: "POST", json: { input: current },
     });
     saveNote.textContent = `Saved as hidden board #${board.id} (answer ${board.answer}).`;
+    offerRejudge();
     boards.unshift(board);
     renderList(board.id);
     scheduleKills(current); // the board is no longer a what-if: the survivors changed
@@ -243,6 +245,28 @@ function boardItem(board, highlight) {
       h("div", {}, h("strong", {}, `#${board.id}`), " · answer ", h("strong", {}, String(board.answer))),
       h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
     remove);
+}
+
+// Submissions graded before a board was added never met it: offer to grade them again.
+function offerRejudge() {
+  const box = $("#rejudge-offer");
+  box.hidden = false;
+  box.replaceChildren(
+    h("span", {}, "Submissions graded before this board have not been tested on it. "),
+    h("button", { type: "button", class: "btn btn-small", id: "rejudge-after-save" }, "Rejudge all submissions"),
+  );
+  $("#rejudge-after-save").addEventListener("click", async (event) => {
+    event.currentTarget.disabled = true;
+    const progress = h("span", { id: "rejudge-progress" });
+    box.replaceChildren(progress);
+    try {
+      await rejudgeWithProgress(slug, progress);
+    } catch (error) {
+      box.replaceChildren();
+      box.hidden = true;
+      pageAlert(`Could not rejudge: ${error.message}`);
+    }
+  });
 }
 
 function renderList(highlightId = null) {
