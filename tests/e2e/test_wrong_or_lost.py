@@ -557,3 +557,25 @@ def test_a_new_board_offers_a_rejudge_and_the_rejudge_shows_progress(service, op
         assert len(hidden) >= 1
     finally:
         service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
+
+
+def test_login_and_register_say_who_is_logged_in(service, open_page):
+    username, _ = student(service)
+    page = open_page()
+    page.goto("/login")
+    expect(page.locator("#logged-in-note")).to_have_count(0)  # nobody yet
+    log_in(page, username, PASSWORD)
+    for path in ("/login", "/register"):
+        page.goto(path)
+        note = page.locator("#logged-in-note")
+        expect(note).to_have_text(
+            f"You are logged in as {username}. Go to the problems, or log out to use another "
+            "account."
+        )
+        note.get_by_role("link", name="Go to the problems").click()
+        page.wait_for_url("**/problems")
+    page.goto("/login")
+    shot(page, "fix-17-logged-in-notice")
+    page.get_by_role("button", name="Log out").click()
+    page.wait_for_url("**/login")
+    expect(page.locator("#logged-in-note")).to_have_count(0)

@@ -22,6 +22,15 @@ function showNotAllowed(user) {
   document.title = "Not allowed · Footholds Judge";
 }
 
+// /login or /register while logged in: say who is logged in, rather than a bare form.
+function showLoggedIn(user) {
+  const card = $(".auth-card");
+  if (!card) return;
+  card.prepend(h("div", { class: "alert alert-info", id: "logged-in-note", role: "status" },
+    `You are logged in as ${user.username}. `, h("a", { href: "/problems" }, "Go to the problems"),
+    ", or log out to use another account."));
+}
+
 // Instructor pages stay invisible (CSS) until the account is known, so nobody sees half of one.
 function roleChecked() {
   document.body.dataset.roleChecked = "1";
@@ -64,6 +73,7 @@ async function setupAccount() {
     location.assign("/login");
   });
   if (document.body.dataset.instructor === "1" && user.role !== "instructor") showNotAllowed(user);
+  if (isPublic) showLoggedIn(user);
   roleChecked();
 }
 
