@@ -579,3 +579,42 @@ def test_login_and_register_say_who_is_logged_in(service, open_page):
     page.get_by_role("button", name="Log out").click()
     page.wait_for_url("**/login")
     expect(page.locator("#logged-in-note")).to_have_count(0)
+
+
+FITS = "(el) => el.scrollWidth <= el.clientWidth + 1"
+
+
+def test_tables_fit_a_phone_and_the_signature_fits_the_desktop(service, open_page):
+    username, token = student(service)
+    submit(service, token, "numbergame", ZERO)
+    page = open_page(PHONE)
+    log_in(page, username, PASSWORD)
+    page.goto("/problems")
+    mine = page.locator('tr[data-slug="footholds"] [data-col=mine]')
+    box = mine.bounding_box()
+    assert box["x"] + box["width"] <= PHONE["width"], box  # the "You" column is on screen
+    assert page.locator("#problem-table").evaluate(
+        "(t) => t.getBoundingClientRect().right <= window.innerWidth"
+    )
+    shot(page, "fix-14-phone-problems")
+
+    teacher = open_page(PHONE)
+    log_in(teacher, *service.admin)
+    teacher.goto("/submissions")
+    expect(teacher.locator("#history-body tr[data-id]").first).to_be_visible()
+    assert teacher.locator(".table-scroll").first.evaluate(FITS)
+    shot(teacher, "fix-14-phone-all-submissions")
+    report = ready_report(service, service.login(*service.admin))
+    teacher.goto("/instructor/problems/numbergame/strength")
+    expect(teacher.locator("#mutant-body tr")).to_have_count(report["mutant_count"])
+    assert (
+        teacher.locator(".table-scroll").filter(has=teacher.locator(".mutant-table")).evaluate(FITS)
+    )
+    shot(teacher, "fix-14-phone-mutants")
+
+    desk = open_page(DESKTOP)
+    log_in(desk, username, PASSWORD)
+    desk.goto("/problems/footholds")
+    signature = desk.locator(".markdown pre").filter(has_text="-> int").first
+    expect(signature).to_be_visible()
+    assert signature.evaluate(FITS)

@@ -83,16 +83,16 @@ function mutantRow(m) {
       h("div", {}, h("code", { class: "mutant-name" }, m.name),
         alive ? [" ", h("span", { class: "badge badge-tried" }, "survivor")] : null),
       h("div", { class: "muted small" }, m.description)),
-    h("td", { class: "kill-cell", title: m.samples.length ? "The samples (numbered as on the problem page) that kill it" : null }, m.samples.length
+    h("td", { class: "kill-cell", "data-label": "Samples", title: m.samples.length ? "The samples (numbered as on the problem page) that kill it" : null }, m.samples.length
       ? m.samples.map((i) => String(i + 1)).join(", ")
       : h("span", { class: "muted" }, "–")),
-    h("td", { class: "kill-cell", title: m.small ? `First killed by the small position ${JSON.stringify(m.small)}` : null },
+    h("td", { class: "kill-cell", "data-label": "Small / worst", title: m.small ? `First killed by the small position ${JSON.stringify(m.small)}` : null },
       [m.small ? "small" : null, ...m.worst.map((i) => `worst ${i + 1}`)].filter(Boolean).join(", ")
         || h("span", { class: "muted" }, "–")),
-    h("td", { class: "kill-cell" }, m.hidden.length
+    h("td", { class: "kill-cell", "data-label": "Hidden boards" }, m.hidden.length
       ? m.hidden.map((id) => `#${id}`).join(", ")
       : h("span", { class: "muted" }, "–")),
-    h("td", { class: "rate-cell" }, meter(m.random_rate)));
+    h("td", { class: "rate-cell", "data-label": "Random-plan kill rate" }, meter(m.random_rate)));
 }
 
 function gotText(got) {
