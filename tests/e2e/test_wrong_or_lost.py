@@ -551,8 +551,7 @@ def test_a_new_board_offers_a_rejudge_and_the_rejudge_shows_progress(service, op
         expect(offer).to_contain_text("Rejudged all", timeout=GRADE_TIMEOUT_MS)
         expect(progress).to_have_attribute("value", str(total))
         # The student's submission was graded again, on the new board too.
-        result = service.request("GET", f"/api/v1/submissions/{sid}", token).json()
-        assert len(result["history"]) == 2
+        result = service.wait_done(token, sid, judgings=2)
         hidden = [t for t in result["tests"] if t["kind"] == "hidden"]
         assert len(hidden) >= 1
     finally:
