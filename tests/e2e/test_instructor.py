@@ -79,7 +79,9 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     explanation = footholds.explain(case)
     expect(page.locator("#preview-answer")).to_have_text(str(answer))
     expect(page.locator("#preview-winner")).to_have_text(f"{explanation['winner']} wins")
-    expect(save).to_be_enabled()
+    # An earlier board may have had the same answer: Save waits for this board's preview,
+    # which waits behind the mutant checks of every edit on a busy judge.
+    expect(save).to_be_enabled(timeout=GRADE_TIMEOUT_MS)
     replay = page.locator("#preview .replay")
     # The optimal line plays by itself on the drawn board.
     expect(replay).to_have_attribute("data-step", str(len(explanation["moves"])), timeout=15_000)
