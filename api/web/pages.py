@@ -53,8 +53,12 @@ templates = Jinja2Templates(directory=TEMPLATES_DIR)
 templates.env.globals["asset"] = asset
 
 
-def problem_list() -> list[dict[str, str]]:
-    return [{"slug": slug, "title": m.TITLE} for slug, m in problems.registry().items()]
+def problem_list() -> list[dict[str, Any]]:
+    # time_s: a test stopped at the limit is shown as "> limit", not as its CPU time.
+    return [
+        {"slug": slug, "title": m.TITLE, "time_s": m.LIMITS.time_s}
+        for slug, m in problems.registry().items()
+    ]
 
 
 def page(request: Request, name: str, *, status_code: int = 200, **context: Any) -> Response:

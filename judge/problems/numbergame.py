@@ -149,10 +149,11 @@ def explain(case: Case) -> dict[str, Any]:
         i, j = ni, nj
         turn ^= 1
     winner = "first" if answer > 0 else "second" if answer < 0 else "draw"
+    count = f"{len(moves)} move" + ("" if len(moves) == 1 else "s")
     if winner == "draw":
-        summary = f"a draw after {len(moves)} moves"
+        summary = f"a draw after {count}"
     else:
-        summary = f"the {winner} player wins by {abs(answer)} after {len(moves)} moves"
+        summary = f"the {winner} player wins by {abs(answer)} after {count}"
     return {"answer": answer, "winner": winner, "moves": moves, "summary": summary}
 
 

@@ -142,7 +142,7 @@ def test_errors_are_shown_in_plain_words(service, open_page):
 
     # An instructor page, as a student.
     page.goto("/instructor/problems/footholds/stats")
-    expect(page.locator("#page-alert")).to_contain_text("This page is for instructors")
+    expect(page.locator("#not-allowed")).to_contain_text("This page is for instructors")
     expect(page.locator("svg.chart")).to_have_count(0)
 
     # An address that is no page at all: a page, not JSON.

@@ -205,6 +205,12 @@ def test_explain_lines_replay():
         assert isinstance(line["summary"], str)
 
 
+def test_explain_counts_moves_in_words():
+    assert ng.explain({"board": [5]})["summary"] == "the first player wins by 5 after 1 move"
+    assert ng.explain({"board": [0]})["summary"] == "a draw after 1 move"
+    assert ng.explain({"board": [1, 1]})["summary"].endswith("after 2 moves")
+
+
 def test_explain_first_sample():
     line = ng.explain(ng.SAMPLES[0]["input"])
     assert line["answer"] == -1000 and line["winner"] == "second"

@@ -1,7 +1,7 @@
 // Loaded by every page: the account area of the top bar, the active nav item, logout, and
 // the instructor-only parts of the navigation.
 import { clearToken, currentUser, loginUrl } from "./api.js";
-import { $, $$, pageAlert } from "./dom.js";
+import { $, $$, h, pageAlert } from "./dom.js";
 
 function markActiveNav() {
   const active = document.body.dataset.nav;
@@ -10,12 +10,39 @@ function markActiveNav() {
   }
 }
 
+// An instructor page opened by a student: one plain page instead of the instructor page's
+// frame with an error on top. The page's own nodes stay (hidden): its script may hold them.
+function showNotAllowed(user) {
+  const main = $("#main");
+  for (const child of main.children) child.hidden = true;
+  main.appendChild(h("section", { class: "empty-state", id: "not-allowed" },
+    h("h1", {}, "Not allowed"),
+    h("p", {}, `This page is for instructors. You are logged in as ${user.username}, a student account.`),
+    h("p", {}, h("a", { class: "btn", href: "/problems" }, "Go to the problems"))));
+  document.title = "Not allowed · Footholds Judge";
+}
+
+// /login or /register while logged in: say who is logged in, rather than a bare form.
+function showLoggedIn(user) {
+  const card = $(".auth-card");
+  if (!card) return;
+  card.prepend(h("div", { class: "alert alert-info", id: "logged-in-note", role: "status" },
+    `You are logged in as ${user.username}. `, h("a", { href: "/problems" }, "Go to the problems"),
+    ", or log out to use another account."));
+}
+
+// Instructor pages stay invisible (CSS) until the account is known, so nobody sees half of one.
+function roleChecked() {
+  document.body.dataset.roleChecked = "1";
+}
+
 async function setupAccount() {
   const isPublic = document.body.dataset.public === "1";
   let user = null;
   try {
     user = await currentUser();
   } catch (error) {
+    roleChecked();
     pageAlert(error.message);
     return;
   }
@@ -45,10 +72,9 @@ async function setupAccount() {
     clearToken();
     location.assign("/login");
   });
-  if (document.body.dataset.instructor === "1" && user.role !== "instructor") {
-    for (const node of $$("[data-instructor-only]")) node.remove();
-    pageAlert("This page is for instructors. Your account is a student account.");
-  }
+  if (document.body.dataset.instructor === "1" && user.role !== "instructor") showNotAllowed(user);
+  if (isPublic) showLoggedIn(user);
+  roleChecked();
 }
 
 markActiveNav();

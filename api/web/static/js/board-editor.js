@@ -3,13 +3,23 @@
 //
 // Footholds: pick the size, then click cells (or move with the arrow keys and press Space)
 // to toggle footholds or place A and B, according to the chosen tool. Keys A and B place the
-// pieces on the focused cell directly. A and B may share a cell.
-// Numbergame: type the row of numbers.
+// pieces on the focused cell directly. A and B may share a cell. A piece always stands on a
+// foothold: placing one adds it, and the foothold under a piece cannot be removed, so the
+// editor never holds a board the judge would refuse for that.
+// Numbergame: type the row of numbers (checked here against the judge's bounds first).
+//
+// Rows and columns are counted from 0 in messages, as the drawn axes are.
 
 import { h } from "./dom.js";
 
 const MAX_SIDE = 5;
+// judge/problems/numbergame.py's bounds, checked here so a typo gets a message without a
+// round trip (the judge checks again).
+const MAX_NUMBERS = 50;
+const MAX_ABS = 1000;
 let editorCount = 0;
+
+export const cellWords = (r, c) => `row ${r}, column ${c}`;
 
 function options(n) {
   return Array.from({ length: n }, (_, i) => h("option", { value: String(i + 1) }, String(i + 1)));
@@ -78,6 +88,7 @@ export class FootholdsEditor {
       h("div", { class: "editor-grid-wrap" }, this.grid),
       h("p", { class: "hint", id: `${id}-help` },
         "Arrow keys move between cells; Space or Enter applies the tool; the keys A and B place a piece on the focused cell."),
+      this.notice = h("p", { class: "hint editor-notice", id: `${id}-notice`, role: "status" }),
     );
     this.rowsSelect.addEventListener("change", () => this.resize(Number(this.rowsSelect.value), this.cols));
     this.colsSelect.addEventListener("change", () => this.resize(this.rows, Number(this.colsSelect.value)));
@@ -90,6 +101,7 @@ export class FootholdsEditor {
       if (button.dataset.fill !== undefined) {
         const v = Number(button.dataset.fill);
         this.board = this.board.map((row) => row.map(() => v));
+        this.keepPiecesOnFootholds();
       } else if (button.dataset.random) {
         this.randomise();
       }
@@ -131,14 +143,30 @@ export class FootholdsEditor {
     this.aloc = clamp(this.aloc);
     this.bloc = clamp(this.bloc);
     this.focus = clamp(this.focus);
+    this.keepPiecesOnFootholds();
     this.changed();
+  }
+
+  keepPiecesOnFootholds() {
+    for (const [r, c] of [this.aloc, this.bloc]) this.board[r][c] = 1;
+  }
+
+  piecesAt(r, c) {
+    return [["A", this.aloc], ["B", this.bloc]].filter(([, p]) => p[0] === r && p[1] === c).map(([name]) => name);
   }
 
   apply(tool) {
     const [r, c] = this.focus;
+    this.notice.textContent = "";
     if (tool === "a") this.aloc = [r, c];
     else if (tool === "b") this.bloc = [r, c];
-    else this.board[r][c] = this.board[r][c] ? 0 : 1;
+    else if (this.board[r][c] && this.piecesAt(r, c).length) {
+      const pieces = this.piecesAt(r, c);
+      this.notice.textContent = `${pieces.join(" and ")} ${pieces.length > 1 ? "stand" : "stands"} on ${cellWords(r, c)}: `
+        + `move ${pieces.length > 1 ? "them" : "it"} first to remove this foothold.`;
+      return;
+    } else this.board[r][c] = this.board[r][c] ? 0 : 1;
+    this.keepPiecesOnFootholds();
     this.changed(true);
   }
 
@@ -253,8 +281,13 @@ export class NumbersEditor {
     const values = [];
     for (const part of parts) {
       if (!/^[+-]?\d+$/.test(part)) return { error: `“${part}” is not a whole number.` };
-      values.push(Number(part));
+      const value = Number(part);
+      if (Math.abs(value) > MAX_ABS) {
+        return { error: `Number ${values.length + 1} is ${part}: each number must be between -${MAX_ABS} and ${MAX_ABS}.` };
+      }
+      values.push(value);
     }
+    if (values.length > MAX_NUMBERS) return { error: `That is ${values.length} numbers: at most ${MAX_NUMBERS}.` };
     return { case: { board: values } };
   }
 

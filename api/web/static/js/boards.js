@@ -3,16 +3,17 @@
 //   numbergame: a row of numbers that the two players take or delete from the ends.
 // A problem without a view of its own is shown as JSON (and replays as a list of moves).
 
-import { capitalise, h, svg } from "./dom.js";
+import { capitalise, h, plural, svg } from "./dom.js";
 
 // ---- icons (drawn here: no icon font, no external assets) -------------------------------
 
+// First and last: a bar and a triangle (to the end); back and next: a plain chevron (one move).
 const ICONS = {
   first: "M6 5h2v14H6zM20 5v14L9.5 12z",
-  prev: "M18 5v14L7.5 12zM5 5h2v14H5z",
+  prev: "M15 4l2 2-6 6 6 6-2 2-8-8z",
   play: "M7 4.5v15L19.5 12z",
   pause: "M6.5 5h4v14h-4zM13.5 5h4v14h-4z",
-  next: "M6 5v14l10.5-7zM17 5h2v14h-2z",
+  next: "M9 4l8 8-8 8-2-2 6-6-6-6z",
   last: "M4 5v14l10.5-7zM16 5h2v14h-2z",
 };
 
@@ -255,7 +256,7 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
 
   function render() {
     stage.replaceChildren(view.drawFrame(frames[step]));
-    if (step === 0) caption.textContent = moves.length ? `${view.startText()} ${moves.length} moves in this line.` : view.startText();
+    if (step === 0) caption.textContent = moves.length ? `${view.startText()} ${plural(moves.length, "move")} in this line.` : view.startText();
     else {
       caption.textContent = `Move ${step} of ${moves.length}: ${view.moveText(moves[step - 1])}.`;
       if (step === moves.length && explanation.summary) caption.textContent += ` ${capitalise(explanation.summary)}.`;
@@ -286,6 +287,8 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
       clearInterval(timer);
       timer = null;
     }
+    // Playing, the caption is not announced: a screen reader would read out every move.
+    caption.setAttribute("aria-live", timer ? "off" : "polite");
     playBtn.replaceChildren(icon(timer ? "pause" : "play"), h("span", { class: "btn-text" }, timer ? "Pause" : "Play"));
     playBtn.setAttribute("aria-label", timer ? "Pause" : "Play the moves");
   }
@@ -317,6 +320,8 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
   });
   root.stop = () => setPlaying(false);
   render();
-  if (autoplay && moves.length) setPlaying(true);
+  // Autoplay is motion nobody asked for: not when the system asks for less of it.
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (autoplay && moves.length && !reduced) setPlaying(true);
   return root;
 }

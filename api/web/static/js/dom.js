@@ -112,6 +112,16 @@ export function formatMs(ms) {
   return `${Math.round(ms)} ms`;
 }
 
+// A test stopped for time: its CPU time (up to the kill) says less than the limit it hit.
+export function formatTestTime(test, limitS) {
+  if (test.verdict === "TLE") return limitS ? `> ${formatSeconds(limitS)} (limit)` : "> limit";
+  return formatMs(test.time_ms);
+}
+
+function formatSeconds(s) {
+  return `${Number.isInteger(s) ? s : s.toFixed(1)} s`;
+}
+
 export function formatKb(kb) {
   if (kb === null || kb === undefined || kb === 0) return "–";
   if (kb >= 1024) return `${(kb / 1024).toFixed(1)} MB`;

@@ -124,7 +124,7 @@ export class CodeEditor {
   afterMove() {
     const { line, col } = this.caretPosition();
     const hint = this.tabReleased ? "Tab moves focus" : "Tab indents · Esc then Tab leaves";
-    this.status.textContent = `Ln ${line}, Col ${col} · ${this.lineCount} lines · ${hint}`;
+    this.status.textContent = `Ln ${line}, Col ${col} · ${this.lineCount} ${this.lineCount === 1 ? "line" : "lines"} · ${hint}`;
     this.keepCaretVisible(line, col);
   }
 

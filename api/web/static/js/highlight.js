@@ -84,8 +84,10 @@ export function highlightPython(text) {
   return out;
 }
 
-// A read-only code block with line numbers.
-export function codeBlock(text, label = "Source code") {
+const LINE_PX = 20; // .code-body line-height
+
+// A read-only code block with line numbers; `markLine` (1-based) is drawn as the line at fault.
+export function codeBlock(text, label = "Source code", { markLine = null } = {}) {
   const figure = document.createElement("figure");
   figure.className = "code-view";
   const lines = text.replace(/\n$/, "").split("\n").length;
@@ -95,6 +97,19 @@ export function codeBlock(text, label = "Source code") {
   gutter.textContent = Array.from({ length: lines }, (_, i) => i + 1).join("\n");
   const pre = document.createElement("pre");
   pre.className = "code-body";
+  if (Number.isInteger(markLine) && markLine >= 1 && markLine <= lines) {
+    const mark = document.createElement("span");
+    mark.className = "code-mark";
+    mark.textContent = String(markLine);
+    gutter.replaceChildren(
+      Array.from({ length: markLine - 1 }, (_, i) => `${i + 1}\n`).join(""),
+      mark,
+      Array.from({ length: lines - markLine }, (_, i) => `\n${markLine + i + 1}`).join(""),
+    );
+    figure.dataset.markLine = String(markLine);
+    pre.classList.add("code-marked");
+    pre.style.setProperty("--mark-top", `${(markLine - 1) * LINE_PX}px`);
+  }
   pre.tabIndex = 0;
   pre.setAttribute("aria-label", label);
   const code = document.createElement("code");

@@ -2,12 +2,13 @@
 // reference answer, the winner and the optimal line animated, which surviving mutants the board
 // would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
-import { makeEditor } from "../board-editor.js";
+import { cellWords, makeEditor } from "../board-editor.js";
 import { boardNotes, loadReports } from "../board-notes.js";
+import { rejudgeWithProgress } from "../rejudge.js";
 import { drawCase, replay } from "../boards.js";
-import { $, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
+import { $, $$, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
-const { slug } = pageData();
+const { slug, samples = [] } = pageData();
 const user = await requireUser();
 
 const preview = $("#preview");
@@ -17,6 +18,7 @@ let current = null; // the case in the editor
 let previewed = null; // JSON of the case the preview (valid) belongs to
 let inflight = null;
 let timer = null;
+let boards = []; // the saved hidden boards, newest first
 
 // ---- which surviving mutants the board would kill (separate request, never blocks the preview)
 const KILLS_DELAY_MS = 400;
@@ -44,7 +46,9 @@ function showKills(result) {
       remaining.length ? `${plural(remaining.length, "survivor")} would remain. ` : "None would remain. ", strengthLink());
   } else {
     killsLine.replaceChildren(
-      `This board kills none of the ${plural(survivors.length, "surviving mutant")}`,
+      survivors.length === 1
+        ? "This board does not kill the surviving mutant"
+        : `This board kills none of the ${survivors.length} surviving mutants`,
       kills.length ? ` (it kills ${plural(kills.length, "mutant")} the other tests already kill). ` : ". ",
       strengthLink());
   }
@@ -112,6 +116,47 @@ function showPreview(result) {
   );
 }
 
+// The judge's messages name fields ("aloc [4, 0] is not on a foothold (board[4][0] is 0)"):
+// said here as the page shows the board. The editor avoids these boards; this is the fallback.
+const PIECES = { aloc: "A", bloc: "B" };
+
+function plainWords(message) {
+  return message
+    .replace(/\b(aloc|bloc) \[(\d+), (\d+)\] is not on a foothold \(board\[\d+\]\[\d+\] is 0\)/,
+      (_, piece, r, c) => `${PIECES[piece]} stands on ${cellWords(r, c)}, which has no foothold`)
+    .replace(/\b(aloc|bloc) \[(\d+), (\d+)\] is off the (\d+)x(\d+) board/,
+      (_, piece, r, c, rows, cols) => `${PIECES[piece]} stands on ${cellWords(r, c)}, outside the ${rows} by ${cols} board`)
+    .replace(/\bboard\[(\d+)\] is (-?\d+), must be between/, (_, i, v) => `Number ${Number(i) + 1} is ${v}; numbers must be between`);
+}
+
+// A board already tested (a sample or a saved hidden board) adds nothing: it is not saved again.
+const canonical = (value) => JSON.stringify(value, Object.keys(value || {}).sort());
+
+function duplicateOf(value) {
+  if (!value) return null;
+  const key = canonical(value);
+  const sample = samples.findIndex((s) => canonical(s) === key);
+  if (sample >= 0) return `sample ${sample + 1}`;
+  const saved = boards.find((b) => canonical(b.input) === key);
+  return saved ? `hidden board #${saved.id}` : null;
+}
+
+// Save only a previewed board that is new; say why not otherwise.
+function updateSave() {
+  const same = previewed === JSON.stringify(current) ? duplicateOf(current) : null;
+  saveButton.disabled = previewed !== JSON.stringify(current) || Boolean(same);
+  let note = $("#duplicate-note");
+  if (!same) {
+    if (note) note.remove();
+    return;
+  }
+  if (!note) {
+    note = h("p", { class: "alert alert-warning", id: "duplicate-note", role: "status" });
+    preview.prepend(note);
+  }
+  note.textContent = `This board is the same as ${same}: saving it again would test nothing new.`;
+}
+
 function showInvalid(message) {
   clear(preview).append(h("div", { class: "alert alert-error validation-error", id: "preview-error" },
     h("strong", {}, "This board cannot be saved. "), message));
@@ -130,12 +175,12 @@ async function runPreview() {
     if (controller.signal.aborted) return;
     previewed = JSON.stringify(body);
     showPreview(result);
-    saveButton.disabled = false;
+    updateSave();
   } catch (error) {
     if (error.name === "AbortError") return;
     previewed = null;
     saveButton.disabled = true;
-    if (error.status === 422) showInvalid(error.message.replace(/^Invalid board: /i, ""));
+    if (error.status === 422) showInvalid(plainWords(error.message.replace(/^Invalid board: /i, "")));
     else clear(preview).append(h("div", { class: "alert alert-error" }, error.message));
   } finally {
     if (inflight === controller) {
@@ -170,7 +215,7 @@ if (user.role === "instructor") {
 }
 
 saveButton?.addEventListener("click", async () => {
-  if (!current || previewed !== JSON.stringify(current)) return;
+  if (!current || previewed !== JSON.stringify(current) || duplicateOf(current)) return;
   saveButton.disabled = true;
   saveNote.textContent = "Saving…";
   try {
@@ -178,6 +223,7 @@ saveButton?.addEventListener("click", async () => {
       method: "POST", json: { input: current },
     });
     saveNote.textContent = `Saved as hidden board #${board.id} (answer ${board.answer}).`;
+    offerRejudge();
     boards.unshift(board);
     renderList(board.id);
     scheduleKills(current); // the board is no longer a what-if: the survivors changed
@@ -185,13 +231,12 @@ saveButton?.addEventListener("click", async () => {
     saveNote.textContent = "";
     pageAlert(`Could not save the board: ${error.message}`);
   } finally {
-    saveButton.disabled = previewed !== JSON.stringify(current);
+    updateSave();
   }
 });
 
 // ---- saved boards ----------------------------------------------------------------------------
 
-let boards = [];
 let reports = {}; // board id -> failures, label, note (board-notes.js)
 
 // A saved board back in the editor, to make a variant of it (saved as a new board).
@@ -213,6 +258,28 @@ function boardItem(board, highlight) {
       h("span", { class: "muted small" }, `${board.author ? `by ${board.author}, ` : ""}${formatDate(board.created_at)}`)),
     remove,
     boardNotes(slug, board, reports[board.id], loadIntoEditor));
+}
+
+// Submissions graded before a board was added never met it: offer to grade them again.
+function offerRejudge() {
+  const box = $("#rejudge-offer");
+  box.hidden = false;
+  box.replaceChildren(
+    h("span", {}, "Submissions graded before this board have not been tested on it. "),
+    h("button", { type: "button", class: "btn btn-small", id: "rejudge-after-save" }, "Rejudge all submissions"),
+  );
+  $("#rejudge-after-save").addEventListener("click", async (event) => {
+    event.currentTarget.disabled = true;
+    const progress = h("span", { id: "rejudge-progress" });
+    box.replaceChildren(progress);
+    try {
+      await rejudgeWithProgress(slug, progress);
+    } catch (error) {
+      box.replaceChildren();
+      box.hidden = true;
+      pageAlert(`Could not rejudge: ${error.message}`);
+    }
+  });
 }
 
 function renderList(highlightId = null) {
@@ -248,9 +315,15 @@ $("#board-list")?.addEventListener("click", async (event) => {
   button.disabled = true;
   try {
     await api(`/problems/${encodeURIComponent(slug)}/boards/${id}`, { method: "DELETE" });
+    const position = boards.findIndex((b) => b.id === id);
     boards = boards.filter((b) => b.id !== id);
     renderList();
+    updateSave();
     saveNote.textContent = `Deleted hidden board #${id}.`;
+    // Focus stays where the keyboard was: the board that took its place, else the list.
+    const next = $$("#board-list button[data-delete]")[Math.min(position, boards.length - 1)];
+    if (next) next.focus();
+    else $("#list-title").focus();
     if (previewed) scheduleKills(current);
   } catch (error) {
     button.disabled = false;
@@ -268,6 +341,7 @@ if (user.role === "instructor") {
     const linked = /^#board-(\d+)$/.exec(location.hash);
     renderList(linked ? Number(linked[1]) : null);
     if (linked) document.getElementById(`board-${linked[1]}`)?.scrollIntoView({ block: "center" });
+    updateSave();
   } catch (error) {
     pageAlert(`Could not load the hidden boards: ${error.message}`);
   }

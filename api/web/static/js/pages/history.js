@@ -1,7 +1,7 @@
 // Submission history: filters in the URL (a plain GET form), newest first, paged by cursor
 // (?cursor= from the API, ?at= the first row's position, only for the "1–20 of N" line).
 import { api, requireUser } from "../api.js";
-import { $, $$, clear, formatKb, formatMs, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
+import { $, $$, clear, formatKb, formatTestTime, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
 const user = await requireUser();
 const isInstructor = user.role === "instructor";
@@ -9,11 +9,23 @@ const params = new URLSearchParams(location.search);
 // 20 a page; ?size=N (1 to 200) for more or fewer.
 const PAGE_SIZE = Math.min(200, Math.max(1, Number.parseInt(params.get("size") || "20", 10) || 20));
 const titles = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.title]));
+const timeLimits = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.time_s]));
 
-// Fill the form from the URL.
-for (const [name, id] of [["problem", "#f-problem"], ["verdict", "#f-verdict"], ["from", "#f-from"], ["to", "#f-to"], ["user", "#f-user"]]) {
-  if (params.get(name)) $(id).value = params.get(name);
+const FIELDS = [["problem", "#f-problem"], ["verdict", "#f-verdict"], ["from", "#f-from"], ["to", "#f-to"], ["user", "#f-user"]];
+
+// The form says what the address says: on load, and when Back brings the page out of the
+// back/forward cache with the choices (and the fields disabled on submit) of before.
+function fillForm() {
+  const current = new URLSearchParams(location.search);
+  for (const [name, id] of FIELDS) {
+    $(id).value = current.get(name) || "";
+    $(id).disabled = false;
+  }
 }
+fillForm();
+window.addEventListener("pageshow", (event) => {
+  if (event.persisted) fillForm();
+});
 if (isInstructor) {
   $("#history-title").textContent = params.get("user") ? `Submissions by ${params.get("user")}` : "All submissions";
   $("#history-sub").textContent = "Everyone's submissions, newest first. Filter by user to see one student's work.";
@@ -66,51 +78,73 @@ function pageLink(cursor, at) {
 }
 
 function row(item) {
+  const ran = item.total !== null && item.verdict !== "CE"; // a compile error ran no test
   return h("tr", { dataset: { id: String(item.id), verdict: item.verdict || "" } },
     h("td", { class: "num" }, h("a", { href: `/submissions/${item.id}`, "aria-label": `Submission ${item.id}` }, `#${item.id}`)),
     h("td", {}, timeCell(item.created_at)),
     isInstructor ? h("td", {}, h("a", { href: `/submissions?user=${encodeURIComponent(item.user)}` }, item.user)) : null,
     h("td", {}, h("a", { href: `/problems/${encodeURIComponent(item.problem)}` }, titles[item.problem] || item.problem)),
     h("td", {}, verdictBadge(item.verdict, item.status)),
-    h("td", { class: "num" }, item.total !== null ? `${item.passed}/${item.total}` : "–"),
-    h("td", { class: "num hide-sm" }, formatMs(item.max_time_ms)),
+    h("td", { class: "num" }, ran ? `${item.passed}/${item.total}` : "–"),
+    h("td", { class: "num hide-sm" }, ran
+      ? formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem]) : "–"),
     h("td", { class: "num hide-sm" }, formatKb(item.peak_memory_kb)),
   );
 }
 
 const body = $("#history-body");
-try {
-  const page = await api(`/submissions?${query()}`);
-  // Rows before this page: 0 on the first page, else what the link that led here said.
-  const wanted = Number.parseInt(params.get("at") || params.get("offset") || "0", 10) || 0;
-  const start = page.prev_cursor ? Math.max(0, wanted) : 0;
-  clear(body);
-  if (!page.items.length) {
-    const filtered = ["problem", "verdict", "from", "to", "user"].some((k) => params.get(k));
-    if ((params.get("cursor") || params.get("offset")) && page.total > 0) {
-      location.replace(pageLink(null, 0)); // past the last page: back to the first
+const inverted = params.get("from") && params.get("to") && params.get("from") > params.get("to");
+if (inverted) {
+  // Say so rather than list nothing.
+  const swapped = new URLSearchParams(params);
+  swapped.set("from", params.get("to"));
+  swapped.set("to", params.get("from"));
+  swapped.delete("cursor");
+  swapped.delete("at");
+  clear(body).appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row", id: "inverted-range" },
+    `The “From” date (${params.get("from")}) is after the “To” date (${params.get("to")}), so nothing can match. `,
+    h("a", { href: `/submissions?${swapped}` }, "Swap the dates"))));
+  $("#f-from").setAttribute("aria-invalid", "true");
+  $("#f-to").setAttribute("aria-invalid", "true");
+} else {
+  await showPage();
+}
+
+// One page of the list, with the pager.
+async function showPage() {
+  try {
+    const page = await api(`/submissions?${query()}`);
+    // Rows before this page: 0 on the first page, else what the link that led here said.
+    const wanted = Number.parseInt(params.get("at") || params.get("offset") || "0", 10) || 0;
+    const start = page.prev_cursor ? Math.max(0, wanted) : 0;
+    clear(body);
+    if (!page.items.length) {
+      const filtered = ["problem", "verdict", "from", "to", "user"].some((k) => params.get(k));
+      if ((params.get("cursor") || params.get("offset")) && page.total > 0) {
+        location.replace(pageLink(null, 0)); // past the last page: back to the first
+      }
+      body.appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" },
+        filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
+        " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"))));
     }
-    body.appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" },
-      filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
-      " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"))));
+    for (const item of page.items) body.appendChild(row(item));
+    if (page.items.length) {
+      const pager = $("#pager");
+      pager.hidden = false;
+      const last = start + page.items.length;
+      const total = page.total_exact ? String(Math.max(page.total, last)) : `more than ${page.total.toLocaleString("en")}`;
+      $("#page-info").textContent = `${start + 1}–${last} of ${total}`;
+      const prev = $("#prev-page");
+      const next = $("#next-page");
+      if (page.prev_cursor) prev.href = pageLink(page.prev_cursor, Math.max(0, start - PAGE_SIZE));
+      else { prev.removeAttribute("href"); prev.setAttribute("aria-disabled", "true"); }
+      if (page.next_cursor) next.href = pageLink(page.next_cursor, last);
+      else { next.removeAttribute("href"); next.setAttribute("aria-disabled", "true"); }
+      // One page only: just the count.
+      prev.hidden = next.hidden = !page.prev_cursor && !page.next_cursor;
+    }
+  } catch (error) {
+    clear(body).appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" }, "Could not load the submissions.")));
+    pageAlert(error.message);
   }
-  for (const item of page.items) body.appendChild(row(item));
-  if (page.items.length) {
-    const pager = $("#pager");
-    pager.hidden = false;
-    const last = start + page.items.length;
-    const total = page.total_exact ? String(Math.max(page.total, last)) : `more than ${page.total.toLocaleString("en")}`;
-    $("#page-info").textContent = `${start + 1}–${last} of ${total}`;
-    const prev = $("#prev-page");
-    const next = $("#next-page");
-    if (page.prev_cursor) prev.href = pageLink(page.prev_cursor, Math.max(0, start - PAGE_SIZE));
-    else { prev.removeAttribute("href"); prev.setAttribute("aria-disabled", "true"); }
-    if (page.next_cursor) next.href = pageLink(page.next_cursor, last);
-    else { next.removeAttribute("href"); next.setAttribute("aria-disabled", "true"); }
-    // One page only: just the count.
-    prev.hidden = next.hidden = !page.prev_cursor && !page.next_cursor;
-  }
-} catch (error) {
-  clear(body).appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" }, "Could not load the submissions.")));
-  pageAlert(error.message);
 }

@@ -2,7 +2,8 @@
 // and rejudging every submission of a problem; the submissions held for review, each with
 // its reason and a rejudge button.
 import { api, requireUser } from "../api.js";
-import { $, $$, h, pageAlert, plural } from "../dom.js";
+import { $, $$, h, pageAlert } from "../dom.js";
+import { rejudgeWithProgress } from "../rejudge.js";
 
 const user = await requireUser();
 
@@ -72,10 +73,7 @@ async function onRejudge(event) {
   button.textContent = "Rejudge all";
   button.classList.remove("btn-danger");
   try {
-    const result = await api(`/problems/${encodeURIComponent(button.dataset.rejudge)}/rejudge`, { method: "POST" });
-    note.textContent = result.queued.length
-      ? `Queued ${plural(result.queued.length, "submission")} for rejudging. Their old verdicts stay in each submission's history.`
-      : "There are no submissions to rejudge yet.";
+    await rejudgeWithProgress(button.dataset.rejudge, note);
   } catch (error) {
     note.textContent = "";
     pageAlert(`Could not rejudge: ${error.message}`);

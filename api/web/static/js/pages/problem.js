@@ -21,16 +21,19 @@ data.samples.forEach((sample, i) => {
   const details = h("details", { class: "sample-line" },
     h("summary", {}, "Optimal line of play"));
   let built = false;
+  const board = drawCase(slug, sample.input);
   details.addEventListener("toggle", () => {
     if (details.open && !built) {
       built = true;
       details.appendChild(replay(slug, sample.input, sample.explanation));
     }
+    // The open replay starts on this very board: one drawing of it is enough.
+    board.hidden = details.open;
   });
   samples.appendChild(
     h("figure", { class: "sample-card" },
       h("figcaption", {}, h("strong", {}, `Sample ${i + 1}`), " · answer ", h("code", {}, String(sample.answer))),
-      drawCase(slug, sample.input),
+      board,
       h("p", { class: "muted small sample-summary" }, capitalise(sample.explanation.summary)),
       details),
   );
@@ -47,41 +50,92 @@ const form = $("#submit-form");
 const error = $(".form-error", form);
 const fileInput = $("#file");
 const fileNote = $("#file-note");
+const submitButton = $("#submit-button");
+const draftNote = $("#draft-note");
 let uploaded = null; // {name, text, file} while the editor shows an unchanged upload
+let replaced = null; // the code a file or the template replaced, until undone or edited
+
+function saveDraft(text) {
+  try {
+    localStorage.setItem(DRAFT_KEY, text);
+  } catch {
+    // Storage full or blocked: the editor still holds the code.
+  }
+}
+
+function forgetUpload() {
+  uploaded = null;
+  fileInput.value = "";
+  fileNote.hidden = true;
+}
+
+function hideUndo() {
+  replaced = null;
+  draftNote.hidden = true;
+}
 
 const editor = new CodeEditor($("#source"), {
   onChange: (value) => {
-    localStorage.setItem(DRAFT_KEY, value);
-    if (uploaded && value !== uploaded.text) {
-      uploaded = null;
-      fileInput.value = "";
-      fileNote.hidden = true;
-    }
+    saveDraft(value);
+    hideUndo();
+    submitButton.disabled = false; // a refused file no longer stands for the code
+    if (uploaded && value !== uploaded.text) forgetUpload();
   },
 });
 editor.value = localStorage.getItem(DRAFT_KEY) || template();
 
-$("#reset-code").addEventListener("click", () => {
-  editor.value = template();
-  localStorage.removeItem(DRAFT_KEY);
-  uploaded = null;
-  fileInput.value = "";
-  fileNote.hidden = true;
+// Putting other code in the editor (a file, the template) keeps the old code one click away.
+function replaceCode(text, note) {
+  const previous = editor.value;
+  editor.value = text;
+  saveDraft(text);
+  if (previous.trim() && previous !== text && previous !== template()) {
+    replaced = previous;
+    $("#draft-note-text").textContent = note;
+    draftNote.hidden = false;
+  } else {
+    hideUndo();
+  }
+}
+
+$("#draft-undo").addEventListener("click", () => {
+  if (replaced === null) return;
+  editor.value = replaced;
+  saveDraft(replaced);
+  hideUndo();
+  forgetUpload();
+  showAlert(error, "");
+  submitButton.disabled = false;
   editor.textarea.focus();
 });
 
+$("#reset-code").addEventListener("click", () => {
+  forgetUpload();
+  showAlert(error, "");
+  submitButton.disabled = false;
+  replaceCode(template(), "The editor was reset to the template.");
+  editor.textarea.focus();
+});
+
+// A refused file leaves Submit off until another file is chosen or the code is edited: the
+// student meant to send the file, not whatever the editor happens to hold.
+function refuseFile(message) {
+  forgetUpload();
+  showAlert(error, message);
+  submitButton.disabled = true;
+}
+
 fileInput.addEventListener("change", async () => {
   showAlert(error, "");
+  submitButton.disabled = false;
   const file = fileInput.files[0];
   if (!file) return;
   if (!/\.py$/i.test(file.name)) {
-    showAlert(error, `“${file.name}” is not a .py file. Choose a Python source file.`);
-    fileInput.value = "";
+    refuseFile(`“${file.name}” is not a .py file. Choose a Python source file.`);
     return;
   }
   if (file.size > MAX_UPLOAD) {
-    showAlert(error, `“${file.name}” is ${Math.ceil(file.size / 1024)} KB; the limit is ${MAX_UPLOAD / 1024} KB.`);
-    fileInput.value = "";
+    refuseFile(`“${file.name}” is ${Math.ceil(file.size / 1024)} KB; the limit is ${MAX_UPLOAD / 1024} KB. Choose a smaller file.`);
     return;
   }
   let text;
@@ -90,13 +144,18 @@ fileInput.addEventListener("change", async () => {
   } catch {
     text = null;
   }
+  if (text !== null && !text.trim()) {
+    // The same rule as an empty editor.
+    refuseFile(`“${file.name}” is empty. Choose the file with your solution.`);
+    return;
+  }
   if (text === null) {
     // Let the judge say what is wrong with it; the editor keeps the draft.
     uploaded = { name: file.name, text: null, file };
     fileNote.textContent = `“${file.name}” is not UTF-8 text; submitting it will be refused.`;
   } else {
+    replaceCode(text, `Your code was replaced by “${file.name}”.`);
     uploaded = { name: file.name, text, file };
-    editor.value = text;
     fileNote.textContent = `Loaded “${file.name}”. Submitting sends this file; editing the code switches back to the editor.`;
   }
   fileNote.hidden = false;
@@ -106,12 +165,14 @@ form.addEventListener("submit", async (event) => {
   event.preventDefault();
   showAlert(error, "");
   const source = editor.value;
-  if (!uploaded && !source.trim()) {
+  if (!uploaded && (!source.trim() || source === template())) {
     showAlert(error, "Write your solution in the editor or choose a .py file first.");
     editor.textarea.focus();
     return;
   }
-  const button = $("#submit-button");
+  // Coming back to the problem shows the code that was sent.
+  saveDraft(uploaded && uploaded.text !== null ? uploaded.text : source);
+  const button = submitButton;
   button.disabled = true;
   button.textContent = "Submitting…";
   try {

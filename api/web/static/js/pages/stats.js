@@ -2,7 +2,8 @@
 // drawn as SVG charts with the same numbers in tables.
 import { api, requireUser } from "../api.js";
 import { barChart, dayChart } from "../charts.js";
-import { $, VERDICT_NAMES, clear, h, pageAlert, pageData, plural } from "../dom.js";
+import { rejudgeWithProgress } from "../rejudge.js";
+import { $, VERDICT_NAMES, clear, h, pageAlert, pageData } from "../dom.js";
 
 const { slug } = pageData();
 const user = await requireUser();
@@ -88,8 +89,7 @@ if (user.role === "instructor") {
     button.dataset.armed = "";
     button.disabled = true;
     try {
-      const result = await api(`/problems/${encodeURIComponent(slug)}/rejudge`, { method: "POST" });
-      $("#rejudge-note").textContent = `Queued ${plural(result.queued.length, "submission")} for rejudging.`;
+      await rejudgeWithProgress(slug, $("#rejudge-note"));
     } catch (error) {
       pageAlert(`Could not rejudge: ${error.message}`);
     } finally {

@@ -59,7 +59,9 @@ function summary(data) {
     stat("Killed by small positions or worst cases", `${bySmall} / ${n}`, "every small position and the longest games are in every plan"),
     stat("Killed by hidden boards", `${byHidden} / ${n}`, plural(data.hidden_count, "board")),
     stat("Killed by random boards", rates.length ? `${always} / ${n}` : "–",
-      rates.length ? `in every plan; ${sometimes} in some` : "this problem draws no random boards"),
+      // `sometimes` counts the always-killed too: say only the ones some plans miss.
+      !rates.length ? "this problem draws no random boards"
+        : sometimes > always ? `in every plan; ${sometimes - always} more in some plans` : "in every plan"),
     stat("Survivors", String(data.survivors.length), "alive after the tests of every plan and the hidden boards", "survivor-count"),
   ];
 }
@@ -77,19 +79,20 @@ function mutantRow(m) {
   const alive = !m.killed;
   return h("tr", { class: alive && "row-survivor", dataset: { name: m.name } },
     h("td", { class: "mutant-cell" },
+      // The space keeps a screen reader from reading name and badge as one word.
       h("div", {}, h("code", { class: "mutant-name" }, m.name),
-        alive ? h("span", { class: "badge badge-tried" }, "survivor") : null),
+        alive ? [" ", h("span", { class: "badge badge-tried" }, "survivor")] : null),
       h("div", { class: "muted small" }, m.description)),
-    h("td", { class: "kill-cell", title: m.samples.length ? "The samples (numbered as on the problem page) that kill it" : null }, m.samples.length
+    h("td", { class: "kill-cell", "data-label": "Samples", title: m.samples.length ? "The samples (numbered as on the problem page) that kill it" : null }, m.samples.length
       ? m.samples.map((i) => String(i + 1)).join(", ")
       : h("span", { class: "muted" }, "–")),
-    h("td", { class: "kill-cell", title: m.small ? `First killed by the small position ${JSON.stringify(m.small)}` : null },
+    h("td", { class: "kill-cell", "data-label": "Small / worst", title: m.small ? `First killed by the small position ${JSON.stringify(m.small)}` : null },
       [m.small ? "small" : null, ...m.worst.map((i) => `worst ${i + 1}`)].filter(Boolean).join(", ")
         || h("span", { class: "muted" }, "–")),
-    h("td", { class: "kill-cell" }, m.hidden.length
+    h("td", { class: "kill-cell", "data-label": "Hidden boards" }, m.hidden.length
       ? m.hidden.map((id) => `#${id}`).join(", ")
       : h("span", { class: "muted" }, "–")),
-    h("td", { class: "rate-cell" }, meter(m.random_rate)));
+    h("td", { class: "rate-cell", "data-label": "Random-plan kill rate" }, meter(m.random_rate)));
 }
 
 function gotText(got) {

@@ -4,8 +4,8 @@
 import { API, api, requireUser } from "../api.js";
 import { drawCase, replay } from "../boards.js";
 import {
-  $, VERDICT_NAMES, clear, formatDate, formatKb, formatMs, formatValue, h, pageAlert, pageData,
-  plural, timeCell, verdictBadge,
+  $, VERDICT_NAMES, clear, formatDate, formatKb, formatMs, formatTestTime, formatValue, h, pageAlert,
+  pageData, plural, timeCell, verdictBadge,
 } from "../dom.js";
 import { codeBlock } from "../highlight.js";
 import { streamEvents } from "../sse.js";
@@ -24,6 +24,17 @@ const KIND_NAMES = { sample: "sample", small: "small positions", worst: "worst c
 const isFailure = (test) => test.verdict !== "AC" && test.verdict !== "SKIPPED";
 const visibleInput = (test) => test.input !== null && test.input !== undefined;
 
+// The failure to open: the first visible one (a student sees its board, the expected value
+// and its counterexample) before any hidden board, whatever their order in the plan.
+function firstFailure(list) {
+  const failed = list.filter(isFailure).sort((a, b) => a.index - b.index);
+  return failed.find((t) => t.kind !== "hidden") || failed[0];
+}
+
+function hiddenFailures() {
+  return [...tests.values()].filter((t) => isFailure(t) && t.kind === "hidden").length;
+}
+
 // ---- header and summary ------------------------------------------------------------------
 
 function renderHeader() {
@@ -38,7 +49,9 @@ function renderHeader() {
       verdictBadge(sub.verdict),
       h("div", { class: "sub-verdict-text" },
         h("strong", {}, VERDICT_NAMES[sub.verdict] || sub.verdict),
-        h("span", { class: "muted" }, `${sub.passed} of ${plural(sub.total, "test")} passed`)),
+        h("span", { class: "muted" }, sub.verdict === "CE"
+          ? "No test was run"
+          : `${sub.passed} of ${plural(sub.total, "test")} passed`)),
     );
     box.dataset.verdict = sub.verdict;
   } else if (sub.status === "held") {
@@ -65,9 +78,25 @@ function renderHold() {
   if (!box.hidden) $("#hold-reason").textContent = sub.hold_reason;
 }
 
+function problemOf(slug) {
+  return (pageData().problems || []).find((p) => p.slug === slug);
+}
+
 function titleOf(slug) {
-  const found = (pageData().problems || []).find((p) => p.slug === slug);
+  const found = problemOf(slug);
   return found ? found.title : slug;
+}
+
+// Times as the page shows them: a test stopped at the limit reads "> limit", not its CPU.
+function timeText(test) {
+  const found = problemOf(sub.problem);
+  return formatTestTime(test, found && found.time_s);
+}
+
+function slowestStat() {
+  const timedOut = sub.tests.find((t) => t.verdict === "TLE");
+  if (timedOut) return stat("Slowest test", timeText(timedOut), "stopped at the time limit");
+  return stat("Slowest test", formatMs(sub.max_time_ms), "CPU time");
 }
 
 function stat(label, value, extra) {
@@ -78,13 +107,20 @@ function stat(label, value, extra) {
 function renderSummary() {
   const box = $("#summary");
   box.hidden = false;
-  box.replaceChildren(
-    stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
-    stat("Tests passed", `${sub.passed} / ${sub.total}`),
-    stat("Slowest test", formatMs(sub.max_time_ms), "CPU time"),
-    stat("Peak memory", formatKb(sub.peak_memory_kb)),
-    stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null),
-  );
+  const seed = stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null);
+  if (sub.verdict === "CE") {
+    // Nothing ran: no pass count, time or memory to speak of.
+    box.replaceChildren(stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+      stat("Tests", "None run", "the code could not be loaded"), seed);
+  } else {
+    box.replaceChildren(
+      stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+      stat("Tests passed", `${sub.passed} / ${sub.total}`),
+      slowestStat(),
+      stat("Peak memory", formatKb(sub.peak_memory_kb)),
+      seed,
+    );
+  }
   const messages = clear($("#messages"));
   if (sub.sandboxed === false) {
     messages.appendChild(h("div", { class: "alert alert-warning" },
@@ -92,8 +128,10 @@ function renderSummary() {
   }
   if (sub.message) {
     const title = sub.verdict === "CE" ? "Your code could not be run" : sub.verdict === "IE" ? "Internal error" : "Note";
+    const line = errorLine();
     messages.appendChild(h("div", { class: `alert ${sub.verdict === "CE" || sub.verdict === "IE" ? "alert-error" : "alert-info"} message-box` },
-      h("strong", {}, title), h("pre", { class: "message-text" }, sub.message)));
+      h("strong", {}, title), h("pre", { class: "message-text" }, sub.message),
+      line ? h("a", { href: "#source", id: "error-line-link" }, `Line ${line} is marked in the source below`) : null));
   }
 }
 
@@ -109,7 +147,7 @@ function testRow(test) {
       test.positions != null ? h("span", { class: "muted small", dataset: { positions: String(test.positions) } },
         ` ${positionsText(test)}`) : null),
     h("td", {}, verdictBadge(test.verdict)),
-    h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : formatMs(test.time_ms)),
+    h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : timeText(test)),
     h("td", { class: "num hide-sm" }, formatKb(test.memory_kb)),
     h("td", {}, canView ? h("button", { type: "button", class: "link-button", dataset: { show: String(test.index) },
       "aria-label": `${visibleInput(test) ? "View the board of" : "Details of"} test ${test.index + 1}` },
@@ -218,7 +256,15 @@ function showTest(test, isFirstFailure) {
       ? `${VERDICT_NAMES[test.verdict] || test.verdict} on small position ${test.positions}, the smallest board your solution fails`
       : `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
     test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
-    h("span", { class: "muted" }, ` · ${formatMs(test.time_ms)}`)));
+    h("span", { class: "muted" }, ` · ${timeText(test)}`)));
+  const hiddenFailed = isFirstFailure ? hiddenFailures() : 0;
+  if (hiddenFailed) {
+    const others = test.kind === "hidden" ? hiddenFailed - 1 : hiddenFailed;
+    if (others > 0) {
+      body.appendChild(h("p", { class: "muted", id: "hidden-failures" },
+        `${plural(others, "hidden board")} ${test.kind === "hidden" ? "more" : "also"} failed (listed in the tests below).`));
+    }
+  }
   if (!visibleInput(test)) {
     body.appendChild(h("p", { class: "alert alert-info" },
       "This is a hidden board: its input and answer are not shown to students. Check your solution against the rules and the edge cases in the statement."));
@@ -280,14 +326,16 @@ function showCounterexample(test) {
 function renderFinal() {
   renderHeader();
   renderSummary();
+  renderSource(); // a compile error's line is marked
   $("#live").hidden = true;
   tests = new Map(sub.tests.map((t) => [t.index, t]));
   renderTests(sub.tests);
-  const failing = sub.tests.find(isFailure);
+  const failing = firstFailure(sub.tests);
   if (failing) showTest(failing, true);
   else $("#detail").hidden = true;
   // A failing small position is drawn above as it is: nothing smaller to show.
-  const withCounterexample = sub.tests.find((t) => t.counterexample && t.kind !== "small");
+  const shrinkable = (t) => t && t.counterexample && t.kind !== "small";
+  const withCounterexample = shrinkable(failing) ? failing : sub.tests.find(shrinkable);
   if (withCounterexample) showCounterexample(withCounterexample);
   else $("#counterexample").hidden = true;
   renderJudgings();
@@ -302,14 +350,23 @@ function renderJudgings() {
   const body = clear($("#judgings-body"));
   for (const j of list.slice().reverse()) {
     body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason_label),
-      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, `${j.passed}/${j.total}`),
-      h("td", { class: "num" }, formatMs(j.max_time_ms))));
+      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, j.verdict === "CE" ? "–" : `${j.passed}/${j.total}`),
+      h("td", { class: "num" }, j.verdict === "CE" ? "–" : timeText({ verdict: j.verdict, time_ms: j.max_time_ms }))));
   }
+}
+
+// The line a compile error names ("SyntaxError at line 6: ..."), to mark in the source.
+function errorLine() {
+  if (sub.status !== "done" || sub.verdict !== "CE" || !sub.message) return null;
+  const found = /\bline (\d+)\b/.exec(sub.message);
+  return found ? Number(found[1]) : null;
 }
 
 function renderSource() {
   $("#source").hidden = false;
-  $("#source-body").replaceChildren(codeBlock(sub.source, `Source code of submission ${sub.id}`));
+  const line = errorLine();
+  const label = `Source code of submission ${sub.id}${line ? `, error at line ${line}` : ""}`;
+  $("#source-body").replaceChildren(codeBlock(sub.source, label, { markLine: line }));
 }
 
 $("#copy-source").addEventListener("click", async (event) => {
@@ -379,7 +436,7 @@ function onEvent({ event, data }) {
       renderHeader();
     }
     updateProgress();
-    const first = [...tests.values()].find(isFailure);
+    const first = firstFailure([...tests.values()]);
     if (first && first.index === data.index) showTest(data, true);
   } else if (event === "done") {
     sub = data;
@@ -474,10 +531,10 @@ async function start() {
     return;
   }
   renderHeader();
-  renderSource();
   if (sub.status === "done") {
     renderFinal();
   } else {
+    renderSource();
     for (const test of sub.tests) {
       tests.set(test.index, test);
       upsertTestRow(test);
