@@ -43,6 +43,7 @@ def board_failures(*, session: Session, problem: str) -> dict[int, BoardFailures
     return {
         board_id: BoardFailures(board_id, judged, failing, students)
         for board_id, judged, failing, students in rows
+        if board_id is not None  # the query excludes them; the column type cannot say so
     }
 
 

@@ -148,17 +148,23 @@ def submissions_csv(
 ) -> Response:
     """Every submission matching the filters (those of GET /submissions), newest first, as
     CSV; read page by page (keyset) from the history's indexes."""
-    filters = {
-        "problem": problem,
-        "verdict": verdict.value if verdict else None,
-        "username": username,
-        "since": since,
-        "until": until,
-    }
+
+    def page_after(after: repo.Position | None) -> repo.SubmissionList:
+        return repo.list_submissions(
+            session=session,
+            limit=EXPORT_PAGE,
+            count_cap=0,
+            after=after,
+            problem=problem,
+            verdict=verdict.value if verdict else None,
+            username=username,
+            since=since,
+            until=until,
+        )
 
     def rows() -> Iterator[Iterable[object]]:
         yield SUBMISSION_HEADER
-        page = repo.list_submissions(session=session, limit=EXPORT_PAGE, count_cap=0, **filters)
+        page = page_after(None)
         while True:
             for item in page.items:
                 yield (
@@ -177,13 +183,7 @@ def submissions_csv(
             if not page.older or not page.items:
                 return
             last = page.items[-1]
-            page = repo.list_submissions(
-                session=session,
-                limit=EXPORT_PAGE,
-                count_cap=0,
-                after=repo.Position(last.created_at, last.id),
-                **filters,
-            )
+            page = page_after(repo.Position(last.created_at, last.id))
 
     # Written out before the response starts: the session is the request's, and it ends
     # when this function returns (a course's 200,000 rows make about 20 MB).
