@@ -583,6 +583,32 @@ def test_login_and_register_say_who_is_logged_in(service, open_page):
     expect(page.locator("#logged-in-note")).to_have_count(0)
 
 
+def test_the_user_filter_suggests_names_and_says_when_nobody_has_one(service, open_page):
+    stem = unique("pfx")
+    for suffix in ("ann", "annabel"):
+        service.register(f"{stem}{suffix}", PASSWORD)
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/submissions")
+    field = page.get_by_label("User")
+    field.fill(f"{stem}an")
+    options = page.locator("#user-suggestions option")
+    expect(options).to_have_count(2)
+    assert sorted(options.evaluate_all("(os) => os.map((o) => o.value)")) == [
+        f"{stem}ann",
+        f"{stem}annabel",
+    ]
+    # A name nobody has: said, with the names that start with it.
+    page.goto(f"/submissions?user={stem}an")
+    hint = page.locator("#user-hint")
+    expect(hint).to_contain_text(f"No user is named {stem}an.")
+    shot(page, "fix-17-user-suggestions")
+    hint.get_by_role("link", name=f"{stem}annabel").click()
+    page.wait_for_url(f"**user={stem}annabel")
+    expect(page.locator("#history-body")).to_contain_text("No submissions match these filters")
+    expect(page.locator("#user-hint")).to_have_count(0)  # that user exists
+
+
 FITS = "(el) => el.scrollWidth <= el.clientWidth + 1"
 
 

@@ -32,6 +32,44 @@ if (isInstructor) {
   for (const node of $$("[data-col=user]")) node.hidden = false;
 }
 
+// The user filter names one account: while an instructor types, the names that start with
+// what is typed are offered (any case).
+async function usersStartingWith(prefix, limit) {
+  const q = new URLSearchParams({ search: prefix, limit: String(limit) });
+  return (await api(`/users?${q}`)).items.map((u) => u.username);
+}
+
+if (isInstructor) {
+  let typing = null;
+  $("#f-user").addEventListener("input", (event) => {
+    clearTimeout(typing);
+    const prefix = event.target.value.trim();
+    if (!prefix) return;
+    typing = setTimeout(async () => {
+      try {
+        const names = await usersStartingWith(prefix, 8);
+        $("#user-suggestions").replaceChildren(...names.map((name) => h("option", { value: name })));
+      } catch {
+        // suggestions are a convenience: the filter works without them
+      }
+    }, 150);
+  });
+}
+
+// Nobody has exactly that name: say so, and offer the names that start with it.
+async function noSuchUser(name) {
+  let names = [];
+  try {
+    names = await usersStartingWith(name, 6);
+  } catch {
+    return null;
+  }
+  if (names.includes(name)) return null;
+  const links = names.map((n) => h("a", { href: `/submissions?user=${encodeURIComponent(n)}` }, n));
+  return h("p", { id: "user-hint", class: "muted" }, `No user is named ${name}.`,
+    ...(links.length ? [" Did you mean ", ...links.flatMap((a, i) => (i ? [", ", a] : [a])), "?"] : []));
+}
+
 // Drop empty fields so the URL stays short.
 $("#filters").addEventListener("submit", (event) => {
   for (const field of event.target.elements) {
@@ -123,9 +161,14 @@ async function showPage() {
       if ((params.get("cursor") || params.get("offset")) && page.total > 0) {
         location.replace(pageLink(null, 0)); // past the last page: back to the first
       }
-      body.appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" },
+      const cell = h("td", { colspan: "8", class: "empty-row" },
         filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
-        " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"))));
+        " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"));
+      body.appendChild(h("tr", {}, cell));
+      if (isInstructor && params.get("user")) {
+        const hint = await noSuchUser(params.get("user"));
+        if (hint) cell.appendChild(hint);
+      }
     }
     for (const item of page.items) body.appendChild(row(item));
     if (page.items.length) {
