@@ -4,8 +4,8 @@
 import { API, api, requireUser } from "../api.js";
 import { drawCase, replay } from "../boards.js";
 import {
-  $, VERDICT_NAMES, clear, formatDate, formatKb, formatMs, formatTestTime, formatValue, h, pageAlert,
-  pageData, plural, timeCell, verdictBadge,
+  $, clear, formatDate, formatKb, formatMs, formatTestTime, formatValue, h, isFailingVerdict, pageAlert,
+  pageData, plural, timeCell, verdictBadge, verdictCss, verdictLabel,
 } from "../dom.js";
 import { codeBlock } from "../highlight.js";
 import { streamEvents } from "../sse.js";
@@ -21,7 +21,7 @@ let following = null; // AbortController of the live stream
 const explanations = new Map();
 
 const KIND_NAMES = { sample: "sample", small: "small positions", worst: "worst case", hidden: "hidden", random: "random" };
-const isFailure = (test) => test.verdict !== "AC" && test.verdict !== "SKIPPED";
+const isFailure = (test) => isFailingVerdict(test.verdict);
 const visibleInput = (test) => test.input !== null && test.input !== undefined;
 
 // The failure to open: the first visible one (a student sees its board, the expected value
@@ -48,7 +48,7 @@ function renderHeader() {
     box.replaceChildren(
       verdictBadge(sub.verdict),
       h("div", { class: "sub-verdict-text" },
-        h("strong", {}, VERDICT_NAMES[sub.verdict] || sub.verdict),
+        h("strong", {}, verdictLabel(sub.verdict)),
         h("span", { class: "muted" }, sub.verdict === "CE"
           ? "No test was run"
           : `${sub.passed} of ${plural(sub.total, "test")} passed`)),
@@ -110,11 +110,11 @@ function renderSummary() {
   const seed = stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null);
   if (sub.verdict === "CE") {
     // Nothing ran: no pass count, time or memory to speak of.
-    box.replaceChildren(stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+    box.replaceChildren(stat("Verdict", verdictBadge(sub.verdict), verdictLabel(sub.verdict)),
       stat("Tests", "None run", "the code could not be loaded"), seed);
   } else {
     box.replaceChildren(
-      stat("Verdict", verdictBadge(sub.verdict), VERDICT_NAMES[sub.verdict]),
+      stat("Verdict", verdictBadge(sub.verdict), verdictLabel(sub.verdict)),
       stat("Tests passed", `${sub.passed} / ${sub.total}`),
       slowestStat(),
       stat("Peak memory", formatKb(sub.peak_memory_kb)),
@@ -253,8 +253,8 @@ function showTest(test, isFirstFailure) {
   const body = clear($("#detail-body"));
   body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(test.verdict), " ",
     h("span", {}, test.kind === "small"
-      ? `${VERDICT_NAMES[test.verdict] || test.verdict} on small position ${test.positions}, the smallest board your solution fails`
-      : `${VERDICT_NAMES[test.verdict] || test.verdict} on a ${test.kind} board`),
+      ? `${verdictLabel(test.verdict)} on small position ${test.positions}, the smallest board your solution fails`
+      : `${verdictLabel(test.verdict)} on a ${test.kind} board`),
     test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
     h("span", { class: "muted" }, ` · ${timeText(test)}`)));
   const hiddenFailed = isFirstFailure ? hiddenFailures() : 0;
@@ -312,7 +312,7 @@ function showCounterexample(test) {
   body.appendChild(h("p", { class: "muted" },
     `Test #${test.index + 1} failed on a ${test.kind === "worst" ? "worst-case" : "random"} board. The judge shrank it to this smaller board, where your solution still fails:`));
   body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(cx.verdict), " ",
-    h("span", {}, VERDICT_NAMES[cx.verdict] || cx.verdict)));
+    h("span", {}, verdictLabel(cx.verdict))));
   if (informative(cx)) body.appendChild(h("p", { class: "test-message" }, cx.message));
   body.appendChild(h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, cx.input)),
@@ -402,7 +402,7 @@ function updateProgress(statusText) {
   [...tests.values()].forEach((test) => {
     const tick = strip.children[test.index];
     if (!tick) return;
-    tick.className = `tick tick-${test.verdict.toLowerCase()}`;
+    tick.className = `tick tick-${verdictCss(test.verdict)}`;
     tick.title = `Test ${test.index + 1} (${test.kind}): ${test.verdict}`;
   });
 }
