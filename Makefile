@@ -4,20 +4,24 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose
+# The JS linter, pinned in package.json and package-lock.json (npm ci installs exactly those).
+NODE_STAMP := node_modules/.installed
+APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose nodejs npm
 
 .PHONY: setup system-packages run test test-fast lint bench bench-scale clean
 
-setup: system-packages $(STAMP)
+setup: system-packages $(STAMP) $(NODE_STAMP)
 
 # The sandbox needs bubblewrap, the browser tests Chromium, and the compose test Debian's
-# docker-compose (v1: it validates the file against the compose schema without an engine).
+# docker-compose (v1: it validates the file against the compose schema without an engine),
+# the JS linter Node.js and npm.
 # Installed when we can (root on a Debian-like system); otherwise say exactly what is missing.
 system-packages:
 	@missing=""; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
 	command -v chromium >/dev/null || missing="$$missing chromium chromium-driver"; \
 	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
+	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \
@@ -34,6 +38,10 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install -q -e '.[test]'
 	touch $(STAMP)
 
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
 run: setup
 	$(BIN)/python -m api serve
 
@@ -48,6 +56,7 @@ lint: setup
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	node_modules/.bin/eslint
 
 bench: setup
 	$(BIN)/python -m bench
@@ -57,4 +66,4 @@ bench-scale: setup  # a course's history in a fresh PostgreSQL database (minutes
 	$(BIN)/python -m bench scale --submissions $(SUBMISSIONS)
 
 clean:
-	rm -rf $(VENV) var tests/artifacts
+	rm -rf $(VENV) var tests/artifacts node_modules

@@ -19,6 +19,7 @@ from fastapi.templating import Jinja2Templates
 from api.markdown import render_markdown
 from api.web import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
+from judge.verdict import Verdict
 
 router = APIRouter(include_in_schema=False)
 
@@ -49,8 +50,24 @@ def asset(path: str) -> str:
     return f"/static/{path}?v={asset_version(path)}"
 
 
+def verdict_table() -> list[dict[str, Any]]:
+    """The verdicts as the scripts show them, from judge.verdict alone: every page embeds this
+    table (base.html), so no script keeps names of its own. `css` names the badge-/tick-
+    classes; a `failure` ran and did not pass (a skipped test never ran)."""
+    return [
+        {
+            "code": verdict.value,
+            "label": verdict.description,
+            "css": verdict.value.lower(),
+            "failure": verdict not in (Verdict.AC, Verdict.SKIPPED),
+        }
+        for verdict in Verdict
+    ]
+
+
 templates = Jinja2Templates(directory=TEMPLATES_DIR)
 templates.env.globals["asset"] = asset
+templates.env.globals["verdicts"] = verdict_table()
 
 
 def problem_list() -> list[dict[str, Any]]:

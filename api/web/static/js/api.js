@@ -113,6 +113,27 @@ export function describeError(status, body) {
   return fallbackMessage(status);
 }
 
+function parseJson(text) {
+  if (!text) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+// The ApiError for a response that is not ok, its message fit to show to the user. Every
+// caller of fetch() against the API (requests, event streams, downloads) ends up here.
+export async function errorFromResponse(response) {
+  let body = null;
+  try {
+    body = parseJson(await response.text());
+  } catch {
+    // the connection dropped while reading the body: the status alone says enough
+  }
+  return new ApiError(response.status, describeError(response.status, body), body, response.headers);
+}
+
 export function loginUrl(next = location.pathname + location.search) {
   return `/login?next=${encodeURIComponent(next)}`;
 }
@@ -140,22 +161,15 @@ export async function api(path, options = {}) {
     throw new ApiError(0, "Cannot reach the judge. Check your connection and try again.");
   }
   if (response.status === 204) return null;
-  let data = null;
-  const text = await response.text();
-  if (text) {
-    try {
-      data = JSON.parse(text);
-    } catch {
-      data = null;
-    }
-  }
   if (!response.ok) {
     if (response.status === 401 && auth && redirectOn401) {
       clearToken();
       location.assign(loginUrl() + "&expired=1");
     }
-    throw new ApiError(response.status, describeError(response.status, data), data, response.headers);
+    throw await errorFromResponse(response);
   }
+  const text = await response.text();
+  const data = parseJson(text);
   if (data === null && text) {
     throw new ApiError(response.status, "The judge sent an answer this page cannot read.");
   }

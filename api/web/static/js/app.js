@@ -38,7 +38,7 @@ function roleChecked() {
 
 async function setupAccount() {
   const isPublic = document.body.dataset.public === "1";
-  let user = null;
+  let user;
   try {
     user = await currentUser();
   } catch (error) {

@@ -53,13 +53,18 @@ export function clear(node) {
   return node;
 }
 
-export function pageData() {
-  const node = document.getElementById("page-data");
+// The JSON a page's template embeds in <script type="application/json" id=...>.
+function embedded(id, fallback) {
+  const node = document.getElementById(id);
   try {
-    return node ? JSON.parse(node.textContent) : {};
+    return node ? JSON.parse(node.textContent) : fallback;
   } catch {
-    return {};
+    return fallback;
   }
+}
+
+export function pageData() {
+  return embedded("page-data", {});
 }
 
 export function showAlert(node, message, kind = "error") {
@@ -78,17 +83,31 @@ export function pageAlert(message, kind = "error") {
 
 // ---- formatting -------------------------------------------------------------------------
 
-export const VERDICT_NAMES = {
-  AC: "Accepted",
-  WA: "Wrong answer",
-  TLE: "Time limit exceeded",
-  MLE: "Memory limit exceeded",
-  RE: "Runtime error",
-  OLE: "Output limit exceeded",
-  CE: "Compilation error",
-  IE: "Internal error",
-  SKIPPED: "Skipped",
-};
+// The verdicts as judge/verdict.py defines them, embedded by base.html: code -> {code, label,
+// css, failure}. Read once, on first use.
+let verdicts = null;
+
+function verdictInfo(code) {
+  if (!verdicts) verdicts = new Map(embedded("verdicts", []).map((v) => [v.code, v]));
+  return verdicts.get(code);
+}
+
+export function verdictLabel(code) {
+  const info = verdictInfo(code);
+  return info ? info.label : code;
+}
+
+// The end of a badge-/tick- class name: "wa" for WA.
+export function verdictCss(code) {
+  const info = verdictInfo(code);
+  return info ? info.css : "pending";
+}
+
+// Ran and did not pass (a skipped test never ran).
+export function isFailingVerdict(code) {
+  const info = verdictInfo(code);
+  return Boolean(info && info.failure);
+}
 
 export function verdictBadge(verdict, status) {
   if (!verdict) {
@@ -100,7 +119,7 @@ export function verdictBadge(verdict, status) {
   }
   return h(
     "span",
-    { class: `badge badge-${verdict.toLowerCase()}`, title: VERDICT_NAMES[verdict] || verdict },
+    { class: `badge badge-${verdictCss(verdict)}`, title: verdictLabel(verdict) },
     verdict,
   );
 }

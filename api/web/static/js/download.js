@@ -1,6 +1,6 @@
 // Saving a file the API makes (a CSV export): fetched with the bearer token, then handed to
 // the browser as a download.
-import { ApiError, API, describeError, getToken } from "./api.js";
+import { ApiError, API, errorFromResponse, getToken } from "./api.js";
 
 export async function download(path, filename) {
   const headers = {};
@@ -12,15 +12,7 @@ export async function download(path, filename) {
   } catch {
     throw new ApiError(0, "Cannot reach the judge. Check your connection and try again.");
   }
-  if (!response.ok) {
-    let body = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null;
-    }
-    throw new ApiError(response.status, describeError(response.status, body), body);
-  }
+  if (!response.ok) throw await errorFromResponse(response);
   const url = URL.createObjectURL(await response.blob());
   const link = document.createElement("a");
   link.href = url;

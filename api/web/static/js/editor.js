@@ -164,7 +164,7 @@ export class CodeEditor {
     const ta = this.textarea;
     ta.focus();
     ta.setSelectionRange(start, end);
-    let done = false;
+    let done;
     try {
       done = document.execCommand("insertText", false, text);
     } catch {

@@ -2,7 +2,7 @@
 // stream is read and parsed here (the text/event-stream format: "event:", "data:", "id:"
 // fields, blank line between events, ":" comment lines).
 
-import { ApiError, describeError, getToken } from "./api.js";
+import { ApiError, errorFromResponse, getToken } from "./api.js";
 
 function parseBlock(block) {
   let event = "message";
@@ -42,15 +42,7 @@ export async function streamEvents(url, { onEvent, signal }) {
     if (error && error.name === "AbortError") throw error;
     throw new ApiError(0, "Lost the connection to the judge.");
   }
-  if (!response.ok) {
-    let body = null;
-    try {
-      body = await response.json();
-    } catch {
-      body = null;
-    }
-    throw new ApiError(response.status, describeError(response.status, body), body);
-  }
+  if (!response.ok) throw await errorFromResponse(response);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffer = "";
   try {

@@ -58,7 +58,7 @@ if (isInstructor) {
 
 // Nobody has exactly that name: say so, and offer the names that start with it.
 async function noSuchUser(name) {
-  let names = [];
+  let names;
   try {
     names = await usersStartingWith(name, 6);
   } catch {

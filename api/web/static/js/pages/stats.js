@@ -3,7 +3,7 @@
 import { api, requireUser } from "../api.js";
 import { barChart, dayChart } from "../charts.js";
 import { rejudgeWithProgress } from "../rejudge.js";
-import { $, VERDICT_NAMES, clear, h, pageAlert, pageData } from "../dom.js";
+import { $, clear, h, pageAlert, pageData, verdictCss, verdictLabel } from "../dom.js";
 
 const { slug } = pageData();
 const user = await requireUser();
@@ -36,8 +36,8 @@ function draw(stats) {
   );
   const shown = stats.verdicts.filter((v) => v.count > 0 || ["AC", "WA", "TLE", "RE"].includes(v.verdict));
   const items = shown.map((v) => ({
-    label: v.verdict, value: v.count, title: VERDICT_NAMES[v.verdict] || v.verdict,
-    className: `chart-bar-${v.verdict.toLowerCase()}`,
+    label: v.verdict, value: v.count, title: verdictLabel(v.verdict),
+    className: `chart-bar-${verdictCss(v.verdict)}`,
   }));
   const verdictBox = clear($("#verdict-chart"));
   verdictBox.appendChild(barChart(items, {
@@ -47,7 +47,7 @@ function draw(stats) {
   if (!stats.submissions) verdictBox.appendChild(h("p", { class: "muted center" }, "No finished submissions yet."));
   const vt = clear($("#verdict-table"));
   for (const v of stats.verdicts) {
-    vt.appendChild(h("tr", {}, h("td", {}, `${v.verdict} · ${VERDICT_NAMES[v.verdict] || ""}`), h("td", { class: "num" }, String(v.count))));
+    vt.appendChild(h("tr", {}, h("td", {}, `${v.verdict} · ${verdictLabel(v.verdict)}`), h("td", { class: "num" }, String(v.count))));
   }
   const total = stats.days.reduce((sum, d) => sum + d.total, 0);
   const daysBox = clear($("#days-chart"));

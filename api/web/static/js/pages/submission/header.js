@@ -1,0 +1,90 @@
+// The top of the page: who submitted what, the verdict (or the judging's state), and once
+// judged the summary figures and the judge's message.
+import { $, clear, formatKb, formatMs, h, plural, timeCell, verdictBadge, verdictLabel } from "../../dom.js";
+import { errorLine } from "./source.js";
+import { page, timeText, titleOf } from "./state.js";
+
+export function renderHeader() {
+  const { sub, isInstructor } = page;
+  const meta = $("#sub-meta");
+  meta.replaceChildren(
+    h("a", { href: `/problems/${encodeURIComponent(sub.problem)}` }, titleOf(sub.problem)),
+    " · by ", h("strong", {}, sub.user), " · submitted ", timeCell(sub.created_at),
+  );
+  const box = $("#sub-verdict");
+  if (sub.status === "done") {
+    box.replaceChildren(
+      verdictBadge(sub.verdict),
+      h("div", { class: "sub-verdict-text" },
+        h("strong", {}, verdictLabel(sub.verdict)),
+        h("span", { class: "muted" }, sub.verdict === "CE"
+          ? "No test was run"
+          : `${sub.passed} of ${plural(sub.total, "test")} passed`)),
+    );
+    box.dataset.verdict = sub.verdict;
+  } else if (sub.status === "held") {
+    // Not a verdict: grading kept being interrupted on the judge's side.
+    box.replaceChildren(verdictBadge(null, "held"),
+      h("div", { class: "sub-verdict-text" }, h("strong", {}, "Held for review"),
+        h("span", { class: "muted" }, isInstructor
+          ? "Grading kept being interrupted. Rejudge it once the cause is fixed."
+          : "Grading was interrupted by a problem on the judge's side, not by your code. An instructor will run it again.")));
+    delete box.dataset.verdict;
+  } else {
+    box.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("div", { class: "sub-verdict-text" }, h("strong", {}, sub.status === "running" ? "Judging…" : "Queued…"),
+        h("span", { class: "muted" }, "Results appear below as each test is graded.")));
+    delete box.dataset.verdict;
+  }
+  $("#sub-actions").hidden = !isInstructor;
+  renderHold();
+}
+
+function renderHold() {
+  const box = $("#hold");
+  box.hidden = !(page.isInstructor && page.sub.status === "held" && page.sub.hold_reason);
+  if (!box.hidden) $("#hold-reason").textContent = page.sub.hold_reason;
+}
+
+function slowestStat() {
+  const timedOut = page.sub.tests.find((t) => t.verdict === "TLE");
+  if (timedOut) return stat("Slowest test", timeText(timedOut), "stopped at the time limit");
+  return stat("Slowest test", formatMs(page.sub.max_time_ms), "CPU time");
+}
+
+function stat(label, value, extra) {
+  return h("div", { class: "stat" }, h("span", { class: "stat-label" }, label),
+    h("span", { class: "stat-value" }, value), extra ? h("span", { class: "stat-extra muted" }, extra) : null);
+}
+
+export function renderSummary() {
+  const { sub } = page;
+  const box = $("#summary");
+  box.hidden = false;
+  const seed = stat("Random seed", String(sub.seed), sub.judge_version ? `judge ${sub.judge_version}` : null);
+  if (sub.verdict === "CE") {
+    // Nothing ran: no pass count, time or memory to speak of.
+    box.replaceChildren(stat("Verdict", verdictBadge(sub.verdict), verdictLabel(sub.verdict)),
+      stat("Tests", "None run", "the code could not be loaded"), seed);
+  } else {
+    box.replaceChildren(
+      stat("Verdict", verdictBadge(sub.verdict), verdictLabel(sub.verdict)),
+      stat("Tests passed", `${sub.passed} / ${sub.total}`),
+      slowestStat(),
+      stat("Peak memory", formatKb(sub.peak_memory_kb)),
+      seed,
+    );
+  }
+  const messages = clear($("#messages"));
+  if (sub.sandboxed === false) {
+    messages.appendChild(h("div", { class: "alert alert-warning" },
+      "This submission was graded without a sandbox (development mode)."));
+  }
+  if (sub.message) {
+    const title = sub.verdict === "CE" ? "Your code could not be run" : sub.verdict === "IE" ? "Internal error" : "Note";
+    const line = errorLine();
+    messages.appendChild(h("div", { class: `alert ${sub.verdict === "CE" || sub.verdict === "IE" ? "alert-error" : "alert-info"} message-box` },
+      h("strong", {}, title), h("pre", { class: "message-text" }, sub.message),
+      line ? h("a", { href: "#source", id: "error-line-link" }, `Line ${line} is marked in the source below`) : null));
+  }
+}

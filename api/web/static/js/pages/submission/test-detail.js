@@ -1,0 +1,125 @@
+// One test drawn: its board, expected vs returned, the optimal line of play, and the shrunk
+// counterexample of a failing random or worst-case board.
+import { api } from "../../api.js";
+import { drawCase, replay } from "../../boards.js";
+import { $, clear, formatValue, h, plural, verdictBadge, verdictLabel } from "../../dom.js";
+import { hiddenFailures, isFailure, page, timeText, visibleInput } from "./state.js";
+
+const explanations = new Map(); // test index -> promise of its optimal line
+
+// A new judging's tests are other tests: their lines are fetched again.
+export function forgetExplanations() {
+  explanations.clear();
+}
+
+function comparison(expected, got, verdict) {
+  const returned = verdict === "WA" ? formatValue(got) : got === null || got === undefined ? "no answer" : formatValue(got);
+  return h("dl", { class: "compare" },
+    h("div", { class: "compare-item compare-expected" }, h("dt", {}, "Expected"), h("dd", {}, h("code", {}, formatValue(expected)))),
+    h("div", { class: `compare-item ${verdict === "AC" ? "compare-ok" : "compare-got"}` },
+      h("dt", {}, "Your function returned"), h("dd", {}, h("code", {}, returned))));
+}
+
+function lineSection(slug, input, explanation, collapsed = false) {
+  if (collapsed) {
+    const box = h("details", { class: "line-of-play" }, h("summary", {}, "Optimal line of play on this board"));
+    if (explanation) box.appendChild(replay(slug, input, explanation));
+    return box;
+  }
+  const box = h("div", { class: "line-of-play" }, h("h4", {}, "Optimal line of play"));
+  if (explanation) box.appendChild(replay(slug, input, explanation));
+  return box;
+}
+
+// The judge's "expected X, got Y" says what the two boxes already show.
+function informative(test) {
+  return test.message && !(test.verdict === "WA" && /^expected /.test(test.message));
+}
+
+async function explanationFor(test) {
+  if (!explanations.has(test.index)) {
+    explanations.set(test.index, api(`/submissions/${page.id}/tests/${test.index}/explanation`));
+  }
+  return explanations.get(test.index);
+}
+
+export function showTest(test, isFirstFailure) {
+  const { sub } = page;
+  const section = $("#detail");
+  section.hidden = false;
+  section.tabIndex = -1;
+  const failed = isFailure(test);
+  $("#detail-title").textContent = isFirstFailure
+    ? `First failing test: #${test.index + 1}`
+    : `Test #${test.index + 1}`;
+  const body = clear($("#detail-body"));
+  body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(test.verdict), " ",
+    h("span", {}, test.kind === "small"
+      ? `${verdictLabel(test.verdict)} on small position ${test.positions}, the smallest board your solution fails`
+      : `${verdictLabel(test.verdict)} on a ${test.kind} board`),
+    test.profile ? h("span", { class: "muted" }, ` (${test.profile.replace(/_/g, " ")})`) : null,
+    h("span", { class: "muted" }, ` · ${timeText(test)}`)));
+  const hiddenFailed = isFirstFailure ? hiddenFailures() : 0;
+  if (hiddenFailed) {
+    const others = test.kind === "hidden" ? hiddenFailed - 1 : hiddenFailed;
+    if (others > 0) {
+      body.appendChild(h("p", { class: "muted", id: "hidden-failures" },
+        `${plural(others, "hidden board")} ${test.kind === "hidden" ? "more" : "also"} failed (listed in the tests below).`));
+    }
+  }
+  if (!visibleInput(test)) {
+    body.appendChild(h("p", { class: "alert alert-info" },
+      "This is a hidden board: its input and answer are not shown to students. Check your solution against the rules and the edge cases in the statement."));
+    return;
+  }
+  if (failed && informative(test)) body.appendChild(h("p", { class: "test-message" }, test.message));
+  if (test.kind === "hidden" && test.board_id != null) { // only instructors get a hidden input
+    body.appendChild(h("p", { class: "small" }, h("a", {
+      href: `/instructor/problems/${encodeURIComponent(sub.problem)}/boards#board-${test.board_id}`,
+    }, `Hidden board #${test.board_id} in the board editor`)));
+  }
+  const layout = h("div", { class: "detail-layout" },
+    h("div", { class: "detail-board" }, drawCase(sub.problem, test.input)),
+    h("div", { class: "detail-info" }, comparison(test.expected, test.got, test.verdict),
+      h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
+        h("pre", {}, JSON.stringify(test.input)))));
+  body.appendChild(layout);
+  // With a shrunk counterexample below, this larger board's line is there on request. A small
+  // position is the smallest board already: its line is the one to study.
+  const collapsed = Boolean(test.counterexample) && test.kind !== "small";
+  let line = lineSection(sub.problem, test.input, null, collapsed);
+  line.appendChild(h("p", { class: "muted" }, "Loading the optimal line…"));
+  body.appendChild(line);
+  explanationFor(test).then((explanation) => {
+    const open = line.open;
+    const ready = lineSection(sub.problem, test.input, explanation, collapsed);
+    if (open) ready.open = true;
+    line.replaceWith(ready);
+    line = ready;
+  }).catch((error) => {
+    line.replaceChildren(h(collapsed ? "summary" : "h4", {}, "Optimal line of play"),
+      h("p", { class: "alert alert-error" }, `Could not load the optimal line: ${error.message}`));
+  });
+}
+
+export function showCounterexample(test) {
+  const { sub } = page;
+  const cx = test.counterexample;
+  const section = $("#counterexample");
+  if (!cx) {
+    section.hidden = true;
+    return;
+  }
+  section.hidden = false;
+  const body = clear($("#cx-body"));
+  body.appendChild(h("p", { class: "muted" },
+    `Test #${test.index + 1} failed on a ${test.kind === "worst" ? "worst-case" : "random"} board. The judge shrank it to this smaller board, where your solution still fails:`));
+  body.appendChild(h("p", { class: "detail-meta" }, verdictBadge(cx.verdict), " ",
+    h("span", {}, verdictLabel(cx.verdict))));
+  if (informative(cx)) body.appendChild(h("p", { class: "test-message" }, cx.message));
+  body.appendChild(h("div", { class: "detail-layout" },
+    h("div", { class: "detail-board" }, drawCase(sub.problem, cx.input)),
+    h("div", { class: "detail-info" }, comparison(cx.expected, cx.got, cx.verdict),
+      h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"), h("pre", {}, JSON.stringify(cx.input))))));
+  if (cx.explanation) body.appendChild(lineSection(sub.problem, cx.input, cx.explanation));
+}
