@@ -42,6 +42,8 @@ def encode_answer(value):
     """What `solution` returned, in the kinds the judge's types know: an exact int as digits,
     an exact list item by item; anything else as its type name and a short repr. It reports,
     it does not check: which type the answer must have is decided outside the sandbox."""
+    if type(value) is int:  # the common answer, without the list machinery
+        return encode_int(value)
     budget = [MAX_REPORTED_VALUES, MAX_REPORTED_CHARS]
 
     def encode(value, depth):
@@ -50,14 +52,11 @@ def encode_answer(value):
         if budget[0] < 0:
             raise _TooLarge
         if kind is int:
-            try:
-                digits = int.__repr__(value)
-            except ValueError:  # beyond the int->str digit limit
-                return {"type": "int", "repr": "<an int with more than 4300 digits>"}
-            budget[1] -= len(digits)
+            report = encode_int(value)
+            budget[1] -= len(report.get("int", ""))
             if budget[1] < 0:
                 raise _TooLarge
-            return {"type": "int", "int": digits}
+            return report
         if kind is list and depth < MAX_LIST_DEPTH:
             items = list.copy(value)  # one step under the GIL: a thread cannot resize it midway
             return {"type": "list", "items": [encode(item, depth + 1) for item in items]}
@@ -67,6 +66,13 @@ def encode_answer(value):
         return encode(value, 0)
     except _TooLarge:
         return {"type": "list", "repr": "<a list too large to report>"}
+
+
+def encode_int(value):
+    try:
+        return {"type": "int", "int": int.__repr__(value)}
+    except ValueError:  # beyond the int->str digit limit
+        return {"type": "int", "repr": "<an int with more than 4300 digits>"}
 
 
 def opaque(value):
