@@ -13,6 +13,7 @@ have is the problem's declaration (`ANSWER`), checked here, outside the sandbox.
 from __future__ import annotations
 
 import re
+from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,18 +27,18 @@ MAX_LIST_DEPTH = 3
 _UNSAFE = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\ud800-\udfff]")
 
 
-class ValueType:
+class ValueType(ABC):
     """A type a problem declares for its answer or a parameter, named as in a signature
     ("int", "int[]", "int[][]"): the names a later per-language signature is written from."""
 
     @property
-    def name(self) -> str:
-        raise NotImplementedError
+    @abstractmethod
+    def name(self) -> str: ...
 
+    @abstractmethod
     def accepts(self, value: Any) -> bool:
         """Strictly of this type: exact ints and exact lists, nothing that merely compares
         equal (True == 1, 5.0 == 5) or subclasses them."""
-        raise NotImplementedError
 
     def check(self, expected: Any, got: Any) -> tuple[bool, str]:
         """Compare a returned value with the expected one. The message never mentions the
