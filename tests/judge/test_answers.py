@@ -13,6 +13,7 @@ from judge import answers, harness, problems
 from judge.answers import INT, list_of, parse_type
 from judge.grade import grade
 from judge.problems import footholds
+from tests.judge import corpus
 
 
 class LyingInt(int):
@@ -160,39 +161,27 @@ def test_the_contract_refuses_a_wrong_declaration(changes: dict[str, Any], error
         problems.check_contract(_footholds_with(**changes))
 
 
-ROW_SOLVER = """
-def lead(board):
-    n = len(board)
-    dp = [[0] * (n + 1) for _ in range(n + 1)]
-    for length in range(1, n + 1):
-        for i in range(n - length + 1):
-            j = i + length
-            best = max(board[i] - dp[i + 1][j], board[j - 1] - dp[i][j - 1])
-            if length >= 2:
-                best = max(best, -dp[i + 2][j], -dp[i][j - 2])
-            dp[i][j] = best
-    return dp[0][n]
-
-
-class Row(list):
-    pass
-"""
+# An accepted solution whose last line returns `dp[0][n]`, the answer, as an exact int.
+ROW_SOLVER = corpus.ROOT / "accepted" / "numbergame_dp.py"
 
 
 @pytest.mark.parametrize(
     ("returns", "message"),
     [
-        ("lead(board)", ""),  # accepted: nothing to say
-        ("[lead(board)]", "expected an int, got [-1000] (list)"),
-        ("Row([lead(board)])", "expected an int, got [-1000] (Row)"),
-        ("lead(board) == -1000", "expected an int, got True (bool)"),
+        ("dp[0][n]", ""),  # accepted: nothing to say
+        ("[dp[0][n]]", "expected an int, got [-1000] (list)"),
+        ("Row([dp[0][n]])", "expected an int, got [-1000] (Row)"),
+        ("dp[0][n] == -1000", "expected an int, got True (bool)"),
     ],
 )
 def test_the_declared_answer_type_holds_through_the_sandbox(
     returns: str, message: str, sandbox
 ) -> None:
     """The first sample of numbergame, through the real harness: only an exact int passes."""
-    source = f"{ROW_SOLVER}\ndef solution(board):\n    return {returns}\n"
+    accepted = ROW_SOLVER.read_text()
+    assert "    return dp[0][n]\n" in accepted
+    row_class = "class Row(list):\n    pass\n\n\n"
+    source = row_class + accepted.replace("return dp[0][n]", f"return {returns}")
     result = grade("numbergame", source.encode(), seed=1, random_count=0, sandbox=sandbox)
     first = result.tests[0]
     assert (first.verdict.value, first.message) == ("WA" if message else "AC", message)
