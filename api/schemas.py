@@ -75,10 +75,18 @@ class Sample(BaseModel):
     answer: Any
 
 
+class ViewPublic(BaseModel):
+    """How the pages draw and edit a problem's cases (judge.problems.View)."""
+
+    kind: str  # a renderer and editor of the front end: "grid-two-pieces", "number-row"
+    bounds: dict[str, int]  # what the editor checks before asking the judge
+
+
 class ProblemSummary(BaseModel):
     slug: str
     title: str
     limits: LimitsPublic
+    view: ViewPublic
 
 
 class ProblemPublic(ProblemSummary):
@@ -86,6 +94,9 @@ class ProblemPublic(ProblemSummary):
     statement_html: str
     params: list[str]
     samples: list[Sample]
+    # The signature, as type names: {"board": "int[][]", ...} and "int".
+    param_types: dict[str, str]
+    answer_type: str
 
 
 class BoardCreate(BaseModel):

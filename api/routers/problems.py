@@ -18,6 +18,7 @@ from api.schemas import (
     ProblemPublic,
     ProblemSummary,
     Sample,
+    ViewPublic,
 )
 from judge import problems
 from store import repo
@@ -49,10 +50,14 @@ def _limits(module: problems.Problem) -> LimitsPublic:
     return LimitsPublic(time_s=limits.time_s, memory_mb=limits.memory_mb, total_s=limits.total_s)
 
 
+def _view(module: problems.Problem) -> ViewPublic:
+    return ViewPublic(kind=module.VIEW.kind, bounds=dict(module.VIEW.bounds))
+
+
 @router.get("/problems", response_model=list[ProblemSummary])
 def list_problems(user: CurrentUser) -> list[ProblemSummary]:
     return [
-        ProblemSummary(slug=slug, title=m.TITLE, limits=_limits(m))
+        ProblemSummary(slug=slug, title=m.TITLE, limits=_limits(m), view=_view(m))
         for slug, m in problems.registry().items()
     ]
 
@@ -64,10 +69,13 @@ def get_problem(slug: str, user: CurrentUser) -> ProblemPublic:
         slug=slug,
         title=module.TITLE,
         limits=_limits(module),
+        view=_view(module),
         statement=module.STATEMENT,
         statement_html=render_markdown(module.STATEMENT),
         params=list(module.PARAMS),
         samples=[Sample(input=s["input"], answer=s["answer"]) for s in module.SAMPLES],
+        param_types={name: t.name for name, t in module.PARAM_TYPES.items()},
+        answer_type=module.ANSWER.name,
     )
 
 

@@ -9,6 +9,7 @@ render on the server is public to anyone who can reach the judge: the problem st
 from __future__ import annotations
 
 import hashlib
+from dataclasses import asdict
 from functools import cache
 from typing import Any
 
@@ -72,8 +73,9 @@ templates.env.globals["verdicts"] = verdict_table()
 
 def problem_list() -> list[dict[str, Any]]:
     # time_s: a test stopped at the limit is shown as "> limit", not as its CPU time.
+    # view: which renderer and editor draw the problem's cases (boards.js, board-editor.js).
     return [
-        {"slug": slug, "title": m.TITLE, "time_s": m.LIMITS.time_s}
+        {"slug": slug, "title": m.TITLE, "time_s": m.LIMITS.time_s, "view": asdict(m.VIEW)}
         for slug, m in problems.registry().items()
     ]
 

@@ -6,6 +6,9 @@ A problem module defines (see docs/ARCHITECTURE.md, "Problem plug-ins"):
     TITLE: str
     STATEMENT: str            markdown shown to students
     PARAMS: tuple[str, ...]   argument names of `solution`, in order
+    PARAM_TYPES: dict[str, ValueType]  each parameter's type (judge.answers: INT, list_of(INT))
+    ANSWER: ValueType         the type `solution` returns; check() holds answers to it
+    VIEW: View                how the web pages draw and edit a case (a renderer kind, bounds)
     LIMITS: Limits            per-test time, memory, total budget
     SAMPLES: list[dict]       [{"input": case, "answer": answer}, ...] from the statement
     PROFILES: dict[str, float]  generator profile -> weight in the default random plan
@@ -13,7 +16,7 @@ A problem module defines (see docs/ARCHITECTURE.md, "Problem plug-ins"):
     validate(case) -> None    raises InvalidCase with a precise message
     generate(rng, profile) -> case        seeded by the caller's random.Random
     reference(case) -> answer
-    check(case, expected, got) -> (ok, message)   strict types; never leaks hidden inputs
+    check(case, expected, got) -> (ok, message)   ANSWER.check or stricter; hides the input
     explain(case) -> dict     {"answer", "winner", "moves": [...]}: one optimal line of play
     shrink(case) -> iterable of smaller valid cases
 
@@ -34,10 +37,12 @@ import importlib
 import pkgutil
 import random
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
 from typing import Any, Protocol, cast
+
+from judge.answers import ValueType
 
 # A case as the plug-ins read it (they never modify one): a JSON object keyed by PARAMS.
 Case = Mapping[str, Any]
@@ -58,6 +63,17 @@ class Limits:
     total_s: float  # wall budget for the whole submission; tests past it are skipped
 
 
+@dataclass(frozen=True)
+class View:
+    """How the web pages draw, replay and edit this problem's cases. `kind` names a renderer
+    and an editor of the front end (VIEWS in api/web/static/js/boards.js, EDITORS in
+    board-editor.js), so a new problem drawn like an old one needs no JavaScript; `bounds`
+    are the limits the editor checks before asking the judge, which checks again."""
+
+    kind: str
+    bounds: Mapping[str, int] = field(default_factory=dict)
+
+
 class Problem(Protocol):
     """The contract of a problem plug-in module, as the rest of the judge sees it.
 
@@ -74,6 +90,12 @@ class Problem(Protocol):
     def STATEMENT(self) -> str: ...
     @property
     def PARAMS(self) -> tuple[str, ...]: ...
+    @property
+    def PARAM_TYPES(self) -> Mapping[str, ValueType]: ...
+    @property
+    def ANSWER(self) -> ValueType: ...
+    @property
+    def VIEW(self) -> View: ...
     @property
     def LIMITS(self) -> Limits: ...
     @property
@@ -97,6 +119,9 @@ REQUIRED = {
     "TITLE": str,
     "STATEMENT": str,
     "PARAMS": tuple,
+    "PARAM_TYPES": dict,
+    "ANSWER": ValueType,
+    "VIEW": View,
     "LIMITS": Limits,
     "SAMPLES": list,
     "PROFILES": dict,
@@ -119,12 +144,31 @@ def check_contract(module: ModuleType) -> None:
         raise TypeError(f"problem {name}: SLUG {module.SLUG!r} differs from the module name")
     if not module.PROFILES or any(w <= 0 for w in module.PROFILES.values()):
         raise TypeError(f"problem {name}: PROFILES needs positive weights")
+    if tuple(module.PARAM_TYPES) != module.PARAMS:
+        raise TypeError(f"problem {name}: PARAM_TYPES must name PARAMS, in order")
+    if not all(isinstance(t, ValueType) for t in module.PARAM_TYPES.values()):
+        raise TypeError(f"problem {name}: PARAM_TYPES values must be judge.answers types")
+    if not module.VIEW.kind:
+        raise TypeError(f"problem {name}: VIEW needs a kind")
     for sample in module.SAMPLES:
         module.validate(sample["input"])
+        _check_types(module, sample["input"])
+        if not module.ANSWER.accepts(sample["answer"]):
+            raise TypeError(f"problem {name}: a sample answer is not of type {module.ANSWER}")
     if hasattr(module, "small_cases") != hasattr(module, "canonical"):
         raise TypeError(f"problem {name}: small_cases() needs canonical() and back")
     for case in getattr(module, "WORST_CASES", ()):
         module.validate(case)
+        _check_types(module, case)
+
+
+def _check_types(module: ModuleType, case: Case) -> None:
+    """Every argument of a known-good case has the type its parameter declares."""
+    for param, declared in module.PARAM_TYPES.items():
+        if not declared.accepts(case[param]):
+            raise TypeError(
+                f"problem {module.SLUG}: {param} of {dict(case)} is not of type {declared}"
+            )
 
 
 @cache

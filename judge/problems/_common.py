@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from judge.answers import describe
 from judge.problems import InvalidCase
 
 
@@ -31,12 +30,3 @@ def check_keys(case: Any, params: tuple[str, ...]) -> None:
     extra = sorted((key for key in case if key not in params), key=repr)
     if extra:
         raise InvalidCase(f"case has unexpected key {extra[0]!r} (expected keys {list(params)})")
-
-
-def check_int_answer(expected: int, got: Any) -> tuple[bool, str]:
-    """Strict comparison of an int answer. The message never mentions the input."""
-    if type(got) is not int:
-        return False, f"expected an int, got {describe(got)}"
-    if got != expected:
-        return False, f"expected {expected}, got {got}"
-    return True, f"correct: {got}"

@@ -12,14 +12,19 @@ from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
-from judge.problems import Case, InvalidCase, Limits
-from judge.problems._common import check_int_answer, check_keys, is_int, short
+from judge.answers import INT, list_of
+from judge.problems import Case, InvalidCase, Limits, View
+from judge.problems._common import check_keys, is_int, short
 
 SLUG = "footholds"
 TITLE = "Vanishing footholds"
 PARAMS = ("board", "aloc", "bloc")
 LIMITS = Limits(time_s=10.0, memory_mb=256, total_s=60.0)
 MAX_SIDE = 5
+
+PARAM_TYPES = {"board": list_of(list_of(INT)), "aloc": list_of(INT), "bloc": list_of(INT)}
+ANSWER = INT
+VIEW = View("grid-two-pieces", {"max_side": MAX_SIDE})
 
 STATEMENT = """\
 # Vanishing footholds
@@ -266,7 +271,7 @@ def reference(case: Case) -> int:
 
 
 def check(case: Case, expected: int, got: Any) -> tuple[bool, str]:
-    return check_int_answer(expected, got)
+    return ANSWER.check(expected, got)
 
 
 def explain(case: Case) -> dict[str, Any]:

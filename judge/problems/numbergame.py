@@ -11,8 +11,9 @@ import random
 from collections.abc import Iterator
 from typing import Any
 
-from judge.problems import Case, InvalidCase, Limits
-from judge.problems._common import check_int_answer, check_keys, is_int, short
+from judge.answers import INT, list_of
+from judge.problems import Case, InvalidCase, Limits, View
+from judge.problems._common import check_keys, is_int, short
 
 SLUG = "numbergame"
 TITLE = "Number game"
@@ -20,6 +21,10 @@ PARAMS = ("board",)
 LIMITS = Limits(time_s=2.0, memory_mb=256, total_s=60.0)
 MAX_N = 50
 MAX_ABS = 1000
+
+PARAM_TYPES = {"board": list_of(INT)}
+ANSWER = INT
+VIEW = View("number-row", {"max_length": MAX_N, "max_abs": MAX_ABS})
 
 STATEMENT = """\
 # Number game
@@ -117,7 +122,7 @@ def reference(case: Case) -> int:
 
 
 def check(case: Case, expected: int, got: Any) -> tuple[bool, str]:
-    return check_int_answer(expected, got)
+    return ANSWER.check(expected, got)
 
 
 def explain(case: Case) -> dict[str, Any]:

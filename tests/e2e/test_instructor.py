@@ -43,6 +43,7 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
 
     # --- draw a 3 x 3 board ---------------------------------------------------------------------
     editor = page.locator("#board-editor")
+    expect(editor.get_by_label("Rows").locator("option")).to_have_count(footholds.MAX_SIDE)
     editor.get_by_label("Rows").select_option("3")
     editor.get_by_label("Columns").select_option("3")
     grid = editor.locator(".fh-editor")
@@ -212,8 +213,15 @@ def test_numbergame_row_preview(service, open_page):
     case = {"board": [100, -1000, -1000, 100, -1000, -1000]}
     expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
     expect(page.locator("#preview .ng-row .ng-tile")).to_have_count(6)
+    # Out of range: the editor says why, with the bounds the problem declares.
     numbers.fill("5000")
-    expect(page.locator("#preview-error")).to_be_visible()  # out of range: the judge says why
+    expect(page.locator("#preview-error")).to_contain_text(
+        "Number 1 is 5000: each number must be between -1000 and 1000."
+    )
+    numbers.fill(" ".join(["1"] * (numbergame.MAX_N + 1)))
+    expect(page.locator("#preview-error")).to_contain_text(
+        f"That is {numbergame.MAX_N + 1} numbers: at most {numbergame.MAX_N}."
+    )
     expect(page.get_by_role("button", name="Save as hidden board")).to_be_disabled()
     numbers.fill("7 -5 8 5 1 -4 -8 6 7 9")
     expect(page.locator("#preview-answer")).to_have_text("7")

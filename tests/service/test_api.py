@@ -140,10 +140,17 @@ def test_weak_registrations_are_422(client: TestClient) -> None:
 
 
 def test_problems_are_listed_with_statement_samples_and_limits(client, alice) -> None:
-    slugs = [p["slug"] for p in client.get("/api/v1/problems", headers=alice).json()]
-    assert {"footholds", "numbergame"} <= set(slugs)
+    listed = {p["slug"]: p for p in client.get("/api/v1/problems", headers=alice).json()}
+    assert {"footholds", "numbergame"} <= set(listed)
+    assert listed["numbergame"]["view"] == {
+        "kind": "number-row",
+        "bounds": {"max_length": 50, "max_abs": 1000},
+    }
     problem = client.get("/api/v1/problems/footholds", headers=alice).json()
     assert problem["statement"] and problem["samples"] and problem["limits"]["time_s"] > 0
+    assert problem["view"] == {"kind": "grid-two-pieces", "bounds": {"max_side": 5}}
+    assert problem["param_types"] == {"board": "int[][]", "aloc": "int[]", "bloc": "int[]"}
+    assert problem["answer_type"] == "int"
     assert client.get("/api/v1/problems/nope", headers=alice).status_code == 404
 
 

@@ -1,22 +1,21 @@
-// Board editors for instructors. Each calls onChange(case) after every edit; the page asks the
-// judge to validate and solve the case (the judge is the only authority on what is valid).
+// Board editors for instructors, one per view kind (the problem declares its kind and the
+// bounds its editor checks: judge.problems.View, in the page's data). Each calls
+// onChange(case) after every edit; the page asks the judge to validate and solve the case (the
+// judge is the only authority on what is valid).
 //
-// Footholds: pick the size, then click cells (or move with the arrow keys and press Space)
-// to toggle footholds or place A and B, according to the chosen tool. Keys A and B place the
-// pieces on the focused cell directly. A and B may share a cell. A piece always stands on a
-// foothold: placing one adds it, and the foothold under a piece cannot be removed, so the
-// editor never holds a board the judge would refuse for that.
-// Numbergame: type the row of numbers (checked here against the judge's bounds first).
+// grid-two-pieces (footholds): pick the size, then click cells (or move with the arrow keys
+// and press Space) to toggle footholds or place A and B, according to the chosen tool. Keys A
+// and B place the pieces on the focused cell directly. A and B may share a cell. A piece
+// always stands on a foothold: placing one adds it, and the foothold under a piece cannot be
+// removed, so the editor never holds a board the judge would refuse for that.
+// number-row (numbergame): type the row of numbers (checked here against the judge's bounds
+// first).
 //
 // Rows and columns are counted from 0 in messages, as the drawn axes are.
 
+import { problemView } from "./boards.js";
 import { h } from "./dom.js";
 
-const MAX_SIDE = 5;
-// judge/problems/numbergame.py's bounds, checked here so a typo gets a message without a
-// round trip (the judge checks again).
-const MAX_NUMBERS = 50;
-const MAX_ABS = 1000;
 let editorCount = 0;
 
 export const cellWords = (r, c) => `row ${r}, column ${c}`;
@@ -26,8 +25,10 @@ function options(n) {
 }
 
 export class FootholdsEditor {
-  constructor(container, onChange, initial = null) {
+  // bounds: {max_side}, the largest number of rows or columns.
+  constructor(container, onChange, initial, bounds) {
     this.onChange = onChange;
+    this.maxSide = bounds.max_side;
     this.id = `fe-${++editorCount}`;
     const start = initial || {
       board: Array.from({ length: 4 }, () => [1, 1, 1, 1]),
@@ -57,8 +58,8 @@ export class FootholdsEditor {
 
   build(container) {
     const id = this.id;
-    this.rowsSelect = h("select", { id: `${id}-rows` }, options(MAX_SIDE));
-    this.colsSelect = h("select", { id: `${id}-cols` }, options(MAX_SIDE));
+    this.rowsSelect = h("select", { id: `${id}-rows` }, options(this.maxSide));
+    this.colsSelect = h("select", { id: `${id}-cols` }, options(this.maxSide));
     const tool = (value, label, key) =>
       h("label", { class: "tool" },
         h("input", { type: "radio", name: `${id}-tool`, value, checked: value === this.tool }),
@@ -242,8 +243,11 @@ export class FootholdsEditor {
 }
 
 export class NumbersEditor {
-  constructor(container, onChange, initial = null) {
+  // bounds: {max_length, max_abs}, checked here so a typo gets a message without a round trip.
+  constructor(container, onChange, initial, bounds) {
     this.onChange = onChange;
+    this.maxLength = bounds.max_length;
+    this.maxAbs = bounds.max_abs;
     this.id = `ne-${++editorCount}`;
     const id = this.id;
     this.input = h("input", {
@@ -282,12 +286,15 @@ export class NumbersEditor {
     for (const part of parts) {
       if (!/^[+-]?\d+$/.test(part)) return { error: `“${part}” is not a whole number.` };
       const value = Number(part);
-      if (Math.abs(value) > MAX_ABS) {
-        return { error: `Number ${values.length + 1} is ${part}: each number must be between -${MAX_ABS} and ${MAX_ABS}.` };
+      if (Math.abs(value) > this.maxAbs) {
+        const range = `between -${this.maxAbs} and ${this.maxAbs}`;
+        return { error: `Number ${values.length + 1} is ${part}: each number must be ${range}.` };
       }
       values.push(value);
     }
-    if (values.length > MAX_NUMBERS) return { error: `That is ${values.length} numbers: at most ${MAX_NUMBERS}.` };
+    if (values.length > this.maxLength) {
+      return { error: `That is ${values.length} numbers: at most ${this.maxLength}.` };
+    }
     return { case: { board: values } };
   }
 
@@ -332,8 +339,15 @@ export class JsonEditor {
   }
 }
 
+// View kind -> editor. tests/service/test_problem_views.py reads these keys: every
+// registered problem's kind must be one of them.
+export const EDITORS = {
+  "grid-two-pieces": FootholdsEditor,
+  "number-row": NumbersEditor,
+};
+
 export function makeEditor(slug, container, onChange, initial) {
-  if (slug === "footholds") return new FootholdsEditor(container, onChange, initial);
-  if (slug === "numbergame") return new NumbersEditor(container, onChange, initial);
-  return new JsonEditor(container, onChange, initial);
+  const { kind, bounds } = problemView(slug);
+  const Editor = Object.hasOwn(EDITORS, kind) ? EDITORS[kind] : JsonEditor;
+  return new Editor(container, onChange, initial, bounds);
 }

@@ -1,9 +1,12 @@
-// Drawing problem inputs and replaying a line of play, one view per problem:
-//   footholds:  a grid of footholds (1) and empty cells (0) with the pieces A and B;
-//   numbergame: a row of numbers that the two players take or delete from the ends.
-// A problem without a view of its own is shown as JSON (and replays as a list of moves).
+// Drawing problem inputs and replaying a line of play, one view per kind. A problem names its
+// kind (judge.problems.View, in every page's data as problems[].view), never the other way:
+//   grid-two-pieces: a grid of footholds (1) and empty cells (0) with the pieces A and B
+//                    ({board, aloc, bloc}: footholds);
+//   number-row:      a row of numbers that two players take or delete from the ends
+//                    ({board}: numbergame).
+// A problem whose kind has no view here is shown as JSON (and replays as a list of moves).
 
-import { capitalise, h, plural, svg } from "./dom.js";
+import { capitalise, h, pageData, plural, svg } from "./dom.js";
 
 // ---- icons (drawn here: no icon font, no external assets) -------------------------------
 
@@ -22,7 +25,7 @@ export function icon(name) {
     svg("path", { d: ICONS[name] }));
 }
 
-// ---- footholds -----------------------------------------------------------------------------
+// ---- grid-two-pieces (footholds) ---------------------------------------------------------------
 
 const cellName = (rc) => `(${rc[0]},${rc[1]})`;
 const same = (p, q) => p && q && p[0] === q[0] && p[1] === q[1];
@@ -99,7 +102,10 @@ function footholdsFrames(input, moves) {
   return frames;
 }
 
-const footholds = {
+const gridTwoPieces = {
+  // What the view draws (guards against surprises: a case it cannot draw is shown as JSON).
+  accepts: (input) => Array.isArray(input.board) && input.board.length > 0 && Array.isArray(input.board[0])
+    && Array.isArray(input.aloc) && Array.isArray(input.bloc),
   draw: (input, options = {}) =>
     drawFootholds({ board: input.board, a: input.aloc, b: input.bloc }, options),
   describe: (input) => footholdsLabel({ board: input.board, a: input.aloc, b: input.bloc }),
@@ -109,7 +115,7 @@ const footholds = {
   startText: () => "Start: A moves first.",
 };
 
-// ---- numbergame ----------------------------------------------------------------------------
+// ---- number-row (numbergame) -------------------------------------------------------------------
 
 const ACTION_TEXT = {
   "take-left": (v) => `takes ${v[0]} from the left`,
@@ -171,7 +177,8 @@ function numbergameFrames(input, moves) {
   return frames;
 }
 
-const numbergame = {
+const numberRow = {
+  accepts: (input) => Array.isArray(input.board),
   draw: (input, options = {}) => drawNumbers({ values: input.board }, options),
   describe: (input) => numbersLabel(input.board),
   frames: numbergameFrames,
@@ -195,25 +202,32 @@ const generic = {
   startText: () => "Start.",
 };
 
-const VIEWS = { footholds, numbergame };
+// View kind -> view. tests/service/test_problem_views.py reads these keys: every registered
+// problem's kind must be one of them.
+export const VIEWS = {
+  "grid-two-pieces": gridTwoPieces,
+  "number-row": numberRow,
+};
 
-export function viewFor(slug) {
-  return VIEWS[slug] || generic;
+let declaredViews = null; // slug -> {kind, bounds}, read once from the page's data
+
+// The problem's view as the judge declares it: {kind, bounds}.
+export function problemView(slug) {
+  if (!declaredViews) {
+    declaredViews = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.view]));
+  }
+  return declaredViews[slug] || { kind: "", bounds: {} };
 }
 
-// True when the input looks like what the view draws (guards against surprises).
-export function drawable(slug, input) {
-  if (!input || typeof input !== "object") return false;
-  if (slug === "footholds") {
-    return Array.isArray(input.board) && input.board.length > 0 && Array.isArray(input.board[0])
-      && Array.isArray(input.aloc) && Array.isArray(input.bloc);
-  }
-  if (slug === "numbergame") return Array.isArray(input.board);
-  return true;
+// The view that draws this problem's input: its kind's, or JSON for an input it cannot draw.
+function viewOf(slug, input) {
+  const kind = problemView(slug).kind;
+  const view = Object.hasOwn(VIEWS, kind) ? VIEWS[kind] : null;
+  return view && input && typeof input === "object" && view.accepts(input) ? view : generic;
 }
 
 export function drawCase(slug, input, options = {}) {
-  return drawable(slug, input) ? viewFor(slug).draw(input, options) : generic.draw(input);
+  return viewOf(slug, input).draw(input, options);
 }
 
 // ---- replay: step through a line of play on the drawn board --------------------------------
@@ -221,7 +235,7 @@ export function drawCase(slug, input, options = {}) {
 let replayCount = 0;
 
 export function replay(slug, input, explanation, { autoplay = false, delay = 800 } = {}) {
-  const view = drawable(slug, input) ? viewFor(slug) : generic;
+  const view = viewOf(slug, input);
   const moves = explanation.moves || [];
   const frames = view.frames(input, moves);
   const id = `replay-${++replayCount}`;

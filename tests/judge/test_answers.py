@@ -1,0 +1,187 @@
+"""Answer types: what the harness reports, what the judge decodes outside the sandbox, and the
+types a problem declares (its answer, its parameters) deciding what passes."""
+
+from __future__ import annotations
+
+import json
+import types
+from typing import Any
+
+import pytest
+
+from judge import answers, harness, problems
+from judge.answers import INT, list_of, parse_type
+from judge.grade import grade
+from judge.problems import footholds
+from tests.judge import corpus
+
+
+class LyingInt(int):
+    def __eq__(self, other: object) -> bool:
+        return True
+
+    __hash__ = int.__hash__
+
+
+class LyingList(list):
+    pass
+
+
+def returned(value: Any) -> Any:
+    """`value` as the judge sees it after the harness reported it through a JSON line."""
+    return answers.decode(json.loads(json.dumps(harness.encode_answer(value))))
+
+
+@pytest.mark.parametrize("name", ["int", "int[]", "int[][]"])
+def test_a_type_is_named_as_a_signature_writes_it(name: str) -> None:
+    assert parse_type(name).name == name
+    assert str(parse_type(name)) == name
+
+
+def test_an_unknown_type_name_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown value type 'float'"):
+        parse_type("float")
+
+
+def test_the_declared_types_are_the_exact_ones() -> None:
+    assert parse_type("int[][]") == list_of(list_of(INT))
+    grid = list_of(list_of(INT))
+    assert grid.accepts([[1, 0], [0, 1]]) and grid.accepts([])
+    assert not grid.accepts([1, 0])
+    assert not grid.accepts([[1, True]])
+    assert not grid.accepts([(1, 0)])
+    assert not INT.accepts(True) and not INT.accepts(5.0) and not INT.accepts(LyingInt(5))
+
+
+@pytest.mark.parametrize(
+    "value",
+    [5, -(10**3999), [], [1, -2, 3], [[1, 0], [0, 1]], [[], [7]]],
+)
+def test_ints_and_lists_of_them_come_back_as_they_were(value: Any) -> None:
+    got = returned(value)
+    assert got == value
+    assert parse_type("int").accepts(got) == (type(value) is int)
+
+
+@pytest.mark.parametrize(
+    ("value", "expected", "message"),
+    [
+        (True, 1, "expected an int, got True (bool)"),
+        (5.0, 5, "expected an int, got 5.0 (float)"),
+        ("5", 5, "expected an int, got '5' (str)"),
+        (None, 0, "expected an int, got None (NoneType)"),
+        (LyingInt(5), 5, "expected an int, got 5 (LyingInt)"),
+        ([5], 5, "expected an int, got [5] (list)"),
+        (6, 5, "expected 5, got 6"),
+        (5, 5, "correct: 5"),
+    ],
+)
+def test_an_int_answer_is_as_strict_as_ever(value: Any, expected: int, message: str) -> None:
+    assert INT.check(expected, returned(value)) == (message.startswith("correct"), message)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ([[1, 0], [0, 1]], "correct: [[1, 0], [0, 1]]"),
+        ([[1, 0], [0, 2]], "expected [[1, 0], [0, 1]], got [[1, 0], [0, 2]]"),
+        ([[1, 0], [0, True]], "expected an int[][], got [[1, 0], [0, True]] (list)"),
+        ([[1, 0], LyingList([0, 1])], "expected an int[][], got [[1, 0], [0, 1]] (list)"),
+        (LyingList([[1, 0], [0, 1]]), "expected an int[][], got [[1, 0], [0, 1]] (LyingList)"),
+        ([[1, 0], (0, 1)], "expected an int[][], got [[1, 0], (0, 1)] (list)"),
+    ],
+)
+def test_a_list_answer_is_checked_item_by_item(value: Any, message: str) -> None:
+    grid = list_of(list_of(INT))
+    assert grid.check([[1, 0], [0, 1]], returned(value)) == (message.startswith("correct"), message)
+
+
+def test_a_huge_or_deep_list_is_reported_by_its_repr_alone() -> None:
+    for value in ([0] * (harness.MAX_REPORTED_VALUES + 1), [10**3000] * 11, [[[[1]]]]):
+        line = json.dumps(harness.encode_answer(value))
+        assert len(line) < 64 << 10
+        got = answers.decode(json.loads(line))
+        assert not list_of(INT).accepts(got) and not parse_type("int[][]").accepts(got)
+        assert answers.to_json(got)["type"] == "list"
+
+
+def test_a_forged_report_nested_too_deep_is_malformed() -> None:
+    report: dict[str, Any] = {"type": "int", "int": "1"}
+    for _ in range(answers.MAX_LIST_DEPTH + 1):
+        report = {"type": "list", "items": [report]}
+    with pytest.raises(answers.MalformedReport, match="deeper"):
+        answers.decode(report)
+
+
+def test_stored_answers_keep_their_form() -> None:
+    """An int is stored as itself; anything else, lists too, as its type and a short repr."""
+    assert answers.to_json(returned(12)) == 12
+    assert answers.to_json(returned([1, 2])) == {"type": "list", "repr": "[1, 2]"}
+    assert answers.to_json(returned(True)) == {"type": "bool", "repr": "True"}
+
+
+def test_every_problem_declares_its_signature() -> None:
+    for problem in problems.registry().values():
+        assert tuple(problem.PARAM_TYPES) == problem.PARAMS
+        for sample in problem.SAMPLES:
+            assert problem.ANSWER.accepts(sample["answer"])
+            assert all(t.accepts(sample["input"][p]) for p, t in problem.PARAM_TYPES.items())
+
+
+def _footholds_with(**changes: Any) -> types.ModuleType:
+    """A copy of the footholds plug-in with some members changed (or removed, with None)."""
+    module = types.ModuleType("footholds")
+    module.__dict__.update({k: v for k, v in vars(footholds).items() if not k.startswith("__")})
+    for name, value in changes.items():
+        if value is None:
+            delattr(module, name)
+        else:
+            setattr(module, name, value)
+    return module
+
+
+@pytest.mark.parametrize(
+    ("changes", "error"),
+    [
+        ({"ANSWER": None}, "ANSWER must be a ValueType"),
+        ({"ANSWER": "int"}, "ANSWER must be a ValueType"),
+        ({"PARAM_TYPES": {"board": list_of(list_of(INT))}}, "PARAM_TYPES must name PARAMS"),
+        (
+            {"PARAM_TYPES": {"board": INT, "aloc": INT, "bloc": INT}},
+            "board of .* is not of type int",
+        ),
+        ({"ANSWER": list_of(INT)}, "a sample answer is not of type int[]"),
+        ({"VIEW": None}, "VIEW must be a View"),
+        ({"VIEW": problems.View("")}, "VIEW needs a kind"),
+    ],
+)
+def test_the_contract_refuses_a_wrong_declaration(changes: dict[str, Any], error: str) -> None:
+    problems.check_contract(_footholds_with())  # the copy itself passes
+    with pytest.raises(TypeError, match=error.replace("[]", r"\[\]")):
+        problems.check_contract(_footholds_with(**changes))
+
+
+# An accepted solution whose last line returns `dp[0][n]`, the answer, as an exact int.
+ROW_SOLVER = corpus.ROOT / "accepted" / "numbergame_dp.py"
+
+
+@pytest.mark.parametrize(
+    ("returns", "message"),
+    [
+        ("dp[0][n]", ""),  # accepted: nothing to say
+        ("[dp[0][n]]", "expected an int, got [-1000] (list)"),
+        ("Row([dp[0][n]])", "expected an int, got [-1000] (Row)"),
+        ("dp[0][n] == -1000", "expected an int, got True (bool)"),
+    ],
+)
+def test_the_declared_answer_type_holds_through_the_sandbox(
+    returns: str, message: str, sandbox
+) -> None:
+    """The first sample of numbergame, through the real harness: only an exact int passes."""
+    accepted = ROW_SOLVER.read_text()
+    assert "    return dp[0][n]\n" in accepted
+    row_class = "class Row(list):\n    pass\n\n\n"
+    source = row_class + accepted.replace("return dp[0][n]", f"return {returns}")
+    result = grade("numbergame", source.encode(), seed=1, random_count=0, sandbox=sandbox)
+    first = result.tests[0]
+    assert (first.verdict.value, first.message) == ("WA" if message else "AC", message)
