@@ -181,6 +181,16 @@ def fake_grade(monkeypatch: pytest.MonkeyPatch, grade) -> None:
     monkeypatch.setattr("judge.grade.grade", grade)
 
 
+def finished_with(runtime: Runtime, monkeypatch: pytest.MonkeyPatch, grade) -> Submission:
+    """A new submission graded by `grade` (a fake), once its judging has finished."""
+    fake_grade(monkeypatch, grade)
+    sid = submit(runtime)
+    assert tasks.run_judging(runtime, sid) == "finished"
+    sub = row(runtime, sid)
+    assert sub.status == Status.DONE
+    return sub
+
+
 def released_as_queued(runtime: Runtime, submission_id: int, failure: str) -> Submission:
     sub = row(runtime, submission_id)
     assert (sub.status, sub.verdict, sub.lease_expires) == (Status.QUEUED, None, None)
@@ -429,14 +439,11 @@ def test_a_test_the_database_refuses_is_skipped_and_the_result_stored_bare(
         on_test(a_test(2))
         return a_result([a_test(0), refused, a_test(2)])
 
-    fake_grade(monkeypatch, grade)
-    sid = submit(runtime)
-    assert tasks.run_judging(runtime, sid) == "finished"
-    sub = row(runtime, sid)
-    assert (sub.status, sub.verdict, sub.passed, sub.total) == (Status.DONE, "AC", 3, 3)
+    sub = finished_with(runtime, monkeypatch, grade)
+    assert (sub.verdict, sub.passed, sub.total) == ("AC", 3, 3)
     assert sub.message == "the details of this result could not be stored"
     token = sub.lease_token
-    assert stored_tests(runtime, sid) == [(token, 0, "AC"), (token, 1, "AC"), (token, 2, "AC")]
+    assert stored_tests(runtime, sub.id) == [(token, 0, "AC"), (token, 1, "AC"), (token, 2, "AC")]
 
 
 def test_a_failure_of_the_judge_itself_is_stored_as_an_internal_error(
@@ -445,11 +452,8 @@ def test_a_failure_of_the_judge_itself_is_stored_as_an_internal_error(
     def grade(*_args, **_kwargs) -> GradeResult:
         raise KeyError("board")
 
-    fake_grade(monkeypatch, grade)
-    sid = submit(runtime)
-    assert tasks.run_judging(runtime, sid) == "finished"
-    sub = row(runtime, sid)
-    assert (sub.status, sub.verdict, sub.passed, sub.total) == (Status.DONE, "IE", 0, 0)
+    sub = finished_with(runtime, monkeypatch, grade)
+    assert (sub.verdict, sub.passed, sub.total) == ("IE", 0, 0)
     assert sub.message == "internal error: KeyError: 'board'"
 
 
