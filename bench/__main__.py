@@ -6,9 +6,7 @@ import argparse
 import importlib.util
 import sys
 
-
-def report(name: str, value: str) -> None:
-    print(f"{name:55} {value}", flush=True)
+from bench.report import print_line as report
 
 
 def scale(argv: list[str]) -> int:

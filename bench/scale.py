@@ -22,12 +22,14 @@ import uuid
 from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import psycopg
 from sqlalchemy import insert, select, text, update
 
+from bench.report import percentile
 from judge import problems
 from store.db import make_engine, make_session_factory
 from store.models import Board, Judging, Role, Submission, TestRow, User
@@ -46,15 +48,10 @@ VERDICTS = [("AC", 30), ("WA", 40), ("TLE", 10), ("RE", 14), ("CE", 5), ("IE", 1
 SOURCE = "def solution(board, aloc, bloc):\n" + "    # a typical student's solution\n" * 40
 
 
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
-
-
 def _ms(values: list[float]) -> str:
     return (
         f"p50 {1000 * statistics.median(values):.1f} ms, "
-        f"p95 {1000 * _percentile(values, 0.95):.1f} ms"
+        f"p95 {1000 * percentile(values, 0.95):.1f} ms"
     )
 
 
@@ -240,14 +237,19 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
 # ---- measuring --------------------------------------------------------------------------
 
 
-def _timed(stack: Stack, path: str, token: str, count: int = SAMPLES, method: str = "GET", **kw):
+def _latencies(send: Callable[[], Any], what: str, count: int) -> list[float]:
+    """The seconds of `count` requests made by `send`, each of which must succeed."""
     latencies = []
     for _ in range(count):
         began = time.monotonic()
-        response = stack.request(method, path, token, **kw)
+        response = send()
         latencies.append(time.monotonic() - began)
-        assert response.status_code < 300, f"{path}: {response.status_code} {response.text}"
+        assert response.status_code < 300, f"{what}: {response.status_code} {response.text}"
     return latencies
+
+
+def _timed(stack: Stack, path: str, token: str, count: int = SAMPLES, method: str = "GET", **kw):
+    return _latencies(lambda: stack.request(method, path, token, **kw), path, count)
 
 
 PROBLEMS_PAGE = ("/problems", "/api/v1/problems", "/api/v1/stats/problems")
@@ -279,10 +281,7 @@ def _crowd(
             headers = {"Authorization": f"Bearer {token}"}
             for _ in range(CROWD_ROUNDS):
                 for path in paths:
-                    began = time.monotonic()
-                    response = client.get(path, headers=headers)
-                    out.append(time.monotonic() - began)
-                    assert response.status_code == 200, response.text
+                    out += _latencies(partial(client.get, path, headers=headers), path, 1)
         return out
 
     side = [threading.Thread(target=instructor_reads)]
@@ -461,7 +460,7 @@ def measure(url: str, info: dict[str, Any], report: Callable[[str, str], None]) 
             floor_crowd, _ = _crowd(stack, tokens, paths=FLOOR_PAGE)
             report(f"floor: {CROWD} at once, GET /healthz x 3 each", _ms(floor_crowd))
             crowd, history = _crowd(stack, tokens)
-            ratio = _percentile(crowd, 0.95) / _percentile(floor_crowd, 0.95)
+            ratio = percentile(crowd, 0.95) / percentile(floor_crowd, 0.95)
             report(
                 f"{CROWD} students open the problems page at once",
                 f"{_ms(crowd)} ({ratio:.1f}x floor p95)",

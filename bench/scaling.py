@@ -14,13 +14,10 @@ of its own, deleted afterwards): the same services as the test suite.
 from __future__ import annotations
 
 import os
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -28,7 +25,8 @@ from typing import Any
 import psycopg
 import redis
 
-from bench.service import verdict_time
+from bench.report import Report, print_line, report_numbers
+from bench.service import burst, cli_grading, per_minute
 from tests.service.stack import START_TIMEOUT_S, Stack, service_env, solution, wait_for
 
 PG_ADMIN_DSN = "host=127.0.0.1 port=5432 user=postgres dbname=test"
@@ -78,16 +76,6 @@ def start_workers(stack: Stack, count: int) -> None:
         )
 
 
-def burst(stack: Stack, source: str, students: int, tag: str) -> float:
-    """Seconds from the first submission of a burst to its last verdict."""
-    tokens = [stack.register(f"{tag}{n}") for n in range(students)]
-    started = time.monotonic()
-    ids = [stack.submit(token, "footholds", source) for token in tokens]
-    with ThreadPoolExecutor(max_workers=4) as pool:
-        finished = list(pool.map(lambda t, i: verdict_time(stack, t, i), tokens, ids))
-    return max(finished) - started
-
-
 def service_throughput(workers: int, source: str, submissions: int) -> float:
     """Submissions per minute through the service with `workers` one-slot workers."""
     with fresh_services() as services, tempfile.TemporaryDirectory(prefix="judge-scale-") as tmp:
@@ -110,23 +98,6 @@ def service_throughput(workers: int, source: str, submissions: int) -> float:
     return submissions / elapsed * 60
 
 
-def cli_throughput(processes: int, source: str, submissions: int) -> float:
-    """Submissions per minute through `python -m judge grade`, `processes` at once."""
-    with tempfile.TemporaryDirectory(prefix="judge-scale-cli-") as tmp:
-        path = Path(tmp, "solution.py")
-        path.write_text(source)
-        command = [sys.executable, "-m", "judge", "grade", "footholds", str(path), "--json"]
-
-        def one(_: int) -> None:
-            subprocess.run(command, check=True, capture_output=True)
-
-        one(0)  # page cache warm
-        started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=processes) as pool:
-            list(pool.map(one, range(submissions)))
-        return submissions / (time.monotonic() - started) * 60
-
-
 def measure(
     workers: tuple[int, ...] = WORKERS, submissions: int = SUBMISSIONS, rounds: int = 2
 ) -> dict[str, Any]:
@@ -144,7 +115,8 @@ def measure(
     for round_ in range(rounds):
         for count in workers if round_ % 2 == 0 else tuple(reversed(workers)):
             service[count] += service_throughput(count, source, submissions) / rounds
-            floor[count] += cli_throughput(count, source, submissions) / rounds
+            with cli_grading(source) as one:
+                floor[count] += per_minute(one, submissions, at_once=count) / rounds
     numbers["load_average_after"] = round(os.getloadavg()[0], 1)
     for count in workers:
         numbers[f"workers_{count}_per_min"] = round(service[count], 1)
@@ -155,13 +127,9 @@ def measure(
     return numbers
 
 
-def run(report: Callable[[str, str], None] | None = None) -> dict[str, Any]:
-    numbers = measure()
-    if report is not None:
-        for name, value in numbers.items():
-            report(f"workers {name}", str(value))
-    return numbers
+def run(report: Report | None = None) -> dict[str, Any]:
+    return report_numbers("workers", measure(), report)
 
 
 if __name__ == "__main__":
-    run(lambda name, value: print(f"{name:55} {value}", flush=True))
+    run(print_line)

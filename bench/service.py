@@ -13,20 +13,17 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from bench.report import Report, percentile, print_line, report_numbers
 from tests.service.stack import Stack, service_env, solution, wait_for
 
 SUBMISSIONS = 20
 SLOTS = 2
-
-
-def _percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
 
 
 def verdict_time(stack: Stack, token: str, submission_id: int) -> float:
@@ -44,28 +41,41 @@ def verdict_time(stack: Stack, token: str, submission_id: int) -> float:
     )
 
 
-def cli_floor(source: str, submissions: int) -> dict[str, float]:
-    """The same grading through `python -m judge grade`, no server: latency of one run, and
-    throughput with as many CLI processes at once as the service has slots."""
+def burst(stack: Stack, source: str, students: int, tag: str) -> float:
+    """Seconds from the first submission of a burst from as many students (one student's
+    are graded one at a time) to its last verdict."""
+    tokens = [stack.register(f"{tag}{n}") for n in range(students)]
+    started = time.monotonic()
+    ids = [stack.submit(token, "footholds", source) for token in tokens]
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        finished = list(pool.map(lambda t, i: verdict_time(stack, t, i), tokens, ids))
+    return max(finished) - started
+
+
+@contextmanager
+def cli_grading(source: str) -> Iterator[Callable[[], float]]:
+    """The same grading through `python -m judge grade`, no server: each call grades the
+    source in a fresh process and returns its seconds (a first run warms the page cache)."""
     with tempfile.TemporaryDirectory(prefix="judge-bench-cli-") as tmp:
         path = Path(tmp, "solution.py")
         path.write_text(source)
         command = [sys.executable, "-m", "judge", "grade", "footholds", str(path), "--json"]
 
-        def one(_: int) -> float:
+        def one() -> float:
             started = time.monotonic()
             subprocess.run(command, check=True, capture_output=True)
             return time.monotonic() - started
 
-        latencies = [one(i) for i in range(submissions)]
-        started = time.monotonic()
-        with ThreadPoolExecutor(max_workers=SLOTS) as pool:
-            list(pool.map(one, range(submissions)))
-        elapsed = time.monotonic() - started
-    return {
-        "latency_p50_s": statistics.median(latencies),
-        "throughput_per_min": submissions / elapsed * 60,
-    }
+        one()
+        yield one
+
+
+def per_minute(grade_one: Callable[[], object], submissions: int, at_once: int) -> float:
+    """Submissions per minute, `at_once` gradings at a time."""
+    started = time.monotonic()
+    with ThreadPoolExecutor(max_workers=at_once) as pool:
+        list(pool.map(lambda _: grade_one(), range(submissions)))
+    return submissions / (time.monotonic() - started) * 60
 
 
 def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
@@ -81,7 +91,8 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
         stack = Stack("bench", Path(tmp), env).start()
         try:
             token = stack.register("bench")
-            stack.wait_done(token, stack.submit(token, "footholds", source))  # warm up
+            warm_up = stack.submit(token, "footholds", source)
+            tests = stack.wait_done(token, warm_up)["total"]
 
             # Latency: one submission at a time on an idle service.
             latencies = []
@@ -90,41 +101,34 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
                 sid = stack.submit(token, "footholds", source)
                 latencies.append(verdict_time(stack, token, sid) - started)
 
-            # Throughput: a burst of submissions from as many students (one student's are
-            # graded one at a time), until the last verdict.
-            tokens = [stack.register(f"burst{n}") for n in range(submissions)]
-            started = time.monotonic()
-            ids = [stack.submit(t, "footholds", source) for t in tokens]
-            with ThreadPoolExecutor(max_workers=4) as pool:
-                finished = list(pool.map(lambda t, i: verdict_time(stack, t, i), tokens, ids))
-            elapsed = max(finished) - started
-            tests = stack.detail(tokens[0], ids[0])["total"]
+            # Throughput: a burst of submissions, until the last verdict.
+            elapsed = burst(stack, source, submissions, "burst")
         finally:
             stack.stop()
-    floor = cli_floor(source, submissions)
+    with cli_grading(source) as one:
+        cli_latencies = [one() for _ in range(submissions)]
+        cli_per_min = per_minute(one, submissions, at_once=SLOTS)
     throughput = submissions / elapsed * 60
     return {
         "config": f"embedded (SQLite + SQLAlchemy broker), {SLOTS} grading slots",
         "submissions": submissions,
         "tests_per_submission": tests,
         "latency_p50_s": round(statistics.median(latencies), 3),
-        "latency_p95_s": round(_percentile(latencies, 0.95), 3),
+        "latency_p95_s": round(percentile(latencies, 0.95), 3),
         "latency_max_s": round(max(latencies), 3),
         "throughput_per_min": round(throughput, 1),
-        "cli_floor_latency_p50_s": round(floor["latency_p50_s"], 3),
-        "cli_floor_throughput_per_min": round(floor["throughput_per_min"], 1),
-        "latency_p50_over_cli": round(statistics.median(latencies) / floor["latency_p50_s"], 2),
-        "throughput_vs_cli": round(throughput / floor["throughput_per_min"], 2),
+        "cli_floor_latency_p50_s": round(statistics.median(cli_latencies), 3),
+        "cli_floor_throughput_per_min": round(cli_per_min, 1),
+        "latency_p50_over_cli": round(
+            statistics.median(latencies) / statistics.median(cli_latencies), 2
+        ),
+        "throughput_vs_cli": round(throughput / cli_per_min, 2),
     }
 
 
-def run(report: Callable[[str, str], None] | None = None) -> dict[str, Any]:
-    numbers = measure()
-    if report is not None:
-        for name, value in numbers.items():
-            report(f"service {name}", str(value))
-    return numbers
+def run(report: Report | None = None) -> dict[str, Any]:
+    return report_numbers("service", measure(), report)
 
 
 if __name__ == "__main__":
-    run(lambda name, value: print(f"{name:40} {value}"))
+    run(print_line)

@@ -17,13 +17,13 @@ import statistics
 import tempfile
 import threading
 import time
-from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 import httpx
 
+from bench.report import Report, percentile, print_line, report_numbers
 from bench.service import verdict_time
 from tests.service.stack import Stack, service_env, solution
 
@@ -42,8 +42,7 @@ def solution(board, aloc, bloc):
 
 
 def _p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return percentile(values, 0.95)
 
 
 def _get_latencies(stack: Stack, token: str, count: int = SAMPLES) -> list[float]:
@@ -175,13 +174,9 @@ def measure_fairness(rounds: int = 5) -> dict[str, Any]:
     }
 
 
-def run(report: Callable[[str, str], None] | None = None) -> dict[str, Any]:
-    numbers = {**measure_floods(), **measure_fairness()}
-    if report is not None:
-        for name, value in numbers.items():
-            report(f"load {name}", str(value))
-    return numbers
+def run(report: Report | None = None) -> dict[str, Any]:
+    return report_numbers("load", {**measure_floods(), **measure_fairness()}, report)
 
 
 if __name__ == "__main__":
-    run(lambda name, value: print(f"{name:55} {value}"))
+    run(print_line)

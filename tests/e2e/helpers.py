@@ -14,6 +14,19 @@ PHONE = {"width": 390, "height": 844}
 GRADE_TIMEOUT_MS = 120_000
 DASH = "\u2013"  # en dash: page ranges ("1-20" drawn with it) and numbers not loaded yet
 
+# Controls a person can operate without a visible or programmatic label.
+UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea, button')]
+  .filter((el) => el.offsetParent !== null || el.getClientRects().length)
+  .filter((el) => el.type !== 'hidden')
+  .filter((el) => {
+    const name = (el.labels && el.labels.length) || el.getAttribute('aria-label')
+      || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent.trim());
+    return !name;
+  })
+  .map((el) => el.outerHTML.slice(0, 120))"""
+
+OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
+
 
 def shot(page, name: str) -> Path:
     """A full-page screenshot under tests/artifacts/, for a person to look at."""

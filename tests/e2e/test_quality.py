@@ -8,24 +8,21 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import CORPUS, DESKTOP, GRADE_TIMEOUT_MS, PHONE, log_in, shot, unique
+from tests.e2e.helpers import (
+    CORPUS,
+    DESKTOP,
+    GRADE_TIMEOUT_MS,
+    OVERFLOW,
+    PHONE,
+    UNLABELLED,
+    log_in,
+    shot,
+    unique,
+)
 
 pytestmark = pytest.mark.e2e
 
 WRONG_ON_SAMPLE = CORPUS / "wrong_answer" / "footholds_no_win_flag.py"
-
-# Controls a person can operate without a visible or programmatic label.
-UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea, button')]
-  .filter((el) => el.offsetParent !== null || el.getClientRects().length)
-  .filter((el) => el.type !== 'hidden')
-  .filter((el) => {
-    const name = (el.labels && el.labels.length) || el.getAttribute('aria-label')
-      || el.getAttribute('aria-labelledby') || (el.tagName === 'BUTTON' && el.textContent.trim());
-    return !name;
-  })
-  .map((el) => el.outerHTML.slice(0, 120))"""
-
-OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
 
 def check_page(page, name: str, width: str) -> None:

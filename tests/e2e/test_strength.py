@@ -10,8 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DESKTOP, PHONE, log_in, shot
-from tests.e2e.test_quality import OVERFLOW, UNLABELLED
+from tests.e2e.helpers import DESKTOP, OVERFLOW, PHONE, UNLABELLED, log_in, shot
 from tests.service.stack import wait_for
 
 pytestmark = pytest.mark.e2e

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from judge.grade import plan_size, small_positions
+from judge.grade import small_positions
 from judge.problems import footholds
 from tests.e2e.helpers import CORPUS, unique
-from tests.service.stack import GRADE_TIMEOUT_S
+from tests.service.stack import GRADE_TIMEOUT_S, wait_for
 
 pytestmark = pytest.mark.e2e
 
@@ -42,15 +42,27 @@ def test_preview_validates_and_solves_without_saving(service):
 
 def test_plan_counts_samples_small_worst_hidden_and_random_boards(service):
     token = service.register(unique("plan"))
-    plan = service.request("GET", "/api/v1/problems/footholds/plan", token).json()
+    teacher = service.instructor()
+    url = "/api/v1/problems/footholds/plan"
+    plan = service.request("GET", url, token).json()
     assert plan["samples"] == len(footholds.SAMPLES)
     assert plan["random"] == footholds.RANDOM_COUNT
     assert plan["small"] == 1 and plan["small_positions"] == len(small_positions(footholds))
     assert plan["worst"] == len(footholds.WORST_CASES) > 0
     parts = ("samples", "small", "worst", "hidden", "random")
     assert plan["total"] == sum(plan[part] for part in parts)
-    assert plan["total"] == plan_size(footholds, plan["hidden"], plan["random"])
-    assert service.request("GET", "/api/v1/problems/footholds/plan").status_code == 401
+    # A hidden board the test adds is one more hidden test, and one more in all.
+    board = service.request(
+        "POST", "/api/v1/problems/footholds/boards", teacher, json={"input": BOARD}
+    )
+    try:
+        more = service.request("GET", url, token).json()
+    finally:
+        service.request(
+            "DELETE", f"/api/v1/problems/footholds/boards/{board.json()['id']}", teacher
+        )
+    assert (more["hidden"], more["total"]) == (plan["hidden"] + 1, plan["total"] + 1)
+    assert service.request("GET", url).status_code == 401
 
 
 def test_explanations_only_for_inputs_the_viewer_was_shown(service):
@@ -61,11 +73,15 @@ def test_explanations_only_for_inputs_the_viewer_was_shown(service):
         "POST", "/api/v1/problems/footholds/boards", teacher, json={"input": BOARD}
     ).json()
     try:
+        plan = service.request("GET", "/api/v1/problems/footholds/plan", owner).json()
         source = (CORPUS / "accepted" / "footholds_memo.py").read_text()
         sid = service.submit(owner, "footholds", source)
         result = service.wait_done(owner, sid, timeout=GRADE_TIMEOUT_S)
     finally:
         service.request("DELETE", f"/api/v1/problems/footholds/boards/{board['id']}", teacher)
+    # The plan said what the grading then ran: as many tests, as many of them hidden.
+    assert len(result["tests"]) == result["total"] == plan["total"]
+    assert sum(t["kind"] == "hidden" for t in result["tests"]) == plan["hidden"] >= 1
     sample = next(t for t in result["tests"] if t["kind"] == "sample")
     hidden = next(t for t in result["tests"] if t["kind"] == "hidden")
 
@@ -83,24 +99,64 @@ def test_explanations_only_for_inputs_the_viewer_was_shown(service):
     assert explanation(None, sample["index"]).status_code == 401
 
 
-def test_statistics(service):
-    student = service.register(unique("stat"))
+def test_statistics_count_the_verdicts_the_test_adds(service):
+    """Figures before and after two submissions the test makes (one accepted, one not),
+    compared with what the test knows it added: never with a total the endpoint derives."""
+    solver, trier, idle = (service.register(unique(name)) for name in ("solv", "try", "idle"))
     teacher = service.instructor()
-    rows = service.request("GET", "/api/v1/stats/problems", student).json()
-    assert {r["slug"] for r in rows} == {"footholds", "numbergame"}
-    for row in rows:
-        assert 0 <= row["accepted"] <= row["submissions"]
-        assert row["mine"] is None
-        if row["submissions"]:
-            assert row["acceptance"] == row["accepted"] / row["submissions"]
+    url = "/api/v1/problems/numbergame/stats?days=7"
 
-    url = "/api/v1/problems/footholds/stats"
-    assert service.request("GET", url, student).status_code == 403
-    stats = service.request("GET", url + "?days=7", teacher).json()
-    assert len(stats["days"]) == 7
-    assert sum(v["count"] for v in stats["verdicts"]) == stats["submissions"]
-    assert [v["verdict"] for v in stats["verdicts"]][:2] == ["AC", "WA"]
-    assert service.request("GET", url + "?days=0", teacher).status_code == 422
+    def totals(token):
+        rows = service.request("GET", "/api/v1/stats/problems", token).json()
+        assert {r["slug"] for r in rows} == {"footholds", "numbergame"}
+        return next(r for r in rows if r["slug"] == "numbergame")
+
+    def detail():
+        return service.request("GET", url, teacher).json()
+
+    wait_for(lambda: detail()["pending"] == 0, timeout=GRADE_TIMEOUT_S, what="an idle queue")
+    before, before_detail = totals(idle), detail()
+    runs = [
+        (solver, "accepted/numbergame_dp.py"),
+        (trier, "runtime_error/numbergame_index_error.py"),
+    ]
+    for token, path in runs:
+        sid = service.submit(token, "numbergame", (CORPUS / path).read_text())
+        service.wait_done(token, sid, timeout=GRADE_TIMEOUT_S)
+
+    after = totals(idle)
+    assert (after["submissions"], after["accepted"], after["solvers"]) == (
+        before["submissions"] + 2,
+        before["accepted"] + 1,
+        before["solvers"] + 1,
+    )
+    assert after["acceptance"] == pytest.approx(
+        (before["accepted"] + 1) / (before["submissions"] + 2)
+    )
+    assert [totals(token)["mine"] for token in (solver, trier, idle)] == ["solved", "tried", None]
+
+    added = detail()
+    assert (added["submissions"], added["users"], added["solvers"], added["pending"]) == (
+        before_detail["submissions"] + 2,
+        before_detail["users"] + 2,
+        before_detail["solvers"] + 1,
+        0,
+    )
+    count = {v["verdict"]: v["count"] for v in added["verdicts"]}
+    count_before = {v["verdict"]: v["count"] for v in before_detail["verdicts"]}
+    assert {v: count[v] - count_before[v] for v in count} == {
+        v: {"AC": 1, "RE": 1}.get(v, 0) for v in count
+    }
+    assert [v["verdict"] for v in added["verdicts"]][:2] == ["AC", "WA"]
+    today, today_before = added["days"][-1], before_detail["days"][-1]
+    assert (today["total"], today["accepted"]) == (
+        today_before["total"] + 2,
+        today_before["accepted"] + 1,
+    )
+    assert len(added["days"]) == 7
+
+    assert service.request("GET", url, solver).status_code == 403
+    assert service.request("GET", url.replace("days=7", "days=0"), teacher).status_code == 422
 
 
 def test_pages_carry_security_headers_and_local_assets(service):

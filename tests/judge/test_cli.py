@@ -8,7 +8,7 @@ import sys
 
 from judge import problems
 from judge.grade import plan_size, small_positions
-from tests.judge.test_grade import CORRECT
+from tests.judge.corpus import CORRECT
 
 
 def judge(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess:

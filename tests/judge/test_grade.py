@@ -10,29 +10,9 @@ from judge import problems
 from judge.grade import allocate, grade, plan_size, plan_tests, small_answers
 from judge.sandbox import SandboxUnavailable, make_sandbox
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict
+from tests.judge.corpus import CORRECT
 
 FOOTHOLDS = problems.get("footholds")
-CORRECT = """
-def solution(board, aloc, bloc):
-    R, C = len(board), len(board[0])
-    def play(a, b):
-        r, c = a
-        if not board[r][c]:
-            return False, 0
-        best_win, best_lose, wins = 10**9, 0, False
-        for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-            nr, nc = r + dr, c + dc
-            if 0 <= nr < R and 0 <= nc < C and board[nr][nc]:
-                board[r][c] = 0
-                other_wins, moves = play(b, [nr, nc])
-                board[r][c] = 1
-                if not other_wins:
-                    wins, best_win = True, min(best_win, moves + 1)
-                else:
-                    best_lose = max(best_lose, moves + 1)
-        return (True, best_win) if wins else (False, best_lose)
-    return play(aloc, bloc)[1]
-"""
 HIDDEN = [{"id": 42, "input": {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": [0, 3]}}]
 
 

@@ -1,4 +1,4 @@
-"""store/: migrations and the judging protocol (claim, fencing, finish, sweep, rejudge),
+"""store/: the judging protocol (claim, fencing, finish, sweep, rejudge),
 on SQLite and PostgreSQL, each test inside a rolled-back transaction."""
 
 from __future__ import annotations
@@ -7,13 +7,11 @@ from dataclasses import replace
 from datetime import timedelta
 
 import pytest
-from alembic import command
 from sqlalchemy import select, update
 from sqlalchemy.exc import StatementError
 from sqlalchemy.orm import Session
 
 from store import repo
-from store.migrate import alembic_config
 from store.models import Priority, Role, Status, Submission, utcnow
 from store.models import TestRow as ResultRow
 from store.outcome import JudgingOutcome
@@ -57,11 +55,6 @@ def new_submission(session: Session, username: str = "alice", problem: str = "fo
     )
     session.commit()
     return submission
-
-
-def test_migrations_leave_no_difference_from_the_models(db_engine) -> None:
-    url = db_engine.url.render_as_string(hide_password=False)
-    command.check(alembic_config(url))  # raises when the models need a new migration
 
 
 def test_one_claim_wins_and_only_its_holder_finishes(session: Session) -> None:
