@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import statistics
 import subprocess
@@ -14,8 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 from judge import problems
-from judge.grade import grade, plan_tests
-from judge.sandbox import default_python, make_sandbox
+from judge.grade import grade
+from judge.plan import plan_tests
+from judge.sandbox import SandboxConfig, default_python, make_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 UNMEMOIZED = ROOT / "tests/submissions/accepted/footholds_minimax.py"
@@ -110,7 +112,7 @@ def plan_figures(report, problem, path: Path, sandbox, seed: int, repeat: int) -
 
 def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     footholds = problems.get("footholds")
-    sandbox = make_sandbox()
+    sandbox = make_sandbox(SandboxConfig.from_environ(os.environ))
     seed = 20261130
 
     for problem, path in ((footholds, UNMEMOIZED), (problems.get("numbergame"), NUMBERGAME_DP)):
