@@ -15,8 +15,9 @@ from pathlib import Path
 
 from bench.plans import without_fixed_tiers
 from judge import problems
-from judge.grade import grade, plan_tests
-from judge.sandbox import default_python, make_sandbox
+from judge.grade import grade
+from judge.plan import plan_tests
+from judge.sandbox import SandboxConfig, default_python, make_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent
 UNMEMOIZED = ROOT / "tests/submissions/accepted/footholds_minimax.py"
@@ -148,7 +149,7 @@ def cli_figures(report, problem, hidden: list[dict], seed: int, floor: float, re
 
 def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     footholds = problems.get("footholds")
-    sandbox = make_sandbox()
+    sandbox = make_sandbox(SandboxConfig.from_environ(os.environ))
     seed = 20261130
 
     for problem, path in ((footholds, UNMEMOIZED), (problems.get("numbergame"), NUMBERGAME_DP)):

@@ -13,12 +13,12 @@ import json
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
 from judge import problems
-from judge.sandbox import SandboxUnavailable
+from judge.sandbox import SandboxConfig, SandboxUnavailable, make_sandbox
 from judge.verdict import TestResult
 
 EXIT_INVALID, EXIT_USAGE, EXIT_NO_SANDBOX = 1, 2, 3
@@ -127,11 +127,14 @@ def read_hidden(problem: problems.Problem, path: Path) -> list[dict[str, Any]]:
     return cases
 
 
+def layout_cache_dir(environ: Mapping[str, str]) -> str:
+    """Where a command-line run keeps the sandbox layout: the user's cache directory."""
+    base = environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return os.path.join(base, "footholds-judge")
+
+
 def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
     from judge.grade import grade
-    from judge.sandbox import make_sandbox
-    from judge.sandbox.config import SandboxConfig
-    from judge.sandbox.jail import default_cache_dir
 
     try:
         source = args.file.read_bytes()
@@ -149,11 +152,11 @@ def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int
     # holds the hidden boards already, so no run here hides anything from a later one.
     try:
         config = SandboxConfig.from_environ(
-            os.environ, layout_cache=default_cache_dir(), shared_by_students=False
+            os.environ, layout_cache=layout_cache_dir(os.environ), shared_by_students=False
         )
     except ValueError as exc:
         raise SandboxUnavailable(str(exc)) from exc
-    sandbox = make_sandbox(config=config)
+    sandbox = make_sandbox(config)
     result = grade(
         problem,
         source,

@@ -24,8 +24,8 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from judge import problems
-from judge.grade import plan_tests, small_answers, small_positions
 from judge.mutants.generated import generated
+from judge.plan import plan_tests, small_answers, small_positions
 from judge.problems import Problem
 from judge.strength import Killer, shrink_killing
 from judge.verdict import TestKind

@@ -1,12 +1,12 @@
 import pytest
 
-from judge.sandbox import make_sandbox
+from judge.sandbox import SandboxConfig, make_sandbox
 
 
 @pytest.fixture(scope="session")
 def sandbox():
     """The real bubblewrap sandbox. Missing bubblewrap fails the tests: it is required."""
-    box = make_sandbox("bwrap")
+    box = make_sandbox(SandboxConfig(mode="bwrap"))
     assert box.sandboxed
     return box
 

@@ -1,4 +1,8 @@
-"""Celery app factory: every queue setting in one place, derived from the service settings."""
+"""Celery configuration: every queue setting in one place, derived from the service settings.
+
+Configuration only: the API builds this app to enqueue, so nothing here loads a task, the
+judge's runner or the sandbox. The worker registers its tasks on it (worker/main.py).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,8 @@ import math
 from celery import Celery
 from kombu import Queue
 
+from judge import problems
+from judge.budget import longest_grading_s
 from store.settings import Settings
 from worker.broker import TRANSPORT
 
@@ -16,14 +22,6 @@ GRADE_TASK = "judge.grade_submission"
 STRENGTH_TASK = "judge.strength_report"
 
 
-def grading_budget_s() -> float:
-    """The longest a grading may take: the slowest problem's total budget plus shrinking."""
-    from judge import grade, problems
-
-    slowest = max(module.LIMITS.total_s for module in problems.registry().values())
-    return slowest + grade.SHRINK_BUDGET_S + grade.STARTUP_S
-
-
 def make_celery(settings: Settings) -> Celery:
     broker, transport_cls = settings.broker, None
     if broker.startswith("sqla+sqlite:"):
@@ -31,7 +29,7 @@ def make_celery(settings: Settings) -> Celery:
     app = Celery("judge", broker=broker, set_as_current=False)
     # Soft limit: the task gives its claim back for a retry; hard limit: the pool child is killed
     # and, with reject_on_worker_lost, the message goes back to the queue.
-    soft_limit = math.ceil(grading_budget_s()) + 60
+    soft_limit = math.ceil(longest_grading_s(problems.registry().values())) + 60
     hard_limit = soft_limit + 30
     transport: dict[str, object] = {}
     if settings.broker.startswith(("redis://", "rediss://")):
@@ -63,8 +61,4 @@ def make_celery(settings: Settings) -> Celery:
         worker_hijack_root_logger=False,
         broker_transport=transport_cls,
     )
-    from worker import strength, tasks
-
-    tasks.register(app, settings)
-    strength.register(app, settings)
     return app

@@ -1,10 +1,17 @@
 """Import target of the `celery` command: `celery -A worker.main worker`.
 
-Importing this module builds the app from the JUDGE_* environment; everything else uses
-worker.app.make_celery(settings) directly.
+Importing this module builds the worker's app from the JUDGE_* environment and registers its
+tasks, the grading and the strength report, sharing one per-process runtime. Whoever only
+enqueues (the API, the sweeper) uses worker.app.make_celery(settings) without them.
 """
 
 from store.settings import Settings
+from worker import strength, tasks
 from worker.app import make_celery
+from worker.runtime import Runtime
 
-app = make_celery(Settings())
+settings = Settings()
+app = make_celery(settings)
+runtime = Runtime(settings)
+tasks.register(app, runtime)
+strength.register(app, runtime)

@@ -1,4 +1,7 @@
-"""Per-process resources of a worker: built on first use, so after Celery forks its pool."""
+"""Per-process resources of a worker: built on first use, so after Celery forks its pool.
+
+The sandbox is configured here, from the service settings: the sandbox reads no environment.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +11,7 @@ from functools import cached_property
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
 from store.settings import Settings
 
@@ -28,9 +32,7 @@ class Runtime:
         with self.session_factory() as session:
             yield session
 
-    def sandbox_config(self):
-        from judge.sandbox import SandboxConfig
-
+    def sandbox_config(self) -> SandboxConfig:
         settings = self.settings
         return SandboxConfig(
             mode=settings.sandbox or "bwrap",
@@ -42,7 +44,5 @@ class Runtime:
         )
 
     @cached_property
-    def sandbox(self):
-        from judge.sandbox import make_sandbox
-
-        return make_sandbox(config=self.sandbox_config())
+    def sandbox(self) -> Sandbox:
+        return make_sandbox(self.sandbox_config())

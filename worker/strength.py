@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from celery import Celery
 from sqlalchemy.orm import Session
@@ -18,10 +19,13 @@ from judge import problems
 from judge.strength_memory import StrengthMemory
 from store import repo
 from store import strength_reports as reports
-from store.settings import Settings
 from worker.app import REJUDGE_QUEUE, STRENGTH_TASK
 from worker.queue import RETRY_POLICY
-from worker.runtime import Runtime
+
+# For annotations only: the API imports this module to request reports, and the runtime
+# (which builds the sandbox) is the worker's.
+if TYPE_CHECKING:
+    from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -74,8 +78,8 @@ class StrengthRequester:
         return True
 
 
-def register(app: Celery, settings: Settings) -> None:
-    runtime = Runtime(settings)
+def register(app: Celery, runtime: Runtime) -> None:
+    settings = runtime.settings
     memory = StrengthMemory()
 
     @app.task(name=STRENGTH_TASK)

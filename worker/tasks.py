@@ -1,5 +1,7 @@
 """The grading task: claim the row, grade with judge.grade, save through store.
 
+Registered on the worker's app by worker/main.py; the API never imports this module.
+
 Delivery is at least once (acks_late, reject on worker loss, sweeper resends), so the task is
 idempotent: a conditional claim picks one winner, and only the holder of the current claim
 can write progress or the verdict.
@@ -21,7 +23,6 @@ import judge.grade
 from judge.verdict import TestResult
 from store import repo
 from store.outcome import JudgingOutcome
-from store.settings import Settings
 from store.transient import first_line, is_transient
 from worker import outcomes, startup
 from worker.app import GRADE_TASK
@@ -225,10 +226,8 @@ def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -
 def grade_job(
     runtime: Runtime, job: repo.Job, on_test: Callable[[TestResult], None]
 ) -> JudgingOutcome:
-    from judge.grade import grade
-
     try:
-        result = grade(
+        result = judge.grade.grade(
             job.problem,
             job.source,
             hidden_cases=job.hidden_cases,
@@ -246,8 +245,8 @@ def grade_job(
     return outcomes.graded(result)
 
 
-def register(app: Celery, settings: Settings) -> None:
-    runtime = Runtime(settings)
+def register(app: Celery, runtime: Runtime) -> None:
+    settings = runtime.settings
     enqueue = Enqueuer(app)
     startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
 

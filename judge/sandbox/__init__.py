@@ -1,6 +1,6 @@
 """Runs untrusted Python in a sandbox: the only place in the judge that spawns processes.
 
-    sandbox = make_sandbox()                      # bubblewrap, or refuses (see make_sandbox)
+    sandbox = make_sandbox(SandboxConfig())       # bubblewrap, or refuses (see make_sandbox)
     with sandbox.run_python({"harness.py": b"...", "solution.py": b"..."},
                             "harness.py", ["--results-fd", "{results_fd}"], limits) as proc:
         line = proc.read_result(timeout=2.0)      # one line from the results channel
@@ -19,6 +19,7 @@ import os
 import selectors
 import shutil
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
@@ -26,7 +27,9 @@ from pathlib import Path
 
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
-from judge.sandbox.jail import Jail, make_jail
+from judge.sandbox.jail import make_jail
+from judge.sandbox.limits import RunLimits
+from judge.sandbox.processes import Jail
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, LockedDir, locked_dir, remove_stale
 
 __all__ = [
@@ -40,19 +43,6 @@ __all__ = [
     "make_sandbox",
     "remove_stale_run_dirs",
 ]
-
-
-@dataclass(frozen=True)
-class RunLimits:
-    cpu_s: float  # CPU time of the whole process tree
-    wall_s: float  # wall time of the whole run
-    memory_bytes: int  # memory of the whole process tree
-    output_bytes: int = 1 << 20  # stdout + stderr
-    result_bytes: int = 32 << 20  # the results channel
-    result_line_bytes: int = 64 << 10  # one line on it: longer is a malformed report
-    pids: int = 32
-    file_bytes: int = 1 << 20  # largest file it may write (RLIMIT_FSIZE)
-    tmp_bytes: int = 8 << 20  # size of its private /tmp
 
 
 @dataclass
@@ -275,22 +265,13 @@ class Sandbox:
         return Process(popen, results_r, output_r, limits, jail, box.remove)
 
 
-def make_sandbox(
-    mode: str | None = None, python: str | None = None, *, config: SandboxConfig | None = None
-) -> Sandbox:
-    """The configured sandbox.
+def make_sandbox(config: SandboxConfig) -> Sandbox:
+    """The sandbox `config` describes (built by the caller: the sandbox reads no environment).
 
-    `config` says everything; without one it comes from the JUDGE_SANDBOX* environment
-    variables (the command line's configuration), `mode` and `python` overriding them. The
-    mode is "bwrap" or "none". "none" runs unconfined and is for local development only;
+    The mode is "bwrap" or "none". "none" runs unconfined and is for local development only;
     every verdict then says so. Without bubblewrap the judge refuses rather than silently
     running unconfined.
     """
-    if config is None:
-        try:
-            config = SandboxConfig.from_environ(os.environ, mode=mode, python=python)
-        except ValueError as e:
-            raise SandboxUnavailable(str(e)) from e
     mode = config.mode
     python = config.python or default_python()
     if mode not in ("bwrap", "none"):
@@ -320,7 +301,5 @@ def default_python() -> str:
     for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
         if os.access(candidate, os.X_OK):
             return os.path.realpath(candidate)
-    import sys
-
     # CPython's interpreter behind a venv (not in typeshed).
     return os.path.realpath(getattr(sys, "_base_executable", sys.executable))

@@ -1,8 +1,9 @@
 """What the sandbox is configured with: one immutable object, built by whoever starts it.
 
-The sandbox reads no environment itself. The command line (and tests) build the config from
-the JUDGE_SANDBOX* variables with `SandboxConfig.from_environ(os.environ)`; the worker builds
-it from its settings, with the uid range it claimed in the service's registry.
+The sandbox reads no environment itself. The command line and the benchmark build the config
+from the JUDGE_SANDBOX* variables they pass to `SandboxConfig.from_environ`; the worker builds
+it from its settings (worker/runtime.py), with the uid range it claimed in the service's
+registry; tests build it directly.
 """
 
 from __future__ import annotations

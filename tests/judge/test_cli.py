@@ -7,7 +7,7 @@ import subprocess
 import sys
 
 from judge import problems
-from judge.grade import plan_size, small_positions
+from judge.plan import plan_size, small_positions
 from tests.judge.corpus import CORRECT
 
 

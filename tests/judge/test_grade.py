@@ -7,8 +7,9 @@ import shutil
 import pytest
 
 from judge import problems
-from judge.grade import allocate, grade, plan_size, plan_tests, small_answers
-from judge.sandbox import SandboxUnavailable, make_sandbox
+from judge.grade import grade
+from judge.plan import allocate, plan_size, plan_tests, small_answers
+from judge.sandbox import SandboxConfig, SandboxUnavailable, make_sandbox
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict
 from tests.judge.corpus import CORRECT
 
@@ -172,7 +173,7 @@ def test_invalid_hidden_board_is_an_internal_error_not_the_students(sandbox):
 
 
 def test_a_sandbox_that_cannot_start_is_raised_not_blamed_on_the_submission(monkeypatch):
-    sandbox = make_sandbox("none")
+    sandbox = make_sandbox(SandboxConfig(mode="none"))
 
     def broken(*args, **kwargs):
         raise OSError(11, "Resource temporarily unavailable")
@@ -195,7 +196,8 @@ def test_a_failing_progress_callback_is_raised_not_made_a_verdict(sandbox):
 
 
 def test_unsandboxed_runs_say_so():
-    result = grade("footholds", CORRECT, seed=1, random_count=2, sandbox=make_sandbox("none"))
+    unconfined = make_sandbox(SandboxConfig(mode="none"))
+    result = grade("footholds", CORRECT, seed=1, random_count=2, sandbox=unconfined)
     assert result.verdict is Verdict.AC
     assert not result.sandboxed
     assert "UNSANDBOXED" in result.message and any("UNSANDBOXED" in n for n in result.sandbox_notes)
@@ -203,6 +205,5 @@ def test_unsandboxed_runs_say_so():
 
 def test_without_bubblewrap_the_judge_refuses(monkeypatch):
     monkeypatch.setattr(shutil, "which", lambda name: None)
-    monkeypatch.delenv("JUDGE_SANDBOX", raising=False)
     with pytest.raises(SandboxUnavailable, match="JUDGE_SANDBOX=none"):
-        make_sandbox()
+        make_sandbox(SandboxConfig(mode="bwrap"))

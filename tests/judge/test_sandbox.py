@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.sandbox import RunLimits, SandboxUnavailable, make_sandbox, seccomp
-from judge.sandbox.jail import pids_of_uid
+from judge.sandbox import RunLimits, SandboxConfig, SandboxUnavailable, make_sandbox, seccomp
+from judge.sandbox.processes import pids_of_uid
 from tests.judge.processes import descends_from_us
 
 REPO = Path(__file__).resolve().parents[2]
@@ -64,7 +64,7 @@ def one(sandbox, code: str, args: list[str] = (), limits: RunLimits = LIMITS) ->
 @pytest.fixture(scope="module")
 def sandbox():
     os.environ[SECRET] = SECRET_VALUE  # must never be visible inside
-    box = make_sandbox("bwrap")
+    box = make_sandbox(SandboxConfig(mode="bwrap"))
     assert box.sandboxed
     return box
 
@@ -562,13 +562,13 @@ def test_submission_directory_is_private_on_the_host(sandbox):
 def test_refuses_without_bubblewrap(monkeypatch):
     monkeypatch.setattr("judge.sandbox.shutil.which", lambda name: None)
     with pytest.raises(SandboxUnavailable, match="bubblewrap"):
-        make_sandbox("bwrap")
-    unconfined = make_sandbox("none")
+        make_sandbox(SandboxConfig(mode="bwrap"))
+    unconfined = make_sandbox(SandboxConfig(mode="none"))
     assert not unconfined.sandboxed
     assert any("UNSANDBOXED" in note for note in unconfined.notes)
 
 
 def test_unsandboxed_mode_says_so_in_every_outcome():
-    outcome, _ = run(make_sandbox("none"), "print('hi')")
+    outcome, _ = run(make_sandbox(SandboxConfig(mode="none")), "print('hi')")
     assert outcome.exit_code == 0
     assert any("UNSANDBOXED" in note for note in outcome.notes)

@@ -9,7 +9,7 @@ import stat
 from pathlib import Path
 
 from judge.sandbox import default_python
-from judge.sandbox.jail import layout_for
+from judge.sandbox.layout import layout_for
 
 
 def cache_file(cache_dir: Path) -> Path:

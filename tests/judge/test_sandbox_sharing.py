@@ -13,7 +13,7 @@ import pytest
 
 from judge.sandbox import RunLimits, SandboxConfig, make_sandbox, remove_stale_run_dirs
 from judge.sandbox.cgroups import CgroupManager
-from judge.sandbox.jail import pids_of_uid
+from judge.sandbox.processes import pids_of_uid
 
 KILLED = RunLimits(cpu_s=5, wall_s=0.5, memory_bytes=128 << 20)
 FORKS_AND_SLEEPS = """
@@ -45,7 +45,7 @@ def bystander_uid():
 
 def _one_slot_sandbox(tmp_path: Path, uid: int):
     config = SandboxConfig(slots=1, uid_base=uid, slot_dir=str(tmp_path / "slots"))
-    return make_sandbox(config=config)
+    return make_sandbox(config)
 
 
 def _run_killed(sandbox) -> None:
@@ -89,7 +89,7 @@ def shared_tmp(monkeypatch):
 
 def test_a_running_sandboxs_directory_is_not_stale(shared_tmp) -> None:
     tmp_path = shared_tmp
-    sandbox = make_sandbox("bwrap")
+    sandbox = make_sandbox(SandboxConfig(mode="bwrap"))
     code = b"import time; time.sleep(0.5)"
     with sandbox.run_python({"t.py": code}, "t.py", [], KILLED) as proc:
         boxes = list(tmp_path.glob("judge-box-*"))

@@ -8,8 +8,8 @@ import pytest
 
 from judge import problems
 from judge.cli import main
-from judge.grade import plan_tests
 from judge.mutants import mutants
+from judge.plan import plan_tests
 from judge.strength import (
     Killer,
     analyse,

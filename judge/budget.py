@@ -1,0 +1,17 @@
+"""Time a grading takes beyond the problem's own limits: known to the runner and the shrinker,
+and to the queue, which sets its task time limits from them without loading either."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from judge.problems import Problem
+
+STARTUP_S = 5.0  # starting Python and loading the solution, beyond the test's limit
+SHRINK_BUDGET_S = 6.0  # wall time spent minimising one counterexample
+
+
+def longest_grading_s(problems: Iterable[Problem]) -> float:
+    """The longest one grading may take: the slowest problem's total budget plus shrinking."""
+    slowest = max(problem.LIMITS.total_s for problem in problems)
+    return slowest + SHRINK_BUDGET_S + STARTUP_S

@@ -1,0 +1,307 @@
+"""The runner: one source run on a list of cases in the sandbox, each answer read, checked for
+forgery and turned into an outcome (verdict, figures, the answer it gave).
+
+A test that times out or kills its process gets its verdict and the run resumes in a fresh
+sandbox at the next test. Expected answers never enter the sandbox: the harness reports
+answers, and every figure or text it reports is validated, bounded and sanitised here.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import judge
+from judge import answers
+from judge.budget import STARTUP_S
+from judge.problems import Problem
+from judge.sandbox import OverlongLine, Process, RunLimits, Sandbox
+from judge.verdict import Verdict
+
+
+@cache  # read once per process, not once per sandboxed run
+def harness_source() -> bytes:
+    return resources.files(judge).joinpath("harness.py").read_bytes()
+
+
+@dataclass
+class Outcome:
+    """What happened to one test, before it is dressed as a TestResult."""
+
+    verdict: Verdict
+    message: str = ""
+    got: Any = None
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    rss_kb: int = 0
+    fatal: bool = False  # the process is gone or spent: resume in a fresh one
+
+
+class CompileError(Exception):
+    pass
+
+
+def _reject_constant(name: str) -> None:
+    raise ValueError(f"{name} is not valid JSON")
+
+
+def parse_report(line: bytes) -> dict[str, Any]:
+    """Strict parse of one harness line; anything odd counts against the submission."""
+    try:
+        report = json.loads(line.decode("utf-8"), parse_constant=_reject_constant)
+    except (UnicodeDecodeError, ValueError, RecursionError) as exc:
+        raise answers.MalformedReport(f"unparseable report: {exc}") from None
+    if not isinstance(report, dict) or not isinstance(report.get("event"), str):
+        raise answers.MalformedReport("report is not an event object")
+    return report
+
+
+MAX_REPORTED = 1e12  # larger "seconds" or "KiB" than any real run: a forged report
+
+
+def _number(report: Mapping[str, Any], key: str) -> float:
+    """A time or memory figure the harness claims: finite, >= 0 and of sane size, or RE."""
+    value: Any = report.get(key)
+    if type(value) is int:
+        ok = 0 <= value <= MAX_REPORTED  # compared as ints: float(10**400) would overflow
+    else:
+        ok = type(value) is float and math.isfinite(value) and 0 <= value <= MAX_REPORTED
+    if not ok:
+        raise answers.MalformedReport(f"report field {key!r} is not a sane number")
+    return float(value)
+
+
+class Runner:
+    """Runs one source on a list of cases, resuming in a fresh sandbox after a fatal test.
+
+    `compile_checked`: an earlier process already compiled and loaded this source, so a
+    compile error reported now is a lie (a submission choosing its own error text), not CE.
+    """
+
+    def __init__(
+        self,
+        problem: Problem,
+        source: bytes,
+        sandbox: Sandbox,
+        time_s: float,
+        deadline: float,
+        compile_checked: bool = False,
+    ) -> None:
+        self.problem = problem
+        self.source = source
+        self.sandbox = sandbox
+        self.time_s = time_s
+        self.deadline = deadline  # time.monotonic() at which the whole budget ends
+        self.compile_checked = compile_checked
+        self.notes: list[str] = []
+        self.peak_memory_kb = 0
+        self.memory_limit_kb = problem.LIMITS.memory_mb << 10
+        self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
+
+    def run(
+        self,
+        cases: Sequence[dict[str, Any]],
+        judge_one: Callable[[int, Outcome], bool],
+        resume: Callable[[int], int] | None = None,
+    ):
+        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
+        fatal test, the next process starts at `resume(next index)` (default: the next one).
+
+        Raises CompileError when the source does not compile or has no callable solution.
+        """
+        spec = json.dumps({"params": list(self.problem.PARAMS), "tests": list(cases)}).encode()
+        files = {"harness.py": harness_source(), "solution.py": self.source, "tests.json": spec}
+        start = 0
+        while start < len(cases):
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                for index in range(start, len(cases)):
+                    first = index == start
+                    verdict = Verdict.TLE if first else Verdict.SKIPPED
+                    message = (
+                        "the submission's total time budget ran out"
+                        if first
+                        else ("not run: the total time budget ran out")
+                    )
+                    if not judge_one(index, Outcome(verdict, message)):
+                        break
+                return
+            start = self._run_from(files, len(cases), start, remaining, judge_one)
+            if resume is not None:
+                start = resume(start)
+
+    def _run_from(self, files, count, start, remaining, judge_one) -> int:
+        """One sandboxed process from test `start`; returns where the next one resumes."""
+        limits = RunLimits(
+            cpu_s=remaining,
+            wall_s=remaining + 1.0,
+            memory_bytes=self.problem.LIMITS.memory_mb << 20,
+        )
+        proc = self.sandbox.run_python(
+            files, "harness.py", ["--results-fd", "{results_fd}", "--start", str(start)], limits
+        )
+        # Loading the module counts against the first test of each process: work moved to
+        # import time (precomputing every answer) is still work done for the tests.
+        self._cpu_mark = 0.0
+        with proc:
+            try:
+                ready = self._read(proc, min(STARTUP_S + self.time_s, remaining))
+            except TimeoutError:
+                proc.kill()
+                return self._fail_rest(
+                    start,
+                    count,
+                    Outcome(Verdict.TLE, "solution.py did not finish loading in time"),
+                    judge_one,
+                )
+            except answers.MalformedReport as exc:
+                proc.kill()
+                outcome = Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})")
+                return self._fail_rest(start, count, outcome, judge_one)
+            if ready is None:
+                outcome = self._died(proc, 0.0)
+                outcome.message = "the process died while loading solution.py: " + outcome.message
+                return self._fail_rest(start, count, outcome, judge_one)
+            event = ready.get("event")
+            if event == "compile_error" and not self.compile_checked:
+                raise CompileError(answers.clean_text(ready.get("message"), 2000))
+            if event == "load_error":
+                return self._fail_rest(
+                    start,
+                    count,
+                    Outcome(
+                        Verdict.RE,
+                        "solution.py raised an exception while loading: " + _error_text(ready),
+                    ),
+                    judge_one,
+                )
+            if event != "ready":
+                return self._fail_rest(
+                    start,
+                    count,
+                    Outcome(Verdict.RE, "the process wrote an unexpected report"),
+                    judge_one,
+                )
+            self.compile_checked = True
+            for index in range(start, count):
+                outcome = self._one(proc, index)
+                keep_going = judge_one(index, outcome)
+                if not keep_going:
+                    return count
+                if outcome.fatal:
+                    return index + 1
+        return count
+
+    def _read(self, proc: Process, timeout: float) -> dict[str, Any] | None:
+        try:
+            line = proc.read_result(timeout=timeout)
+        except OverlongLine as exc:
+            raise answers.MalformedReport(str(exc)) from None
+        return None if line is None else parse_report(line)
+
+    def _tree_cpu(self, proc: Process, claimed: float, wall: float) -> float:
+        """CPU of this test: the whole process tree's usage since the last report, measured
+        outside; where that cannot be measured, the harness's claim, never above the wall."""
+        now = proc.cpu_seconds()
+        if now is None:
+            return min(claimed, wall)
+        used, self._cpu_mark = max(now - self._cpu_mark, 0.0), now
+        return used
+
+    def _one(self, proc: Process, index: int) -> Outcome:
+        began = time.monotonic()
+        timeout = min(self.time_s * 1.2 + 0.5, max(self.deadline - began, 0.0))
+        try:
+            report = self._read(proc, timeout)
+        except TimeoutError:
+            wall = time.monotonic() - began
+            cpu = self._tree_cpu(proc, 0.0, wall)  # what it used before the kill, not zero
+            proc.kill()
+            return Outcome(
+                Verdict.TLE,
+                f"no answer within {self.time_s:g} s",
+                cpu_s=cpu,
+                wall_s=wall,
+                fatal=True,
+            )
+        except answers.MalformedReport as exc:
+            proc.kill()
+            return Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})", fatal=True)
+        wall = time.monotonic() - began
+        if report is None:
+            return self._died(proc, wall)
+        try:
+            if report.get("i") != index or report["event"] not in ("result", "error"):
+                raise answers.MalformedReport("report out of sequence")
+            _number(report, "wall")  # unused (measured outside), but a forged one is malformed
+            cpu = self._tree_cpu(proc, _number(report, "cpu"), wall)
+            # Only a display figure (the cgroup enforces the limit): bounded by the limit.
+            rss_kb = min(int(_number(report, "rss_kb")), self.memory_limit_kb)
+            self.peak_memory_kb = max(self.peak_memory_kb, rss_kb)
+            if report["event"] == "error":
+                if report.get("error") == "MemoryError":
+                    return Outcome(
+                        Verdict.MLE,
+                        "memory limit exceeded (MemoryError)",
+                        cpu_s=cpu,
+                        wall_s=wall,
+                        rss_kb=rss_kb,
+                        fatal=True,
+                    )
+                return Outcome(
+                    Verdict.RE, _error_text(report), cpu_s=cpu, wall_s=wall, rss_kb=rss_kb
+                )
+            got = answers.decode(report["answer"])
+        except (answers.MalformedReport, KeyError, TypeError) as exc:
+            proc.kill()
+            return Outcome(
+                Verdict.RE, f"the process wrote a malformed report ({exc})", wall_s=wall, fatal=True
+            )
+        if cpu > self.time_s:
+            return Outcome(
+                Verdict.TLE,
+                f"took {cpu:.2f} s of CPU, the limit is {self.time_s:g} s",
+                got=got,
+                cpu_s=cpu,
+                wall_s=wall,
+                rss_kb=rss_kb,
+            )
+        return Outcome(Verdict.AC, "", got=got, cpu_s=cpu, wall_s=wall, rss_kb=rss_kb)
+
+    def _died(self, proc: Process, wall: float) -> Outcome:
+        """The process ended or was killed before reporting: find out why."""
+        cpu = self._tree_cpu(proc, 0.0, wall)
+        result = proc.finish(grace=0.5)
+        self.notes.extend(n for n in result.notes if n not in self.notes)
+        self.peak_memory_kb = max(self.peak_memory_kb, result.peak_memory_bytes // 1024)
+        outcome = Outcome(Verdict.RE, cpu_s=cpu, wall_s=wall, fatal=True)
+        if result.limit == "memory":
+            outcome.verdict, outcome.message = Verdict.MLE, "memory limit exceeded"
+        elif result.limit in ("output", "results"):
+            outcome.verdict, outcome.message = Verdict.OLE, "output limit exceeded"
+        elif result.limit in ("cpu", "wall"):
+            outcome.verdict, outcome.message = Verdict.TLE, "time limit exceeded"
+        elif result.signal is not None:
+            outcome.message = f"the process was killed by signal {result.signal}"
+        else:
+            outcome.message = f"the process exited with code {result.exit_code}"
+        return outcome
+
+    def _fail_rest(self, start, count, outcome: Outcome, judge_one) -> int:
+        for index in range(start, count):
+            if not judge_one(index, Outcome(outcome.verdict, outcome.message)):
+                break
+        return count
+
+
+def _error_text(report: Mapping[str, Any]) -> str:
+    error = answers.clean_text(report.get("error", "Exception"), 200)
+    message = answers.clean_text(report.get("message", ""), 1000)
+    trace = answers.clean_text(report.get("traceback", ""), 4000)
+    return f"{error}: {message}" + (f"\n{trace}" if trace else "")

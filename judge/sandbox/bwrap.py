@@ -1,0 +1,399 @@
+"""The bubblewrap jail: its command line, its slot, cgroup and rlimits, and how it ends.
+
+`bwrap_config` works out once per interpreter what every run shares (the layout, the seccomp
+filter, the slot pool, the cgroup manager) and checks that bwrap can run here at all.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import resource
+import signal
+import subprocess
+from dataclasses import dataclass
+from functools import lru_cache
+
+from judge.sandbox.cgroups import CgroupManager, RunCgroup
+from judge.sandbox.config import SandboxConfig
+from judge.sandbox.errors import SandboxUnavailable
+from judge.sandbox.layout import Layout, global_proc_files, layout_for, warm_page_cache
+from judge.sandbox.limits import RunLimits, Usage
+from judge.sandbox.processes import Jail, our_children, pids_of_uid, reap, set_child_subreaper
+from judge.sandbox.seccomp import UnsupportedArch, build_filter
+from judge.sandbox.slots import NoFreeSlot, Slot, SlotPool
+from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
+
+BWRAP = "/usr/bin/bwrap"
+# Processes bwrap itself keeps in the tree: the outer monitor and the sandbox's pid 1.
+BWRAP_TASKS = 2
+NOFILE = 64
+# RLIMIT_NPROC is a backstop above pids.max (the exact whole-tree bound), not the bound: on
+# Linux 6.x the uid's process count lags seconds behind a finished sandbox (user-namespace
+# ucounts), and an exact NPROC made back-to-back runs on one uid fail with EAGAIN (measured:
+# NPROC 34 failed 42 of 60 consecutive runs, NPROC 200 none).
+NPROC_SLACK = 64
+SHM_BYTES = 1 << 20  # /dev/shm (POSIX semaphores of multiprocessing need a few bytes)
+MIN_AS_HEADROOM = 256 << 20  # RLIMIT_AS above the cgroup limit: a backstop, not the limit
+BARE_AS_HEADROOM = 64 << 20  # RLIMIT_AS above the limit when it is the only memory bound
+
+
+@dataclass
+class BwrapConfig:
+    python: str
+    layout: Layout
+    filter_bytes: bytes
+    slots: SlotPool
+    cgroups: CgroupManager
+    as_root: bool
+    subreaper: bool
+    notes: list[str]
+
+
+class BwrapJail(Jail):
+    """bubblewrap: own namespaces (no network at all), read-only Python, private /tmp."""
+
+    def __init__(self, limits: RunLimits, config: BwrapConfig) -> None:
+        super().__init__(limits, config.python, list(config.notes))
+        self.config = config
+        self._seccomp_fd = -1
+        self._info_r = self._info_w = -1
+        self._sandbox_init: int | None = None
+        self._init_reaped = False
+        self._cgroup: RunCgroup | None = None
+        self._killed = False
+        self._finished = False
+        try:
+            self.slot: Slot = config.slots.acquire()
+        except NoFreeSlot as e:
+            raise SandboxUnavailable(str(e)) from e
+        try:
+            if config.cgroups.usable:
+                try:
+                    self._cgroup = config.cgroups.create(
+                        f"judge-{self.slot.key}",
+                        memory_bytes=limits.memory_bytes,
+                        pids=limits.pids + BWRAP_TASKS,
+                    )
+                except OSError as e:
+                    self.notes.append(
+                        f"NO CGROUP for this run ({e}): whole-tree memory, pids "
+                        "and CPU bounded only by per-process rlimits"
+                    )
+        except BaseException:
+            self.slot.release()
+            raise
+        self.pass_fds = ()
+        self._join = tuple(self._cgroup.join_paths) if self._cgroup else ()
+
+    # -- starting -------------------------------------------------------------------------
+    def command(self, python: str, workdir: str, script: str, args: list[str]) -> list[str]:
+        # What the machine-wide /proc files show inside (a device node cannot stand in: /proc
+        # is mounted nodev).
+        empty = os.path.join(workdir, ".empty")
+        with open(empty, "x"):
+            pass
+        os.chmod(empty, 0o444)
+        if self.config.as_root:
+            # Only the slot uid (and root) may read the submission on the host.
+            os.chown(workdir, self.slot.uid, self.slot.gid)
+            os.chmod(workdir, 0o500)
+        r, w = os.pipe()
+        try:
+            os.write(w, self.config.filter_bytes)  # a few hundred bytes: fits the pipe buffer
+        finally:
+            os.close(w)
+        self._seccomp_fd = r
+        # bwrap reports the host pid of the sandbox's pid 1 here. Its monitor exits as soon as
+        # it learns the exit status, without reaping that pid 1, which is then reparented to
+        # us (the subreaper) and must be reaped by us.
+        self._info_r, self._info_w = os.pipe()
+        self.pass_fds = (r, self._info_w)
+        layout = self.config.layout
+        argv = [
+            BWRAP,
+            "--unshare-all",
+            "--unshare-user",
+            "--disable-userns",
+            "--die-with-parent",
+            "--new-session",
+            "--cap-drop",
+            "ALL",
+            "--clearenv",
+            "--hostname",
+            "sandbox",
+            "--seccomp",
+            str(r),
+            "--info-fd",
+            str(self._info_w),
+        ]
+        for source, dest in layout.binds:
+            argv += ["--ro-bind", source, dest]
+        for mask in layout.masks:
+            argv += ["--tmpfs", mask, "--remount-ro", mask]
+        argv += ["--proc", "/proc"]
+        for path in global_proc_files():
+            argv += ["--ro-bind", empty, path]
+        argv += [
+            "--dev",
+            "/dev",
+            "--size",
+            str(self.limits.tmp_bytes),
+            "--tmpfs",
+            "/tmp",
+            "--size",
+            str(min(self.limits.tmp_bytes, SHM_BYTES)),
+            "--tmpfs",
+            "/dev/shm",
+            "--ro-bind",
+            workdir,
+            "/box",
+            "--chdir",
+            "/box",
+            # bwrap's own root and /dev are uncapped tmpfs: make them read-only (the /tmp and
+            # /dev/shm mounts stay writable, device nodes still work).
+            "--remount-ro",
+            "/dev",
+            "--remount-ro",
+            "/",
+            layout.python,
+            "-I",
+            "-S",
+            "-B",
+            f"/box/{script}",
+            *args,
+        ]
+        return argv
+
+    def environment(self) -> dict[str, str]:
+        # bwrap's own environment: readable inside as /proc/1/environ. Nothing else.
+        return {"PATH": "/usr/bin:/bin"}
+
+    def preexec(self) -> None:
+        """In the child between fork and exec (as root when the judge is root): join the
+        cgroup, drop to the slot uid, then set rlimits (which bwrap inherits too)."""
+        for path in self._join:
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.write(fd, b"0")
+            finally:
+                os.close(fd)
+        if self.config.as_root:
+            os.setgroups([])
+            os.setresgid(self.slot.gid, self.slot.gid, self.slot.gid)
+            os.setresuid(self.slot.uid, self.slot.uid, self.slot.uid)
+        limits = self.limits
+        cpu = math.ceil(limits.cpu_s) + 1
+        setrlimit = resource.setrlimit
+        setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        if self._cgroup is not None:
+            address_space = limits.memory_bytes + max(limits.memory_bytes, MIN_AS_HEADROOM)
+        else:
+            address_space = limits.memory_bytes + BARE_AS_HEADROOM
+        setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
+        setrlimit(resource.RLIMIT_CORE, (0, 0))
+        setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
+        if self.config.as_root:
+            nproc = limits.pids + BWRAP_TASKS + NPROC_SLACK
+            setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
+
+    def started(self, popen: subprocess.Popen) -> None:
+        self._pid = popen.pid
+        self._close_seccomp()
+
+    def _close_seccomp(self) -> None:
+        if self._seccomp_fd >= 0:
+            os.close(self._seccomp_fd)
+            self._seccomp_fd = -1
+        if self._info_w >= 0:
+            os.close(self._info_w)
+            self._info_w = -1
+
+    def _read_info(self) -> None:
+        """The sandbox init's host pid from bwrap's --info-fd (written before it runs)."""
+        if self._info_r < 0:
+            return
+        try:
+            os.set_blocking(self._info_r, False)
+            data = os.read(self._info_r, 4096)
+            pid = json.loads(data.decode()).get("child-pid") if data else None
+            self._sandbox_init = pid if isinstance(pid, int) and pid > 0 else None
+        except (OSError, ValueError, AttributeError):
+            self._sandbox_init = None
+        finally:
+            os.close(self._info_r)
+            self._info_r = -1
+
+    def abort(self) -> None:
+        self._close_seccomp()
+        if self._info_r >= 0:
+            os.close(self._info_r)
+            self._info_r = -1
+        self._release()
+
+    # -- while running --------------------------------------------------------------------
+    def cpu_seconds(self, pid: int) -> float | None:
+        if self._cgroup is not None:
+            return self._cgroup.cpu_seconds()
+        if self.config.as_root:
+            return self._uid_cpu_seconds()
+        return None
+
+    def _uid_cpu_seconds(self) -> float:
+        """Degraded whole-tree CPU: every live process of the slot uid (a /proc scan)."""
+        total = 0
+        for pid in pids_of_uid(self.slot.uid):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])
+            except (OSError, IndexError, ValueError):
+                continue
+        return total / os.sysconf("SC_CLK_TCK")
+
+    def memory_exceeded(self) -> bool:
+        return self._cgroup is not None and self._cgroup.oom_kills() > 0
+
+    # -- ending ---------------------------------------------------------------------------
+    def kill(self, popen: subprocess.Popen) -> None:
+        if popen.poll() is None:
+            self._killed = True
+        # Killing bwrap's outer process kills the sandbox's pid 1 (--die-with-parent), which
+        # takes its whole pid namespace down; the cgroup kill does not wait for that.
+        if self._cgroup is not None:
+            self._cgroup.kill_all()
+        if popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(popen.pid, signal.SIGKILL)
+        if self._cgroup is None:
+            self._kill_pid_namespace()
+
+    def _kill_pid_namespace(self) -> None:
+        """Without a cgroup: SIGKILL the sandbox's pid 1, which takes down every process of
+        its pid namespace (and only those)."""
+        self._read_info()
+        init = self._sandbox_init
+        # The pid is the sandbox init's until we reap it (bwrap's monitor never does: it is
+        # reparented to us, the subreaper); after that it may be anyone's.
+        if init is not None and self.config.subreaper and not self._init_reaped:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(init, signal.SIGKILL)
+
+    def finish(self, popen: subprocess.Popen) -> Usage:
+        if self._finished:
+            return Usage()
+        self._finished = True
+        self.kill(popen)
+        popen.wait()
+        try:
+            # An orphaned sandbox pid 1 (its bwrap monitor was killed first) is now our child.
+            self._read_info()
+            if self.config.subreaper:
+                if self._sandbox_init is not None:
+                    reap([self._sandbox_init])
+                    self._init_reaped = True
+                elif self._killed:
+                    reap(our_children(self.slot.uid if self.config.as_root else None))
+            group = self._cgroup
+            if group is not None:
+                group.wait_empty()
+                usage = Usage(
+                    cpu_s=group.cpu_seconds() or 0.0,
+                    peak_memory_bytes=group.peak_memory(),
+                    oom_killed=group.oom_kills() > 0,
+                )
+                if not group.remove():
+                    self.notes.append("the run's cgroup could not be removed")
+            else:
+                usage = super().finish(popen)
+            if group is None and self.config.subreaper:
+                reap(our_children(self.slot.uid if self.config.as_root else None))
+        finally:
+            self._release()
+        return usage
+
+    def _release(self) -> None:
+        if self._cgroup is not None and not self._cgroup.removed:
+            self._cgroup.remove()
+        self.slot.release()
+
+
+def check_bwrap(config: BwrapConfig) -> None:
+    """One trivial sandboxed run, so a machine where bwrap cannot work (no user namespaces,
+    a container's seccomp/AppArmor profile, an interpreter the slot uid cannot read) is
+    refused with bwrap's own message instead of failing every submission."""
+    limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
+    jail = BwrapJail(limits, config)
+    box = locked_dir(RUN_DIR_PREFIX)
+    workdir = box.path
+    try:
+        with open(os.path.join(workdir, "check.py"), "w") as f:
+            f.write("print('ok')\n")
+        argv = jail.command(config.python, workdir, "check.py", [])
+        try:
+            proc = subprocess.run(
+                argv,
+                capture_output=True,
+                timeout=30,
+                env=jail.environment(),
+                pass_fds=jail.pass_fds,
+                preexec_fn=jail.preexec,
+                cwd="/",
+                stdin=subprocess.DEVNULL,
+            )
+        finally:
+            jail._read_info()
+            if config.subreaper and jail._sandbox_init is not None:
+                reap([jail._sandbox_init])
+            jail.abort()
+        if proc.returncode != 0 or proc.stdout.strip() != b"ok":
+            raise SandboxUnavailable(
+                "bubblewrap is installed but cannot run a sandbox here (exit "
+                f"{proc.returncode}): {proc.stderr.decode(errors='replace').strip()[:500]}. "
+                "It needs unprivileged user namespaces (kernel.unprivileged_userns_clone=1, "
+                "user.max_user_namespaces > 0); in Docker run the worker with "
+                "security_opt [seccomp=unconfined, apparmor=unconfined]"
+            )
+    finally:
+        box.remove()
+
+
+@lru_cache(maxsize=8)
+def bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfig:
+    notes: list[str] = []
+    try:
+        filter_bytes = build_filter()
+    except UnsupportedArch as e:
+        raise SandboxUnavailable(str(e)) from e
+    layout = layout_for(python, config.layout_cache)
+    as_root = os.geteuid() == 0
+    slots = SlotPool.for_config(config)
+    if not as_root:
+        notes.append(
+            f"judge not running as root: submissions run as this user (uid {os.getuid()}), "
+            "not a per-slot uid, and RLIMIT_NPROC is not applied (it would count all of this "
+            "user's processes)"
+        )
+    cgroups = CgroupManager.detect(config.cgroup_parent)
+    notes += cgroups.notes
+    if not as_root and not cgroups.usable:
+        notes.append(
+            "NO PROCESS LIMIT: neither a pids cgroup nor RLIMIT_NPROC applies, so a fork bomb "
+            "is stopped only by the wall, CPU and memory limits (it stays inside the sandbox's "
+            "pid namespace and is killed with it)"
+        )
+    subreaper = set_child_subreaper()
+    if not subreaper:
+        notes.append(
+            "could not become a child subreaper: sandbox processes orphaned by a kill "
+            "are reaped by init, not by the judge"
+        )
+    bwrap = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
+    check_bwrap(bwrap)
+    if config.shared_by_students:
+        warm_page_cache(layout)
+    return bwrap

@@ -1,0 +1,207 @@
+"""What the sandbox sees: the interpreter, its stdlib and the shared libraries they load
+(read-only, site-packages masked), and the machine-wide /proc files shown empty.
+
+Working the layout out runs the interpreter and `ldd` on every extension module, so it is
+kept once per process and, for short-lived commands, in a cache directory their caller names.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+import subprocess
+import tempfile
+from dataclasses import dataclass
+from functools import lru_cache
+
+from judge.sandbox.errors import SandboxUnavailable
+
+# Files of /proc that count for the whole machine, not the sandbox: processes forked, memory,
+# load, CPU frequency and idle time, open files, dentries, locks, pressure. A run that held
+# hidden boards could move them and a later run read them back, so inside they are empty.
+GLOBAL_PROC_FILES = (
+    *("stat", "vmstat", "meminfo", "loadavg", "uptime", "cpuinfo", "locks", "interrupts"),
+    *("softirqs", "diskstats", "schedstat", "zoneinfo", "buddyinfo", "pagetypeinfo"),
+    *("slabinfo", "key-users", "pressure/cpu", "pressure/io", "pressure/memory"),
+    *("sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/dentry-state"),
+    "sys/kernel/random/entropy_avail",
+)
+
+
+@lru_cache(maxsize=1)
+def global_proc_files() -> tuple[str, ...]:
+    """The GLOBAL_PROC_FILES this kernel has (a bind needs its target to exist)."""
+    return tuple(f"/proc/{name}" for name in GLOBAL_PROC_FILES if os.path.exists(f"/proc/{name}"))
+
+
+@dataclass(frozen=True)
+class Layout:
+    python: str  # the interpreter binary (real path), bound at the same path
+    binds: tuple[tuple[str, str], ...]  # (host source, sandbox path), all read-only
+    masks: tuple[str, ...]  # directories inside the binds covered by an empty read-only tmpfs
+
+
+_PROBE = r"""
+import json, sys, sysconfig
+paths = sysconfig.get_paths()
+print(json.dumps({
+    "stdlib": sorted({paths["stdlib"], paths["platstdlib"]}),
+    "path": [p for p in sys.path if p],
+    "site": sorted({paths["purelib"], paths["platlib"]}),
+}))
+"""
+
+
+def _ldd(files: list[str]) -> list[tuple[str, str]]:
+    """(sandbox path the loader opens, host real path) for every library `files` need."""
+    try:
+        out = subprocess.run(
+            ["ldd", *files],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+        ).stdout
+    except (OSError, subprocess.TimeoutExpired) as e:
+        raise SandboxUnavailable(f"cannot list the interpreter's shared libraries: {e}") from e
+    found: dict[str, str] = {}
+    for line in out.splitlines():
+        line = line.strip()
+        if "=>" in line:
+            target = line.split("=>", 1)[1].strip().split(" (")[0].strip()
+        elif line.startswith("/") and " (" in line:
+            target = line.split(" (")[0].strip()  # the dynamic loader itself
+        else:
+            continue
+        if target.startswith("/") and os.path.exists(target):
+            found[target] = os.path.realpath(target)
+    return sorted(found.items())
+
+
+@lru_cache(maxsize=8)
+def _layout(python: str, mtime: float) -> Layout:
+    try:
+        probe = subprocess.run(
+            [python, "-I", "-S", "-c", _PROBE],
+            capture_output=True,
+            text=True,
+            timeout=60,
+            env={"PATH": "/usr/bin:/bin"},
+        )
+        info = json.loads(probe.stdout)
+    except (OSError, ValueError, subprocess.TimeoutExpired) as e:
+        raise SandboxUnavailable(f"cannot run the sandbox interpreter {python}: {e}") from e
+    roots = [os.path.realpath(d) for d in info["stdlib"] if os.path.isdir(d)]
+    binds: dict[str, str] = {python: python}
+    for d in roots:
+        binds[d] = d
+    sofiles = [python]
+    for d in info["path"]:
+        d = os.path.realpath(d)
+        if not os.path.isdir(d):
+            continue
+        if not any(d == r or d.startswith(r + "/") for r in roots):
+            binds.setdefault(d, d)  # e.g. a lib-dynload outside the stdlib directory
+        sofiles += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".so"))
+    for dest, source in _ldd(sofiles):
+        binds.setdefault(dest, source)
+    masks = set()
+    for r in roots:
+        for name in ("site-packages", "dist-packages"):
+            if os.path.isdir(os.path.join(r, name)):
+                masks.add(os.path.join(r, name))
+    for s in info["site"]:
+        s = os.path.realpath(s)
+        if os.path.isdir(s) and any(s.startswith(r + "/") for r in roots):
+            masks.add(s)
+    return Layout(python, tuple((src, dst) for dst, src in binds.items()), tuple(sorted(masks)))
+
+
+def layout_for(python: str, cache_dir: str | None = None) -> Layout:
+    """What the sandbox binds for `python`. Working it out runs the interpreter and `ldd` on
+    every extension module (most of a short-lived CLI's start-up), so a process computes it
+    once, and with `cache_dir` it is kept on disk for the next process."""
+    python = os.path.realpath(python)
+    try:
+        st = os.stat(python)
+    except OSError as e:
+        raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
+    if cache_dir is None:
+        return _layout(python, st.st_mtime)
+    return _cached_layout(python, st, cache_dir)
+
+
+LAYOUT_CACHE_VERSION = 1
+
+
+def _dir_stamps(layout: Layout) -> dict[str, float]:
+    """Modification times of the bound directories: a package installed or removed there
+    (a new extension module, new libraries to bind) changes them."""
+    return {src: os.stat(src).st_mtime for src, _ in layout.binds if os.path.isdir(src)}
+
+
+def _cached_layout(python: str, st: os.stat_result, cache_dir: str) -> Layout:
+    key = hashlib.sha256(
+        f"{LAYOUT_CACHE_VERSION}\0{python}\0{st.st_mtime_ns}\0{st.st_size}".encode()
+    ).hexdigest()[:32]
+    path = os.path.join(cache_dir, f"sandbox-layout-{key}.json")
+    cached = _read_layout_cache(path, python)
+    if cached is not None:
+        return cached
+    layout = _layout(python, st.st_mtime)
+    try:
+        record = {
+            "python": layout.python,
+            "binds": layout.binds,
+            "masks": layout.masks,
+            "stamps": _dir_stamps(layout),
+        }
+        os.makedirs(cache_dir, mode=0o700, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=cache_dir, prefix=".layout-")
+        with os.fdopen(fd, "w") as f:
+            json.dump(record, f)
+        os.replace(tmp, path)
+    except OSError:
+        pass  # a cache we cannot write only costs the next start the same work again
+    return layout
+
+
+def _read_layout_cache(path: str, python: str) -> Layout | None:
+    """The cached layout, or None when it is missing, stale, or not to be trusted: the file
+    decides what the sandbox may read, so it must be ours and writable by us alone."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            st = os.fstat(f.fileno())
+            if st.st_uid != os.geteuid() or st.st_mode & 0o022:
+                return None
+            record = json.load(f)
+        layout = Layout(
+            str(record["python"]),
+            tuple((str(src), str(dst)) for src, dst in record["binds"]),
+            tuple(str(m) for m in record["masks"]),
+        )
+        if layout.python != python or record["stamps"] != _dir_stamps(layout):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not all(os.path.exists(src) for src, _ in layout.binds):
+        return None
+    return layout
+
+
+def warm_page_cache(layout: Layout) -> None:
+    """Read every file the sandbox can see once, so its pages are in the page cache before any
+    submission runs. A page a run reads first would be faster for every later run: a bit one
+    run (holding hidden boards) could leave for another. Warm, no run can change that (the
+    calls that evict pages are denied by the seccomp filter); pages the kernel drops under
+    memory pressure are the residue."""
+    for source, _ in layout.binds:
+        paths = [source] if os.path.isfile(source) else []
+        for root, _dirs, files in os.walk(source):
+            paths += [os.path.join(root, name) for name in files]
+        for path in paths:
+            with contextlib.suppress(OSError), open(path, "rb") as f:
+                while f.read(1 << 20):
+                    pass

@@ -1,0 +1,152 @@
+"""Processes of a run: the unconfined jail (a plain child with rlimits, for development), and
+the /proc helpers every jail needs to account for, kill and reap what a run started.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import os
+import resource
+import signal
+import subprocess
+import time
+
+from judge.sandbox.limits import RunLimits, Usage
+
+_PR_SET_CHILD_SUBREAPER = 36
+
+
+class Jail:
+    """Unconfined: the submission runs as a plain child with rlimits. Development only."""
+
+    poll_interval = 0.05  # how often whole-tree CPU and memory are checked while waiting
+    pass_fds: tuple[int, ...] = ()
+
+    def __init__(self, limits: RunLimits, python: str, notes: list[str]) -> None:
+        self.limits = limits
+        self.python = python
+        self.notes = notes
+        self._usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
+
+    def command(self, python: str, workdir: str, script: str, args: list[str]) -> list[str]:
+        return [python, "-I", "-S", "-B", os.path.join(workdir, script), *args]
+
+    def environment(self) -> dict[str, str]:
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+
+    def preexec(self) -> None:
+        """Runs in the child between fork and exec: per-process limits."""
+        limits = self.limits
+        cpu = int(limits.cpu_s) + 1
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
+        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    def started(self, popen: subprocess.Popen) -> None:
+        self._pid = popen.pid
+
+    def abort(self) -> None:
+        """The run could not be started: release what __init__ and command() took."""
+
+    def cpu_seconds(self, pid: int) -> float | None:
+        """CPU used so far by the whole tree, or None when it cannot be measured live."""
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            ticks = os.sysconf("SC_CLK_TCK")
+            return (int(fields[11]) + int(fields[12]) + int(fields[13]) + int(fields[14])) / ticks
+        except (OSError, IndexError, ValueError):
+            return None
+
+    def memory_exceeded(self) -> bool:
+        return False
+
+    def kill(self, popen: subprocess.Popen) -> None:
+        if popen.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(popen.pid, signal.SIGKILL)
+
+    def finish(self, popen: subprocess.Popen) -> Usage:
+        self.kill(popen)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime + after.ru_stime) - (
+            self._usage_before.ru_utime + self._usage_before.ru_stime
+        )
+        return Usage(cpu_s=max(cpu, 0.0), peak_memory_bytes=after.ru_maxrss * 1024)
+
+
+def set_child_subreaper() -> bool:
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        return libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
+
+
+def _proc_status(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            return dict(line.split(":\t", 1) for line in f.read().splitlines() if ":\t" in line)
+    except (OSError, ValueError):
+        return {}
+
+
+def _pids() -> list[int]:
+    return [int(n) for n in os.listdir("/proc") if n.isdigit()]
+
+
+def pids_of_uid(uid: int) -> list[int]:
+    """Processes whose real uid is `uid` (zombies included)."""
+    found = []
+    for pid in _pids():
+        try:
+            st = os.stat(f"/proc/{pid}")
+        except OSError:
+            continue
+        if st.st_uid != uid:
+            continue
+        real = _proc_status(pid).get("Uid", "").split()
+        if real and int(real[0]) == uid:
+            found.append(pid)
+    return found
+
+
+def our_children(uid: int | None) -> list[int]:
+    """Our child processes that are sandbox leftovers: owned by the slot uid, or (same uid)
+    the pid 1 of a sandbox's pid namespace. Cheap filter on /proc/<pid>/stat first."""
+    me = os.getpid()
+    found = []
+    for pid in _pids():
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+        if ppid != me:
+            continue
+        status = _proc_status(pid)
+        real = status.get("Uid", "").split()
+        nspid = status.get("NSpid", "").split()
+        if (uid is not None and real and int(real[0]) == uid and uid != os.getuid()) or (
+            len(nspid) >= 2 and nspid[-1] == "1"
+        ):
+            found.append(pid)
+    return found
+
+
+def reap(pids: list[int], timeout: float = 2.0) -> None:
+    deadline = time.monotonic() + timeout
+    pending = set(pids)
+    while pending:
+        for pid in list(pending):
+            try:
+                done, _ = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                done = pid  # not ours (any more): someone else reaped it
+            if done:
+                pending.discard(pid)
+        if not pending or time.monotonic() > deadline:
+            return
+        time.sleep(0.001)

@@ -1,0 +1,54 @@
+"""One Celery configuration, two apps: the API's loads what enqueues, never the grading task,
+the judge's runner or the sandbox; the worker's (worker/main.py) registers the tasks."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from worker.app import GRADE_TASK, STRENGTH_TASK
+
+# Loaded only by the worker: grading, running submissions, the sandbox and its runtime.
+WORKER_ONLY = (
+    "worker.tasks",
+    "worker.runtime",
+    "worker.main",
+    "judge.grade",
+    "judge.runner",
+    "judge.shrink",
+    "judge.sandbox",
+)
+
+
+def fresh_python(code: str, data_dir: Path) -> object:
+    """What `code` prints last (JSON), run in a fresh interpreter: this test process may have
+    loaded the worker's modules already."""
+    env = dict(os.environ, JUDGE_DATA_DIR=str(data_dir), JUDGE_SECRET_KEY="apps-" + "x" * 32)
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120
+    )
+    assert out.returncode == 0, out.stderr
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def test_building_the_api_loads_no_grading_task_runner_or_sandbox(tmp_path: Path):
+    code = (
+        "import json, sys\n"
+        "from api.main import create_app\n"
+        "create_app()\n"
+        "print(json.dumps(sorted(sys.modules)))\n"
+    )
+    loaded = set(fresh_python(code, tmp_path))
+    assert "worker.queue" in loaded  # the app was built with its enqueuer
+    leaked = sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in WORKER_ONLY))
+    assert leaked == []
+
+
+def test_the_worker_app_registers_both_tasks(tmp_path: Path):
+    code = "import json\nfrom worker.main import app\nprint(json.dumps(sorted(app.tasks)))\n"
+    tasks = fresh_python(code, tmp_path)
+    assert isinstance(tasks, list)
+    assert GRADE_TASK in tasks and STRENGTH_TASK in tasks
