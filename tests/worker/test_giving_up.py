@@ -362,8 +362,8 @@ def test_the_celery_task_retries_until_the_submission_is_held(database: Path) ->
     # tasks, the first one of a name kept): drop those, so the task run is this test's.
     app.finalize()
     app.tasks.pop(GRADE_TASK, None)
-    tasks.register(app, settings)
     runtime = Runtime(settings)
+    tasks.register(app, runtime)
     sid = submit(runtime)
     result = app.tasks[GRADE_TASK].apply(args=(sid,))
     assert result.get() == "held"
