@@ -13,9 +13,9 @@ from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.orm import Session
 
 from api.security import token_user_id
+from config import Settings
 from store import repo
 from store.models import Role, User
-from store.settings import Settings
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/token", auto_error=False)
 

@@ -38,10 +38,10 @@ from sqlalchemy import and_, case, literal, select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.types import Receive, Scope, Send
 
+from config import Settings
 from judge.verdict import shown_to_student
 from store import repo
 from store.models import Role, Status, Submission, TestRow, User
-from store.settings import Settings
 from store.transient import first_line
 
 log = logging.getLogger(__name__)

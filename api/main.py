@@ -27,8 +27,8 @@ from api.routers import (
     users,
 )
 from api.security import PasswordSlots
+from config import Settings
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
-from store.settings import Settings
 from store.stats import StatsCache, TotalsTally
 
 log = logging.getLogger(__name__)

@@ -7,7 +7,7 @@ import math
 from celery import Celery
 from kombu import Queue
 
-from store.settings import Settings
+from config import Settings
 from worker.broker import TRANSPORT
 
 LIVE_QUEUE = "judge"

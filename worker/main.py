@@ -4,7 +4,7 @@ Importing this module builds the app from the JUDGE_* environment; everything el
 worker.app.make_celery(settings) directly.
 """
 
-from store.settings import Settings
+from config import Settings
 from worker.app import make_celery
 
 app = make_celery(Settings())

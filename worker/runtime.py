@@ -8,8 +8,8 @@ from functools import cached_property
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from config import Settings
 from store.db import make_engine, make_session_factory
-from store.settings import Settings
 
 
 class Runtime:

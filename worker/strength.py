@@ -14,11 +14,11 @@ from celery import Celery
 from sqlalchemy.orm import Session
 
 import judge
+from config import Settings
 from judge import problems
 from judge.strength_memory import StrengthMemory
 from store import repo
 from store import strength_reports as reports
-from store.settings import Settings
 from worker.app import REJUDGE_QUEUE, STRENGTH_TASK
 from worker.queue import RETRY_POLICY
 from worker.runtime import Runtime

@@ -18,10 +18,10 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 import judge.grade
+from config import Settings
 from judge.verdict import TestResult
 from store import repo
 from store.outcome import JudgingOutcome
-from store.settings import Settings
 from store.transient import first_line, is_transient
 from worker import outcomes, startup
 from worker.app import GRADE_TASK
