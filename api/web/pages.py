@@ -17,7 +17,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from api.markdown import render_markdown
-from api.web import STATIC_DIR, TEMPLATES_DIR
+from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
 
 router = APIRouter(include_in_schema=False)
