@@ -8,9 +8,7 @@ from sqlalchemy import ColumnElement, and_, delete, func, select
 from sqlalchemy.orm import Session
 
 from store.db import rowcount
-from store.models import (
-    Board,
-)
+from store.models import Board
 
 
 def add_board(

@@ -16,15 +16,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from store.db import rowcount
-from store.models import (
-    Judging,
-    Priority,
-    Status,
-    Submission,
-    TestRow,
-    User,
-    utcnow,
-)
+from store.models import Judging, Priority, Status, Submission, TestRow, User, utcnow
 from store.outcome import JudgingOutcome
 from store.repo.boards import hidden_cases
 
@@ -347,5 +339,7 @@ def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
 
 @dataclass(frozen=True)
 class Stale:
+    """A submission whose message is to be sent (again), on its priority's queue."""
+
     submission_id: int
     priority: Priority

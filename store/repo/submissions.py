@@ -10,16 +10,7 @@ from typing import Any, NamedTuple
 from sqlalchemy import and_, case, func, literal, select, true, tuple_, update
 from sqlalchemy.orm import Session
 
-from store.models import (
-    Judging,
-    Priority,
-    Role,
-    Status,
-    Submission,
-    TestRow,
-    User,
-    utcnow,
-)
+from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
 from store.repo.limits import RateLimited, seconds_until_below
 
 

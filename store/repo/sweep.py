@@ -11,12 +11,7 @@ from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from store.db import rowcount
-from store.models import (
-    Priority,
-    Status,
-    Submission,
-    utcnow,
-)
+from store.models import Priority, Status, Submission, utcnow
 from store.repo.judging import Claim, Stale, grading_for_user, hold
 
 # A message sent this much later than another may still be consumed first: the API commits

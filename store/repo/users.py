@@ -8,12 +8,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from store.models import (
-    LoginAttempt,
-    Role,
-    User,
-    utcnow,
-)
+from store.models import LoginAttempt, Role, User, utcnow
 from store.repo.limits import seconds_until_below
 
 
