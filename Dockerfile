@@ -11,6 +11,7 @@ RUN apt-get update \
 WORKDIR /app
 COPY pyproject.toml README.md alembic.ini ./
 COPY judge judge
+COPY config config
 COPY store store
 COPY api api
 COPY worker worker

@@ -7,8 +7,8 @@ import getpass
 import secrets
 import sys
 
+from config import Settings
 from store.models import Role
-from store.settings import Settings
 
 
 def create_user(name: str, instructor: bool, password: str | None) -> None:

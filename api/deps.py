@@ -13,9 +13,9 @@ from fastapi.security import OAuth2PasswordBearer
 from sqlalchemy.orm import Session
 
 from api.security import token_user_id
+from config import Settings
 from store import repo
-from store.models import Role, User
-from store.settings import Settings
+from store.models import Role, Submission, User
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/token", auto_error=False)
 
@@ -109,3 +109,12 @@ def get_instructor(user: Annotated[User, Depends(get_current_user)]) -> User:
 
 CurrentUser = Annotated[User, Depends(get_current_user)]
 Instructor = Annotated[User, Depends(get_instructor)]
+
+
+def find_submission(session: Session, submission_id: int, viewer: User) -> Submission:
+    """The submission if the viewer may see it (`repo.visible_submission`); 404 otherwise,
+    with no hint that it exists."""
+    sub = repo.visible_submission(session=session, submission_id=submission_id, viewer=viewer)
+    if sub is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="no such submission")
+    return sub

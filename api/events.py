@@ -3,7 +3,8 @@
 One `EventHub` per app (per API process). Each open stream registers with it and then only
 waits on its own asyncio queue: it holds no database connection and no thread. While any
 stream is open, one poller task reads the state of every watched submission in one query per
-tick (status, lease token, and the test rows after what it has already seen), on one thread
+tick (`store.repo.progress`: status, lease token, and the test rows after each submission's
+`ProgressCursor`, what it has already seen), on one thread
 of its own with one short-lived session, and fans the events out to the streams. The database
 stays the only source of truth, so this works the same on SQLite and PostgreSQL, with any
 number of workers and API processes.
@@ -34,21 +35,19 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from fastapi.responses import JSONResponse, Response
-from sqlalchemy import and_, case, literal, select
 from sqlalchemy.orm import Session, sessionmaker
 from starlette.types import Receive, Scope, Send
 
+from config import Settings
 from judge.verdict import shown_to_student
 from store import repo
 from store.models import Role, Status, Submission, TestRow, User
-from store.settings import Settings
 from store.transient import first_line
 
 log = logging.getLogger(__name__)
 
 KEEPALIVE_S = 15.0  # a comment line after this long without events keeps proxies from closing
 RETRY_AFTER_S = 5  # told to a client over the per-user limit
-BATCH = 1000  # watched submissions per query (bounds the bind parameters: 4 per submission)
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RECONNECT_MS = 2000  # suggested to clients whose stream ended because the database went away
 
@@ -241,11 +240,12 @@ class EventHub:
                 await asyncio.wait_for(wake.wait(), pause)
 
     async def _tick(self) -> None:
-        cursors: dict[int, tuple[int, int] | None] = {}
+        cursors: dict[int, repo.ProgressCursor | None] = {}
         viewers: dict[int, dict[str, User]] = {}
         for sid, watched in self._watched.items():
             last = watched.indices[-1] if watched.indices else -1
-            cursors[sid] = (watched.token, last) if watched.token is not None else None
+            token = watched.token
+            cursors[sid] = repo.ProgressCursor(token, last) if token is not None else None
             viewers[sid] = {s.role: s.viewer for s in watched.streams}
         if not cursors:
             return
@@ -262,20 +262,17 @@ class EventHub:
 
     def _read(
         self,
-        cursors: dict[int, tuple[int, int] | None],
+        cursors: dict[int, repo.ProgressCursor | None],
         viewers: dict[int, dict[str, User]],
     ) -> dict[int, Snapshot]:
         seen: dict[int, Snapshot] = {}
-        ids = sorted(cursors)
         with self.session_factory() as session:
-            for start in range(0, len(ids), BATCH):
-                chunk = ids[start : start + BATCH]
-                for sid, status, token, row in session.execute(self._query(chunk, cursors)):
-                    snapshot = seen.get(sid)
-                    if snapshot is None:
-                        snapshot = seen[sid] = Snapshot(status=status, token=token)
-                    if row is not None:
-                        snapshot.rows.append(row)
+            for found in repo.progress(session=session, cursors=cursors):
+                snapshot = seen.get(found.submission_id)
+                if snapshot is None:
+                    snapshot = seen[found.submission_id] = Snapshot(found.status, found.token)
+                if found.test is not None:
+                    snapshot.rows.append(found.test)
             for sid, snapshot in seen.items():
                 if snapshot.status == Status.DONE:
                     sub = repo.get_submission(session=session, submission_id=sid)
@@ -286,32 +283,6 @@ class EventHub:
                         for role, viewer in viewers[sid].items()
                     }
         return seen
-
-    @staticmethod
-    def _query(ids: list[int], cursors: dict[int, tuple[int, int] | None]):
-        """Status and lease token of each submission, with the rows of its current judging
-        after the last index already seen (all of them after a new lease token); none once
-        it is done (`done` carries the whole result). One row per submission and new test."""
-        whens = [
-            (and_(Submission.id == sid, Submission.lease_token == cursor[0]), cursor[1])
-            for sid in ids
-            if (cursor := cursors[sid]) is not None
-        ]
-        after: Any = case(*whens, else_=-1) if whens else literal(-1)
-        return (
-            select(Submission.id, Submission.status, Submission.lease_token, TestRow)
-            .outerjoin(
-                TestRow,
-                and_(
-                    TestRow.submission_id == Submission.id,
-                    TestRow.lease_token == Submission.lease_token,
-                    TestRow.index > after,
-                    Submission.status != Status.DONE,
-                ),
-            )
-            .where(Submission.id.in_(ids))
-            .order_by(Submission.id, TestRow.index)
-        )
 
     # ---- fanning out (event loop) --------------------------------------------------------
 

@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api import web
+from api import presenters, web
 from api.events import EventHub
 from api.gate import RequestGate
 from api.routers import (
@@ -23,12 +23,13 @@ from api.routers import (
     progress,
     roster,
     strength,
+    submission_events,
     submissions,
     users,
 )
 from api.security import PasswordSlots
+from config import Settings
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
-from store.settings import Settings
 from store.stats import StatsCache, TotalsTally
 
 log = logging.getLogger(__name__)
@@ -86,14 +87,23 @@ def create_app(
     app.state.events = EventHub(
         app.state.session_factory,
         settings,
-        present_test=submissions.test_public,
-        present_done=submissions.submission_public,
+        present_test=presenters.test_public,
+        present_done=presenters.submission_public,
     )
 
     # One connection stays for the live-progress poller; the rest serve requests.
     app.add_middleware(RequestGate, slots=POOL_CAPACITY - 1)
 
-    for module in (users, roster, board_notes, problems, progress, submissions, strength):
+    for module in (
+        users,
+        roster,
+        board_notes,
+        problems,
+        progress,
+        submissions,
+        submission_events,
+        strength,
+    ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)
     web.install(app)  # the pages and the JSON only they need

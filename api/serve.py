@@ -20,10 +20,10 @@ import uvicorn
 
 from api.accounts import ensure_admin
 from api.main import create_app
+from config import Settings
 from store.db import make_engine, make_session_factory
 from store.files import private_dir, private_file
 from store.migrate import upgrade
-from store.settings import Settings
 
 STOP_GRACE_S = 15  # a grading in progress gets this long to finish on Ctrl-C
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 
+from config import Settings
 from store.migrate import upgrade
-from store.settings import Settings
 
 
 def main() -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from sqlalchemy import CursorResult, Engine, Result, create_engine, event
+from sqlalchemy import CursorResult, Engine, Result, create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -56,3 +56,8 @@ def rowcount(result: Result[Any]) -> int:
     """The rows an UPDATE or DELETE matched. Its result is a CursorResult, but
     Session.execute is typed as returning any Result."""
     return cast(CursorResult[Any], result).rowcount
+
+
+def ping(session: Session) -> None:
+    """Raise if the database does not answer (the health check)."""
+    session.execute(text("SELECT 1"))

@@ -18,7 +18,7 @@ from typing import Any
 from sqlalchemy import Date, case, cast, distinct, func, select
 from sqlalchemy.orm import Session
 
-from store.models import Board, Status, Submission
+from store.models import Status, Submission
 
 ACCEPTED = "AC"
 PENDING = (Status.QUEUED, Status.RUNNING)
@@ -246,10 +246,6 @@ def recent_days(days: int) -> list[date]:
     """The last `days` UTC days, oldest first, ending today."""
     today = datetime.now(UTC).date()
     return [today - timedelta(days=days - 1 - i) for i in range(days)]
-
-
-def hidden_board_count(*, session: Session, problem: str) -> int:
-    return session.scalar(select(func.count()).where(Board.problem == problem)) or 0
 
 
 class StatsCache:

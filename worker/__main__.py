@@ -7,7 +7,7 @@ import logging
 import signal
 import threading
 
-from store.settings import Settings
+from config import Settings
 from worker import sweeper
 from worker.app import make_celery
 from worker.queue import Enqueuer

@@ -11,9 +11,9 @@ import math
 from celery import Celery
 from kombu import Queue
 
+from config import Settings
 from judge import problems
 from judge.budget import longest_grading_s
-from store.settings import Settings
 from worker.broker import TRANSPORT
 
 LIVE_QUEUE = "judge"

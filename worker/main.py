@@ -5,7 +5,7 @@ tasks, the grading and the strength report, sharing one per-process runtime. Who
 enqueues (the API, the sweeper) uses worker.app.make_celery(settings) without them.
 """
 
-from store.settings import Settings
+from config import Settings
 from worker import strength, tasks
 from worker.app import make_celery
 from worker.runtime import Runtime

@@ -11,9 +11,9 @@ from functools import cached_property
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from config import Settings
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
-from store.settings import Settings
 
 
 class Runtime:

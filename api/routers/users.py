@@ -26,9 +26,9 @@ from api.deps import (
 )
 from api.schemas import Message, RegistrationInfo, Token, UserCreate, UserPublic, login_name_ok
 from api.security import create_token, hash_password, verify_password
+from config import Settings
 from store import repo
 from store.models import Role
-from store.settings import Settings
 
 router = APIRouter(tags=["users"])
 

@@ -13,23 +13,19 @@
 from __future__ import annotations
 
 import inspect
-from pathlib import Path
 
 from fastapi import FastAPI, Request, Response
 from fastapi.exception_handlers import http_exception_handler
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-STATIC_DIR = Path(__file__).parent / "static"
-TEMPLATES_DIR = Path(__file__).parent / "templates"
-
+from api.web import endpoints, pages
+from api.web.paths import STATIC_DIR
 
 NOT_PAGES = ("/api/", "/static/", "/docs", "/redoc", "/openapi.json", "/healthz")
 
 
 def install(app: FastAPI) -> None:
-    from api.web import endpoints, pages
-
     app.include_router(endpoints.router, prefix="/api/v1")
     app.include_router(pages.router)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")

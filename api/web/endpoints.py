@@ -19,7 +19,7 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
-from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep
+from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep, find_submission
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
@@ -102,7 +102,7 @@ def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: Curre
     """Tests a submission made now would get: samples, the small tier, the worst cases,
     random boards, hidden boards."""
     module = find_problem(slug)
-    hidden = stats.hidden_board_count(session=session, problem=slug)
+    hidden = repo.hidden_board_count(session=session, problem=slug)
     count = module.RANDOM_COUNT if settings.random_count is None else settings.random_count
     positions = len(small_positions(module))
     return TestPlan(
@@ -128,9 +128,7 @@ async def explain_test(
     viewer: CurrentUser,
 ) -> dict[str, Any]:
     """One optimal line of play on the input of a test the viewer can see."""
-    sub = repo.get_submission(session=session, submission_id=submission_id)
-    if sub is None or (viewer.role != Role.INSTRUCTOR and sub.user_id != viewer.id):
-        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="no such submission")
+    sub = find_submission(session, submission_id, viewer)
     rows = repo.current_tests(session=session, submission=sub, after_index=index - 1)
     row = rows[0] if rows and rows[0].index == index else None
     if row is None:

@@ -18,7 +18,7 @@ from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
 from api.markdown import render_markdown
-from api.web import STATIC_DIR, TEMPLATES_DIR
+from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
 from judge.verdict import Verdict
 

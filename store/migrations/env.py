@@ -14,7 +14,7 @@ def database_url() -> str:
     url = config.get_main_option("sqlalchemy.url")
     if url:
         return url
-    from store.settings import Settings
+    from config import Settings
 
     return Settings().db_url
 

@@ -10,10 +10,10 @@ import pytest
 from playwright.sync_api import expect
 from sqlalchemy import update
 
+from config import Settings
 from judge.problems import footholds, numbergame
 from store.db import make_engine
 from store.models import Submission
-from store.settings import Settings
 from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e

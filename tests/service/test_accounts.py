@@ -22,10 +22,10 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import hash_password
+from config import Settings
 from store import repo
 from store.migrate import upgrade
 from store.models import LoginAttempt, Role, utcnow
-from store.settings import Settings
 
 SECRET = "accounts-test-secret-" + "w" * 32
 REPO = Path(__file__).resolve().parents[2]

@@ -12,10 +12,10 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import create_token, hash_password
+from config import DEFAULT_SECRET, Settings
 from store import repo
 from store.models import Role
 from store.outcome import JudgingOutcome
-from store.settings import DEFAULT_SECRET, Settings
 
 SECRET = "unit-test-secret-" + "x" * 32
 GOOD = "def solution(board):\n    return 0\n"

@@ -11,9 +11,9 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import create_token
+from config import Settings
 from store import repo
 from store.models import Role
-from store.settings import Settings
 
 SECRET = "bodies-test-secret-" + "v" * 32
 DEEP = 100_000

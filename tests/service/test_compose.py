@@ -17,8 +17,8 @@ import pytest
 import yaml
 from sqlalchemy.orm import Session
 
+from config import Settings
 from store.db import make_engine
-from store.settings import Settings
 from store.uid_blocks import held_blocks
 from tests.service.stack import Stack, service_env, wait_for
 

@@ -17,10 +17,10 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import create_token, hash_password
+from config import Settings
 from store import repo
 from store.models import Role, Status, User
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
-from store.settings import Settings
 
 SECRET = "course-test-secret-" + "c" * 32
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)

@@ -30,12 +30,12 @@ from sqlalchemy import Engine, delete, event
 
 from api.main import create_app
 from api.security import create_token, token_user_id
+from config import Settings
 from store import repo
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role, Submission
 from store.outcome import JudgingOutcome
-from store.settings import Settings
 
 SECRET = "events-test-secret-" + "x" * 32
 WAIT_S = 60  # generous: the machine may be busy with other work

@@ -14,8 +14,8 @@ import pytest
 from sqlalchemy import text
 
 from api.serve import local_secret, prestart
+from config import Settings
 from store.db import make_engine
-from store.settings import Settings
 from worker.app import make_celery
 from worker.queue import Enqueuer
 

@@ -18,11 +18,11 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from api.main import create_app
 from api.security import create_token
+from config import Settings
 from store import repo
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role, Status, Submission
-from store.settings import Settings
 from worker import outcomes
 
 SECRET = "limits-test-secret-" + "z" * 32

@@ -8,11 +8,11 @@ from collections.abc import Iterator
 import pytest
 
 import judge
+from config import Settings
 from judge.verdict import GradeResult, TestKind, TestResult, Verdict
 from store import repo
 from store.migrate import upgrade
 from store.models import Role, Status, Submission
-from store.settings import Settings
 from worker import outcomes
 from worker.runtime import Runtime
 from worker.tasks import store_result

@@ -15,11 +15,11 @@ from schemathesis.generation.modes import GenerationMode
 
 from api.main import create_app
 from api.security import create_token, hash_password
+from config import Settings
 from store import repo
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role
-from store.settings import Settings
 
 SECRET = "schema-test-secret-" + "y" * 32
 HEADERS: dict[str, str] = {}

@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import create_token, hash_password
+from config import Settings
 from judge import problems
 from judge.mutants import mutants
 from judge.strength import Killer, killed_by_fixed_tests
@@ -22,7 +23,6 @@ from judge.strength_memory import StrengthMemory
 from store import repo
 from store import strength_reports as reports
 from store.models import Role, StrengthReport, utcnow
-from store.settings import Settings
 from worker.strength import compute
 
 MEMORY = StrengthMemory()  # the worker's memory, shared by the tests as in a worker process

@@ -25,13 +25,13 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy import event, select
 from sqlalchemy.exc import OperationalError
 
+from config import Settings
 from judge.sandbox import SandboxUnavailable
 from judge.verdict import GradeResult, TestKind, TestResult, Verdict
 from store import repo
 from store.migrate import upgrade
 from store.models import Role, Status, Submission, utcnow
 from store.models import TestRow as ResultRow
-from store.settings import Settings
 from store.transient import is_transient
 from worker import tasks
 from worker.app import GRADE_TASK

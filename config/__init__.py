@@ -1,8 +1,9 @@
 """Service configuration, read from JUDGE_* environment variables.
 
-Shared by api/ and worker/ (both need the database, the broker and the grading limits), so it
-lives here rather than in either of them. Nothing reads the environment at import: call
-`Settings()` (or build one with explicit values in tests).
+Shared by api/, worker/ and store/ (the database, the broker, the grading and sandbox
+limits), so it is a package of its own: importing it imports no other package of the
+project. Nothing reads the environment at import: call `Settings()` (or build one with
+explicit values in tests).
 """
 
 from __future__ import annotations

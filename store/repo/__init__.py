@@ -1,0 +1,132 @@
+"""Repository functions: every read and write the service makes, keyword-only arguments.
+
+One module per part of the service, re-exported here so that callers say `repo.claim(...)`
+and need not know which module holds what:
+
+- `users`: accounts, and the throttling of logins and registrations;
+- `boards`: the problems' hidden boards;
+- `submissions`: what the API reads and writes (create under the rate limits, list, show,
+  who may see which, rejudge, the live-progress poll);
+- `judging`: the judging protocol, worker side (claim, lease, record, finish, release, hold);
+- `sweep`: the sweeper's side of it (rows a lost message or a dead worker left behind);
+- `limits`: the rate-limit error and its arithmetic.
+
+Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
+whose functions commit themselves: each is one atomic step of the judging protocol.
+"""
+
+from store.repo.boards import (
+    add_board,
+    delete_board,
+    get_board,
+    hidden_board_count,
+    hidden_cases,
+    list_boards,
+)
+from store.repo.judging import (
+    FAILURE_CHARS,
+    Claim,
+    Job,
+    Stale,
+    claim,
+    extend_lease,
+    finish,
+    hold,
+    load_job,
+    next_for_user,
+    record_test,
+    release,
+    unsent,
+    waiting_for_its_user,
+)
+from store.repo.limits import RateLimited
+from store.repo.submissions import (
+    COUNT_CAP,
+    SUMMARY_COLUMNS,
+    UNFINISHED_RETRY_AFTER_S,
+    Held,
+    Position,
+    Progress,
+    ProgressCursor,
+    SubmissionList,
+    create_submission,
+    create_submission_limited,
+    current_tests,
+    get_submission,
+    held_submissions,
+    judgings,
+    list_submissions,
+    progress,
+    recent_submission_times,
+    rejudge,
+    visible_submission,
+)
+from store.repo.sweep import MAX_BACKOFF_DOUBLINGS, SEND_SLACK_S, sweep
+from store.repo.users import (
+    FAILED_LOGIN,
+    REGISTRATION,
+    Conflict,
+    check_attempts,
+    count_instructors,
+    create_user,
+    get_user,
+    get_user_by_name,
+    record_attempt,
+    update_user,
+)
+
+__all__ = [
+    "COUNT_CAP",
+    "FAILED_LOGIN",
+    "FAILURE_CHARS",
+    "MAX_BACKOFF_DOUBLINGS",
+    "REGISTRATION",
+    "SEND_SLACK_S",
+    "SUMMARY_COLUMNS",
+    "UNFINISHED_RETRY_AFTER_S",
+    "Claim",
+    "Conflict",
+    "Held",
+    "Job",
+    "Position",
+    "Progress",
+    "ProgressCursor",
+    "RateLimited",
+    "Stale",
+    "SubmissionList",
+    "add_board",
+    "check_attempts",
+    "claim",
+    "count_instructors",
+    "create_submission",
+    "create_submission_limited",
+    "create_user",
+    "current_tests",
+    "delete_board",
+    "extend_lease",
+    "finish",
+    "get_board",
+    "get_submission",
+    "get_user",
+    "get_user_by_name",
+    "held_submissions",
+    "hidden_board_count",
+    "hidden_cases",
+    "hold",
+    "judgings",
+    "list_boards",
+    "list_submissions",
+    "load_job",
+    "next_for_user",
+    "progress",
+    "recent_submission_times",
+    "record_attempt",
+    "record_test",
+    "rejudge",
+    "release",
+    "sweep",
+    "unsent",
+    "update_user",
+    "visible_submission",
+    "waiting_for_its_user",
+]

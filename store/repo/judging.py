@@ -1,0 +1,345 @@
+"""The judging protocol, worker side: claim a submission under a lease and a fencing token,
+load its job, record progress, then finish, release or hold it.
+
+Each function commits (or rolls back) itself: each is one atomic step of the protocol, and
+every write after `claim` happens only while the claim still holds."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, aliased
+
+from store.db import rowcount
+from store.models import Judging, Priority, Status, Submission, TestRow, User, utcnow
+from store.outcome import JudgingOutcome
+from store.repo.boards import hidden_cases
+
+
+@dataclass(frozen=True)
+class Claim:
+    submission_id: int
+    token: int
+    attempts: int
+
+
+@dataclass(frozen=True)
+class Job:
+    problem: str
+    source: str
+    seed: int
+    hidden_cases: list[dict[str, Any]]
+
+
+def _claimable(now: datetime):
+    """Queued, or running under a lease that has expired (its worker died)."""
+    return or_(
+        Submission.status == Status.QUEUED,
+        and_(Submission.status == Status.RUNNING, Submission.lease_expires < now),
+    )
+
+
+def grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any):
+    """Another submission of the user goes first: one being graded, under a live lease or
+    under an expired one (its worker may be slow, or dead: the sweeper resends it) when it is
+    the older one, so that of two rows left running the older goes first; or an older one
+    still queued at the same priority (two worker slots that take two of a student's
+    messages at once must not grade the newer first; a rejudge never holds up live work).
+    An alias, so it correlates with the outer statement only through the arguments."""
+    other = aliased(Submission)
+    return (
+        select(other.id)
+        .where(
+            other.user_id == user_id,
+            other.id != other_than,
+            or_(
+                and_(
+                    other.status == Status.RUNNING,
+                    or_(other.lease_expires >= now, other.id < other_than),
+                ),
+                and_(
+                    other.status == Status.QUEUED,
+                    other.id < other_than,
+                    other.priority == priority,
+                ),
+            ),
+        )
+        .exists()
+    )
+
+
+def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | None:
+    """Take the row for grading if it is claimable and no other submission of its user is
+    being graded (one grading slot per student at a time: fair to the others).
+
+    One conditional UPDATE, so exactly one worker wins however many messages were delivered;
+    the user's row is locked first (PostgreSQL), so two of a user's submissions cannot both
+    pass the one-at-a-time check at once (SQLite serialises writers anyway).
+    """
+    now = utcnow()
+    row = session.execute(
+        select(Submission.user_id, Submission.priority).where(Submission.id == submission_id)
+    ).first()
+    if row is None:
+        session.rollback()
+        return None
+    user_id = row.user_id
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    result = session.execute(
+        update(Submission)
+        .where(
+            Submission.id == submission_id,
+            _claimable(now),
+            ~grading_for_user(user_id, submission_id, now, row.priority),
+        )
+        .values(
+            status=Status.RUNNING,
+            attempts=Submission.attempts + 1,
+            lease_token=Submission.lease_token + 1,
+            lease_expires=now + timedelta(seconds=lease_s),
+            started_at=now,
+            resends=0,
+        )
+        .execution_options(synchronize_session=False)
+    )
+    if rowcount(result) != 1:
+        session.rollback()
+        return None
+    token, attempts = session.execute(
+        select(Submission.lease_token, Submission.attempts).where(Submission.id == submission_id)
+    ).one()
+    session.commit()
+    return Claim(submission_id=submission_id, token=token, attempts=attempts)
+
+
+def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
+    """The row is claimable but another of its user's submissions goes first (being graded,
+    or older and still queued): the claim was refused; the row is handed on when that one
+    finishes."""
+    now = utcnow()
+    row = session.execute(
+        select(Submission.user_id, Submission.priority, _claimable(now)).where(
+            Submission.id == submission_id
+        )
+    ).first()
+    waiting = (
+        row is not None
+        and bool(row[2])
+        and bool(
+            session.scalar(select(grading_for_user(row.user_id, submission_id, now, row.priority)))
+        )
+    )
+    session.rollback()
+    return waiting
+
+
+def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
+    """The oldest queued submission of the finished submission's user, to enqueue next;
+    recorded as sent now (the sweeper reads the send time to tell a lost message)."""
+    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
+    row = session.execute(
+        select(Submission.id, Submission.priority)
+        .where(Submission.user_id == user_id, Submission.status == Status.QUEUED)
+        .order_by(Submission.id)
+        .limit(1)
+    ).first()
+    if row is None:
+        session.rollback()
+        return None
+    session.execute(
+        update(Submission)
+        .where(Submission.id == row.id, Submission.status == Status.QUEUED)
+        .values(enqueued_at=utcnow())
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return Stale(row.id, row.priority)
+
+
+def _holds(claim_: Claim):
+    return and_(
+        Submission.id == claim_.submission_id,
+        Submission.lease_token == claim_.token,
+        Submission.status == Status.RUNNING,
+    )
+
+
+def load_job(*, session: Session, claim_: Claim) -> Job:
+    submission = session.get(Submission, claim_.submission_id)
+    assert submission is not None
+    job = Job(
+        problem=submission.problem,
+        source=submission.source,
+        seed=submission.seed,
+        hidden_cases=hidden_cases(session=session, problem=submission.problem),
+    )
+    session.commit()
+    return job
+
+
+def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
+    """Update the row if the claim still holds (uncommitted); whether it did."""
+    result = session.execute(
+        update(Submission)
+        .where(_holds(claim_))
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
+    return rowcount(result) == 1
+
+
+def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
+    """Push the lease out if the claim still holds (uncommitted)."""
+    return _set_if_held(session, claim_, lease_expires=utcnow() + timedelta(seconds=lease_s))
+
+
+def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:
+    held = _extend(session, claim_, lease_s)
+    session.commit()
+    return held
+
+
+def _test_row(claim_: Claim, test: Mapping[str, Any]) -> TestRow:
+    return TestRow(
+        submission_id=claim_.submission_id,
+        lease_token=claim_.token,
+        index=test["index"],
+        kind=str(test["kind"]),
+        verdict=str(test["verdict"]),
+        time_ms=float(test.get("time_ms") or 0.0),
+        wall_ms=float(test.get("wall_ms") or 0.0),
+        memory_kb=int(test.get("memory_kb") or 0),
+        message=test.get("message") or "",
+        profile=test.get("profile"),
+        input=test.get("input"),
+        expected=test.get("expected"),
+        got=test.get("got"),
+        counterexample=test.get("counterexample"),
+        board_id=test.get("board_id"),
+        positions=test.get("positions"),
+    )
+
+
+def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_s: float) -> bool:
+    """Store one finished test (live progress) if the claim still holds; extends the lease."""
+    if not _extend(session, claim_, lease_s):
+        session.rollback()
+        return False
+    session.add(_test_row(claim_, test))
+    try:
+        session.commit()
+    except IntegrityError:  # already recorded (the final write replaces them all anyway)
+        session.rollback()
+    return True
+
+
+def finish(*, session: Session, claim_: Claim, outcome: JudgingOutcome) -> bool:
+    """Store the final verdict if the claim still holds: the only way a judging ends."""
+    now = utcnow()
+    fields = {
+        "verdict": outcome.verdict,
+        "passed": outcome.passed,
+        "total": outcome.total,
+        "max_time_ms": outcome.max_time_ms,
+        "peak_memory_kb": outcome.peak_memory_kb,
+        "judge_version": outcome.judge_version,
+        "message": outcome.message,
+    }
+    finished = _set_if_held(
+        session,
+        claim_,
+        status=Status.DONE,
+        lease_expires=None,
+        finished_at=now,
+        sandboxed=outcome.sandboxed,
+        hold_reason=None,
+        **fields,
+    )
+    if not finished:
+        session.rollback()
+        return False
+    submission = session.get(Submission, claim_.submission_id)
+    assert submission is not None
+    # The final result is authoritative (it adds the shrunk counterexample): replace the
+    # progress rows in the same transaction that publishes the verdict. Rows of superseded
+    # attempts and earlier judgings go too: nothing reads them (`judgings` keeps the history).
+    session.execute(delete(TestRow).where(TestRow.submission_id == claim_.submission_id))
+    session.add_all(_test_row(claim_, t) for t in outcome.tests)
+    session.add(
+        Judging(
+            submission_id=claim_.submission_id,
+            lease_token=claim_.token,
+            seed=submission.seed,
+            attempts=claim_.attempts,
+            reason=submission.priority,
+            finished_at=now,
+            **fields,
+        )
+    )
+    session.commit()
+    return True
+
+
+FAILURE_CHARS = 500  # of an infrastructure error's text kept on the row
+
+
+def release(*, session: Session, claim_: Claim, failure: str = "", retry_in_s: float = 0.0) -> bool:
+    """Give the row back to the queue after an infrastructure failure (it will be retried).
+
+    `retry_in_s`: the delay of the retry message already scheduled; the row counts as sent
+    then, so the sweeper does not send another while that one waits."""
+    released = _set_if_held(
+        session,
+        claim_,
+        status=Status.QUEUED,
+        lease_expires=None,
+        enqueued_at=utcnow() + timedelta(seconds=retry_in_s),
+        last_failure=failure[:FAILURE_CHARS] or None,
+    )
+    session.commit()
+    return released
+
+
+def unsent(*, session: Session, submission_ids: list[int]) -> None:
+    """The sweeper could not publish these (broker down): their resends do not count towards
+    the backoff, so they go out again one period later, as soon as the broker is back."""
+    if submission_ids:
+        session.execute(
+            update(Submission)
+            .where(Submission.id.in_(submission_ids), Submission.resends > 0)
+            .values(resends=Submission.resends - 1)
+            .execution_options(synchronize_session=False)
+        )
+    session.commit()
+
+
+def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
+    """Set the row aside for an instructor if the claim still holds: its grading was
+    interrupted `interrupted` times by something that is not the submission's fault (a
+    worker killed, the database or the sandbox failing), so it gets no verdict, and the
+    reason says so. A rejudge queues it again."""
+    last_failure = session.scalar(
+        select(Submission.last_failure).where(Submission.id == claim_.submission_id)
+    )
+    reason = (
+        f"grading was interrupted {interrupted} times; the last interruption: "
+        f"{last_failure or 'the worker grading it stopped (killed or crashed)'}"
+    )
+    held = _set_if_held(
+        session, claim_, status=Status.HELD, lease_expires=None, hold_reason=reason[:FAILURE_CHARS]
+    )
+    session.commit()
+    return held
+
+
+@dataclass(frozen=True)
+class Stale:
+    """A submission whose message is to be sent (again), on its priority's queue."""
+
+    submission_id: int
+    priority: Priority
