@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from judge import problems
+from judge.diagnose import diagnose, offers_diagnosis
 from judge.mutants import Mutant, Raised, mutants, run
 from judge.plan import allocate, plan_tests, small_answers, small_positions
 from judge.problems import Problem
@@ -134,6 +135,10 @@ class MutantStrength:
     profile_rates: dict[str, float] = field(default_factory=dict)  # per random board, by profile
     small: dict[str, Any] | None = None  # the first small position that kills it
     worst: list[int] = field(default_factory=list)  # indices of the worst cases that kill it
+    # "Where is the bug" from its first failing sample, small position or worst case: how
+    # many moves below it the search named a wrong position whose children are all right
+    # (None: the search found none, or the problem does not offer it).
+    diagnosed_depth: int | None = None
 
     @property
     def killed(self) -> bool:
@@ -362,6 +367,9 @@ def analyse(
         for m in report_mutants:
             m.profile_rates = rates[m.name]
 
+    if offers_diagnosis(problem):
+        for m in report_mutants:
+            m.diagnosed_depth = diagnosis_depth(problem, judge, m.name, worst_cases)
     survivors = [m.name for m in report_mutants if not m.killed]
     report = StrengthReport(
         problem=problem.SLUG,
@@ -381,6 +389,23 @@ def analyse(
         report.suggestions, report.unkillable = suggest(problem, survivors, killer=judge)
     report.elapsed_s = round(time.monotonic() - started, 3)
     return report
+
+
+def diagnosis_depth(
+    problem: Problem, killer: Killer, name: str, worst_cases: Sequence[Mapping[str, Any]]
+) -> int | None:
+    """Run "where is the bug" on the mutant from its first failing fixed test; the depth of
+    the position it names, or None when it names none (or no fixed test fails)."""
+    fixed = [s["input"] for s in problem.SAMPLES] + small_positions(problem) + list(worst_cases)
+    start = next((case for case in fixed if killer.kills(name, case)), None)
+    if start is None:
+        return None
+
+    def ask(cases: Sequence[Mapping[str, Any]]) -> list[Any]:
+        return [killer.outcome(name, case) for case in cases]
+
+    found = diagnose(problem, start, killer.outcome(name, start), ask)
+    return None if found is None else found.depth
 
 
 def profile_rates(
@@ -541,6 +566,14 @@ def format_report(report: StrengthReport, width: int = 100) -> str:
         )
     else:
         lines.append("the tests of every plan and the hidden boards kill every mutant")
+    if offers_diagnosis(problems.get(report.problem)):
+        named = [m.diagnosed_depth for m in report.mutants if m.diagnosed_depth is not None]
+        lines.append(
+            f"where is the bug: from each mutant's first failing fixed test, the search named a "
+            f"wrong position whose children are all right for {len(named)} of "
+            f"{report.mutant_count} mutants"
+            + (f" (at most {max(named)} moves below it)" if named else "")
+        )
     if report.suggestions:
         lines.append("suggested hidden boards (each kills the survivors listed):")
         for number, s in enumerate(report.suggestions, 1):

@@ -551,3 +551,29 @@ def shrink(case: Case) -> Iterator[dict[str, Any]]:
                 smaller = [list(row) for row in board]
                 smaller[r][c] = 0
                 yield {"board": smaller, "aloc": list(aloc), "bloc": list(bloc)}
+
+
+# ---------------------------------------------------------------------------------------------
+# one move later: "where is the bug" (judge/diagnose.py)
+
+COMBINE_RULE = (
+    "a player who can win takes the fewest moves, a player who must lose the most; each "
+    "position one move later is counted from the other player's side, plus the move itself."
+)
+
+
+def children(case: Case) -> list[dict[str, Any]]:
+    """The positions one move later, as cases: A steps to a neighbouring foothold, the cell it
+    left vanishes, and B is to move, so B becomes `aloc`. When both pieces shared A's cell,
+    B's foothold vanishes with it and B has lost: that position is no valid case, left out."""
+    board, (ar, ac), bloc = case["board"], case["aloc"], case["bloc"]
+    if list(bloc) == [ar, ac]:
+        return []
+    after = [list(row) for row in board]
+    after[ar][ac] = 0
+    rows, cols = len(board), len(board[0])
+    return [
+        {"board": [list(row) for row in after], "aloc": list(bloc), "bloc": [nr, nc]}
+        for nr, nc in ((ar - 1, ac), (ar + 1, ac), (ar, ac - 1), (ar, ac + 1))
+        if 0 <= nr < rows and 0 <= nc < cols and after[nr][nc]
+    ]

@@ -242,3 +242,26 @@ def shrink(case: Case) -> Iterator[dict[str, Any]]:
         for k, value in enumerate(board):
             if value:
                 yield {"board": [*board[:k], int(value / 2), *board[k + 1 :]]}
+
+
+# ---------------------------------------------------------------------------------------------
+# one move later: "where is the bug" (judge/diagnose.py)
+
+COMBINE_RULE = (
+    "the player to move takes the best of: a number from one end minus the other player's "
+    "best on the rest, or nothing minus the other player's best after deleting two from one end."
+)
+
+
+def children(case: Case) -> list[dict[str, Any]]:
+    """The shorter rows one move later: taking or deleting from either end. An empty row is
+    no valid case (its value is 0): left out, as are repeats."""
+    board = case["board"]
+    rows = [board[1:], board[:-1]]
+    if len(board) >= 2:
+        rows += [board[2:], board[:-2]]
+    unique: list[list[int]] = []
+    for row in rows:
+        if row and row not in unique:
+            unique.append(row)
+    return [{"board": list(row)} for row in unique]

@@ -1,0 +1,195 @@
+"""Where is the bug: the positions one move later, and the search run on the mutant library.
+
+The submission here is a mutant called in-process: the search only needs answers, and the
+mutants are the judge's own catalogue of plausible student bugs."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from judge import diagnose as dg
+from judge import mutants
+from judge.problems import footholds, get, numbergame
+
+SLUGS = ("footholds", "numbergame")
+
+
+def footholds_from_children(case):
+    """The value of a footholds position rebuilt from its children's reference values."""
+    board, (ar, ac), bloc = case["board"], case["aloc"], case["bloc"]
+    rows, cols = len(board), len(board[0])
+    moves = [
+        (nr, nc)
+        for nr, nc in ((ar - 1, ac), (ar + 1, ac), (ar, ac - 1), (ar, ac + 1))
+        if 0 <= nr < rows and 0 <= nc < cols and board[nr][nc]
+    ]
+    if not moves:
+        return 0
+    if list(bloc) == [ar, ac]:
+        return 1  # B's foothold vanishes under it as A steps off: A wins in one move
+    after = [footholds.reference(child) + 1 for child in footholds.children(case)]
+    wins = [n for n in after if n % 2]
+    return min(wins) if wins else max(after)
+
+
+def numbergame_from_children(case):
+    board = case["board"]
+
+    def value(row):
+        return numbergame.reference({"board": row}) if row else 0
+
+    options = [board[0] - value(board[1:]), board[-1] - value(board[:-1])]
+    if len(board) >= 2:
+        options += [-value(board[2:]), -value(board[:-2])]
+    return max(options)
+
+
+def sample_cases(slug, count=300):
+    problem = get(slug)
+    rng = random.Random(7)
+    profiles = list(problem.PROFILES)
+    cases = [s["input"] for s in problem.SAMPLES] + problem.small_cases()[:200]
+    return cases + [problem.generate(rng, rng.choice(profiles)) for _ in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("slug", "rebuild"),
+    [("footholds", footholds_from_children), ("numbergame", numbergame_from_children)],
+)
+def test_children_are_valid_and_determine_the_value(slug, rebuild):
+    problem = get(slug)
+    for case in sample_cases(slug):
+        for child in problem.children(case):
+            problem.validate(child)
+        assert rebuild(case) == problem.reference(case), case
+
+
+def test_footholds_children_swap_the_roles_and_vanish_the_old_cell():
+    case = {"board": [[1, 1, 1]], "aloc": [0, 1], "bloc": [0, 2]}
+    assert footholds.children(case) == [
+        {"board": [[1, 0, 1]], "aloc": [0, 2], "bloc": [0, 0]},
+        {"board": [[1, 0, 1]], "aloc": [0, 2], "bloc": [0, 2]},
+    ]
+    shared = {"board": [[1, 1]], "aloc": [0, 0], "bloc": [0, 0]}
+    assert footholds.children(shared) == []  # B falls as A steps off: not a valid case
+
+
+def test_numbergame_children_are_the_distinct_shorter_rows():
+    assert numbergame.children({"board": [1, 2, 3]}) == [
+        {"board": [2, 3]},
+        {"board": [1, 2]},
+        {"board": [3]},
+        {"board": [1]},
+    ]
+    assert numbergame.children({"board": [5, 5]}) == [{"board": [5]}]
+    assert numbergame.children({"board": [5]}) == []
+
+
+def asker(mutant):
+    calls = []
+
+    def ask(cases):
+        calls.append(len(cases))
+        return [mutants.run(mutant, dict(case)) for case in cases]
+
+    return ask, calls
+
+
+def first_failure(slug, mutant):
+    problem = get(slug)
+    for case in [s["input"] for s in problem.SAMPLES] + problem.small_cases() + problem.WORST_CASES:
+        got = mutants.run(mutant, dict(case))
+        if not problem.check(case, problem.reference(case), got)[0]:
+            return case, got
+    return None
+
+
+def mutant_params():
+    return [(slug, name) for slug in SLUGS for name in mutants.mutants(slug)]
+
+
+@pytest.mark.parametrize(("slug", "name"), mutant_params())
+def test_the_search_names_a_wrong_position_whose_children_are_right(slug, name):
+    problem = get(slug)
+    mutant = mutants.mutants(slug)[name]
+    failure = first_failure(slug, mutant)
+    assert failure is not None, f"{name} passes every sample, small and worst case"
+    case, got = failure
+    ask, calls = asker(mutant)
+    found = dg.diagnose(problem, case, got, ask)
+    assert found is not None, name
+    wrong = found.wrong
+    assert wrong.expected == problem.reference(wrong.case)
+    assert wrong.got == mutants.run(mutant, dict(wrong.case))
+    assert not problem.check(wrong.case, wrong.expected, wrong.got)[0]
+    assert [c.case for c in found.children] == problem.children(wrong.case)
+    for child in found.children:
+        assert child.got == child.expected == problem.reference(child.case)
+    assert found.calls == sum(calls) <= dg.DEFAULT_MAX_CALLS
+    report = found.to_json()
+    assert report["case"] == wrong.case and report["summary"] == found.summary
+    assert all(c["got"] == c["expected"] for c in report["children"])
+
+
+def test_a_swapped_min_and_max_is_blamed_on_how_children_combine():
+    mutant = mutants.mutants("footholds")["min_max_swapped"]
+    case = footholds.SAMPLES[0]["input"]
+    ask, _ = asker(mutant)
+    found = dg.diagnose(footholds, case, mutants.run(mutant, dict(case)), ask)
+    assert found is not None and found.children
+    values = ", ".join(str(c.expected) for c in found.children)
+    assert f"(values {values})" in found.summary
+    assert "combines them: a player who can win takes the fewest moves" in found.summary
+    assert f"expected {found.wrong.expected}, returned {found.wrong.got}" in found.summary
+
+
+def test_a_wrong_end_of_game_is_named_as_such():
+    mutant = mutants.mutants("footholds")["stuck_end_plus_one"]
+    case = {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": [0, 3]}
+    ask, _ = asker(mutant)
+    found = dg.diagnose(footholds, case, mutants.run(mutant, dict(case)), ask)
+    assert found is not None
+    assert found.children == ()
+    assert found.summary.endswith("a position with no moves: check the end of the game.")
+    assert found.depth == 1  # A's only move leaves B stuck: the mutant counts B's turn
+
+
+def test_a_raising_child_is_followed_and_said_in_words():
+    def solve(case):
+        if len(case["board"]) == 1:
+            raise IndexError("list index out of range")
+        return numbergame.reference(case)
+
+    ask, _ = asker(mutants.Mutant("raises on one number", solve))
+    case = {"board": [3, -1, 4]}
+    got = 99
+    found = dg.diagnose(numbergame, case, got, ask)
+    assert found is not None
+    assert found.wrong.case["board"] in ([-1], [3], [4])
+    assert found.children == ()
+    assert "raised IndexError" in found.summary
+    assert found.to_json()["got"] == "raised IndexError"
+
+
+def test_the_search_stops_at_its_call_budget_and_on_a_stopped_sandbox():
+    mutant = mutants.mutants("numbergame")["greedy"]
+    case, got = first_failure("numbergame", mutant)
+    ask, _ = asker(mutant)
+    assert dg.diagnose(numbergame, case, got, ask, max_calls=0) is None
+
+    def stopped(cases):
+        raise dg.Stopped
+
+    assert dg.diagnose(numbergame, case, got, stopped) is None
+
+
+def test_a_right_answer_or_a_problem_without_children_gives_no_diagnosis():
+    case = numbergame.SAMPLES[0]["input"]
+    assert dg.diagnose(numbergame, case, numbergame.reference(case), lambda cs: []) is None
+
+    class NoChildren:
+        pass
+
+    assert not dg.offers_diagnosis(NoChildren())  # type: ignore[arg-type]
