@@ -266,11 +266,14 @@ class Stack:
             context=self.logs,
         )
 
-    def events(self, token: str, submission_id: int) -> Iterator[tuple[str, Any]]:
-        """Parsed Server-Sent Events of a submission, until the server ends the stream."""
+    def events(
+        self, token: str, item_id: int, feed: str = "submissions"
+    ) -> Iterator[tuple[str, Any]]:
+        """Parsed Server-Sent Events of a submission (or of a run, feed "runs"), until the
+        server ends the stream."""
         with self.http.stream(
             "GET",
-            f"/api/v1/submissions/{submission_id}/events",
+            f"/api/v1/{feed}/{item_id}/events",
             headers={"Authorization": f"Bearer {token}"},
             timeout=GRADE_TIMEOUT_S,
         ) as response:
