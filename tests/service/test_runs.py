@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from judge import problems
-from tests.service.conftest import stack_env
+from tests.service.conftest import started_stack
 from tests.service.stack import GRADE_TIMEOUT_S, Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
@@ -37,12 +37,8 @@ CRASHING = (
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    tmp = tmp_path_factory.mktemp("stack-runs")
-    running = Stack("runs", tmp, stack_env("services", tmp, postgres, redis_main))
-    try:
-        yield running.start()
-    finally:
-        running.stop()
+    with started_stack("runs", "services", tmp_path_factory, postgres, redis_main) as running:
+        yield running
 
 
 def start(stack: Stack, token: str, source: str, cases: list[Any] | None = None) -> int:
