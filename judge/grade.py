@@ -61,6 +61,7 @@ def grade(
     on_test: Callable[[TestResult], None] | None = None,
     max_source_bytes: int = MAX_SOURCE_BYTES,
     diagnose: bool = True,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
 
@@ -73,6 +74,8 @@ def grade(
     Any other failure of the judge becomes an IE verdict.
     `diagnose`: search below the first failing visible test for where the bug is
     (judge.bug_search); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
+    `interrupts`: exceptions the caller raises into the grading to stop it (a task's soft
+    time limit), re-raised as they are instead of becoming an IE verdict.
     """
     started = time.monotonic()
     module = problems.get(problem) if isinstance(problem, str) else problem
@@ -128,6 +131,8 @@ def grade(
         raise (exc.__cause__ or exc) from None  # _report always sets the cause
     except INFRASTRUCTURE_ERRORS:
         raise  # the sandbox could not run at all: the caller retries or reports it
+    except interrupts:
+        raise
     except Exception as exc:
         log.exception("grading a %s submission failed", module.SLUG)
         result.verdict = Verdict.IE
