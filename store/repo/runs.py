@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from store.db import rowcount
 from store.models import Run, RunStatus, User, utcnow
-from store.repo.limits import RateLimited, seconds_until_below
+from store.repo.limits import MINUTE, check_per_minute
 from store.repo.live import Progress, ProgressCursor
 from store.repo.submissions import may_see
 
@@ -46,20 +46,15 @@ def create_run_limited(
     RateLimited). The user's row is locked first, so concurrent requests count one after
     another (as for submissions; their rate is a separate one)."""
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
-    now = utcnow()
-    window = timedelta(minutes=1)
+    now = utcnow()  # after the lock: rows committed while we waited are in the past
     recent = list(
         session.scalars(
             select(Run.created_at)
-            .where(Run.user_id == user_id, Run.created_at > now - window)
+            .where(Run.user_id == user_id, Run.created_at > now - MINUTE)
             .order_by(Run.created_at)
         )
     )
-    if len(recent) >= per_minute:
-        retry_after = seconds_until_below(recent, per_minute, window, now)
-        raise RateLimited(
-            f"at most {per_minute} runs per minute; try again in {retry_after} s", retry_after
-        )
+    check_per_minute(recent, per_minute, "runs", now)
     run = Run(
         user_id=user_id,
         problem=problem,

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, case, func, literal, select, true, tuple_, update
 from sqlalchemy.orm import Session
 
 from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
-from store.repo.limits import RateLimited, seconds_until_below
+from store.repo.limits import MINUTE, RateLimited, check_per_minute
 from store.repo.live import Progress, ProgressCursor
 
 
@@ -57,14 +57,8 @@ def create_submission_limited(
     """
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     now = utcnow()  # after the lock: rows committed while we waited are in the past
-    window = timedelta(minutes=1)
-    recent = recent_submission_times(session=session, user_id=user_id, since=now - window)
-    if len(recent) >= per_minute:
-        retry_after = seconds_until_below(recent, per_minute, window, now)
-        raise RateLimited(
-            f"at most {per_minute} submissions per minute; try again in {retry_after} s",
-            retry_after,
-        )
+    recent = recent_submission_times(session=session, user_id=user_id, since=now - MINUTE)
+    check_per_minute(recent, per_minute, "submissions", now)
     unfinished = (
         session.scalar(
             select(func.count()).where(
