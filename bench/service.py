@@ -1,6 +1,7 @@
 """Service benchmark: submit-to-verdict latency and grading throughput of the real stack
-(API + Celery worker with 2 grading slots + sweeper, embedded SQLite and SQLAlchemy broker),
-grading a correct footholds solution on the problem's full default test plan.
+(API + Celery worker with 2 grading slots + the run lane's worker + sweeper, embedded SQLite
+and SQLAlchemy broker), grading a correct footholds solution on the problem's full default
+test plan; and the latency of a run of it on the problem's samples (POST /runs).
 
     from bench import service
     numbers = service.run(report)    # report(name, value) per number; returns them all
@@ -39,6 +40,25 @@ def verdict_time(stack: Stack, token: str, submission_id: int) -> float:
     return wait_for(
         done, timeout=300, interval=0.02, what=f"submission {submission_id}", context=stack.logs
     )
+
+
+def run_time(stack: Stack, token: str, source: str) -> float:
+    """Seconds from POST /runs (the samples) to the run's results, polled every 20 ms."""
+    started = time.monotonic()
+    response = stack.request(
+        "POST", "/api/v1/runs", token, json={"problem": "footholds", "source": source}
+    )
+    assert response.status_code == 202, response.text
+    path = f"/api/v1/runs/{response.json()['id']}"
+
+    def done() -> float | None:
+        body = stack.request("GET", path, token).json()
+        if body["status"] in ("done", "error"):
+            assert body["status"] == "done" and body["results"], body
+            return time.monotonic()
+        return None
+
+    return wait_for(done, timeout=120, interval=0.02, what=path, context=stack.logs) - started
 
 
 def burst(stack: Stack, source: str, students: int, tag: str) -> float:
@@ -85,6 +105,7 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             Path(tmp),
             JUDGE_WORKER_SLOTS=str(SLOTS),
             JUDGE_SUBMIT_RATE_PER_MINUTE="100000",
+            JUDGE_RUN_RATE_PER_MINUTE="100000",
             JUDGE_LEASE_S="30",
             JUDGE_RESEND_AFTER_S="60",
         )
@@ -101,6 +122,10 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
                 sid = stack.submit(token, "footholds", source)
                 latencies.append(verdict_time(stack, token, sid) - started)
 
+            # A run on the samples, one at a time on an idle service (one warm-up first).
+            run_time(stack, token, source)
+            run_latencies = [run_time(stack, token, source) for _ in range(submissions)]
+
             # Throughput: a burst of submissions, until the last verdict.
             elapsed = burst(stack, source, submissions, "burst")
         finally:
@@ -116,6 +141,8 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
         "latency_p50_s": round(statistics.median(latencies), 3),
         "latency_p95_s": round(percentile(latencies, 0.95), 3),
         "latency_max_s": round(max(latencies), 3),
+        "run_latency_p50_s": round(statistics.median(run_latencies), 3),
+        "run_latency_p95_s": round(percentile(run_latencies, 0.95), 3),
         "throughput_per_min": round(throughput, 1),
         "cli_floor_latency_p50_s": round(statistics.median(cli_latencies), 3),
         "cli_floor_throughput_per_min": round(cli_per_min, 1),

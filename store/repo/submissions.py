@@ -4,14 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import and_, case, func, literal, select, true, tuple_, update
 from sqlalchemy.orm import Session
 
 from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
-from store.repo.limits import RateLimited, seconds_until_below
+from store.repo.limits import MINUTE, RateLimited, check_per_minute
+from store.repo.live import Progress, ProgressCursor
 
 
 def create_submission(
@@ -56,14 +57,8 @@ def create_submission_limited(
     """
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     now = utcnow()  # after the lock: rows committed while we waited are in the past
-    window = timedelta(minutes=1)
-    recent = recent_submission_times(session=session, user_id=user_id, since=now - window)
-    if len(recent) >= per_minute:
-        retry_after = seconds_until_below(recent, per_minute, window, now)
-        raise RateLimited(
-            f"at most {per_minute} submissions per minute; try again in {retry_after} s",
-            retry_after,
-        )
+    recent = recent_submission_times(session=session, user_id=user_id, since=now - MINUTE)
+    check_per_minute(recent, per_minute, "submissions", now)
     unfinished = (
         session.scalar(
             select(func.count()).where(
@@ -101,12 +96,15 @@ def get_submission(*, session: Session, submission_id: int) -> Submission | None
 
 
 def visible_submission(*, session: Session, submission_id: int, viewer: User) -> Submission | None:
-    """The submission if `viewer` may see it, else None: an instructor sees every submission,
-    anyone else only their own. The one place that decides it."""
+    """The submission if `viewer` may see it, else None (see `may_see`)."""
     sub = session.get(Submission, submission_id)
-    if sub is None or (viewer.role != Role.INSTRUCTOR and sub.user_id != viewer.id):
-        return None
-    return sub
+    return sub if sub is not None and may_see(viewer, sub.user_id) else None
+
+
+def may_see(viewer: User, owner_id: int) -> bool:
+    """Whether `viewer` may see a user's work (a submission, a run): an instructor sees
+    everyone's, anyone else only their own. The one place that decides it."""
+    return viewer.role == Role.INSTRUCTOR or owner_id == viewer.id
 
 
 @dataclass(frozen=True)
@@ -304,25 +302,6 @@ def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
 
 
 # ---- live progress -----------------------------------------------------------------------
-
-
-class ProgressCursor(NamedTuple):
-    """How far a live-progress reader has read a submission: its judging (lease token) and
-    the last test index seen in it."""
-
-    token: int
-    last: int
-
-
-@dataclass(frozen=True)
-class Progress:
-    """One submission's state, and one new test row of its current judging (None when there
-    is none: then this is the submission's only Progress of the poll)."""
-
-    submission_id: int
-    status: str  # a Status
-    token: int
-    test: TestRow | None
 
 
 POLL_BATCH = 1000  # submissions per query (bounds the bind parameters: 4 per submission)
