@@ -19,7 +19,14 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
-from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep, find_submission
+from api.deps import (
+    CurrentUser,
+    Instructor,
+    OptionalUser,
+    SessionDep,
+    SettingsDep,
+    find_submission,
+)
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
@@ -141,10 +148,13 @@ async def explain_test(
 
 
 @router.get("/stats/problems", response_model=list[ProblemStat])
-def problem_stats(request: Request, session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
-    """Acceptance rate of every problem, and the viewer's own standing on it."""
+def problem_stats(
+    request: Request, session: SessionDep, viewer: OptionalUser
+) -> list[ProblemStat]:
+    """Acceptance rate of every problem (public, as the problem list is), and the viewer's
+    own standing on it when logged in."""
     totals = request.app.state.problem_totals.get(session=session)
-    mine = stats.standing(session=session, user_id=viewer.id)
+    mine = stats.standing(session=session, user_id=viewer.id) if viewer else {}
     out = []
     for slug, module in problems.registry().items():
         counts = totals.get(slug, stats.ProblemTotals(0, 0, 0))
