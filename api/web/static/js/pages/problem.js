@@ -1,9 +1,10 @@
 // Problem page: statement (rendered on the server), sample boards drawn with their optimal
 // lines, and the submit form (editor or .py upload). A submission opens its own page, which
-// follows the judging live.
-import { api, requireUser } from "../api.js";
+// follows the judging live. Visitors read it all; running and submitting need an account.
+// ?load=ID puts a past submission's code in the editor, keeping the draft it replaces.
+import { api, currentUser, loginUrl } from "../api.js";
 import { drawCase, replay } from "../boards.js";
-import { $, capitalise, h, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
+import { $, capitalise, h, pageAlert, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
 import { CodeEditor } from "../editor.js";
 import { highlightBlocks } from "../highlight.js";
 
@@ -52,6 +53,7 @@ const fileInput = $("#file");
 const fileNote = $("#file-note");
 const submitButton = $("#submit-button");
 const draftNote = $("#draft-note");
+let signedIn = false; // a visitor may write a draft, not send it
 let uploaded = null; // {name, text, file} while the editor shows an unchanged upload
 let replaced = null; // the code a file or the template replaced, until undone or edited
 
@@ -78,7 +80,7 @@ const editor = new CodeEditor($("#source"), {
   onChange: (value) => {
     saveDraft(value);
     hideUndo();
-    submitButton.disabled = false; // a refused file no longer stands for the code
+    submitButton.disabled = !signedIn; // a refused file no longer stands for the code
     if (uploaded && value !== uploaded.text) forgetUpload();
   },
 });
@@ -105,14 +107,14 @@ $("#draft-undo").addEventListener("click", () => {
   hideUndo();
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = false;
+  submitButton.disabled = !signedIn;
   editor.textarea.focus();
 });
 
 $("#reset-code").addEventListener("click", () => {
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = false;
+  submitButton.disabled = !signedIn;
   replaceCode(template(), "The editor was reset to the template.");
   editor.textarea.focus();
 });
@@ -127,7 +129,7 @@ function refuseFile(message) {
 
 fileInput.addEventListener("change", async () => {
   showAlert(error, "");
-  submitButton.disabled = false;
+  submitButton.disabled = !signedIn;
   const file = fileInput.files[0];
   if (!file) return;
   if (!/\.py$/i.test(file.name)) {
@@ -191,29 +193,143 @@ form.addEventListener("submit", async (event) => {
     if (err.status === 413) message = `Your code is too large for the judge. ${err.message}`;
     if (err.status === 429) message = `You are submitting too often. ${err.message}`;
     showAlert(error, message);
-    button.disabled = false;
+    button.disabled = !signedIn;
     button.textContent = "Submit";
   }
 });
 
-// ---- recent submissions for this problem -----------------------------------------------------
+// ---- code kept aside: the draft a loaded submission replaced -------------------------------
+// A stack in this browser, newest last: loading code never drops a draft silently, and putting
+// one back keeps the code it replaces in turn (unless that is a loaded submission unchanged:
+// the history has it).
 
-await requireUser();
-try {
-  const page = await api(`/submissions?problem=${encodeURIComponent(slug)}&limit=5`);
-  if (page.items.length) {
-    const list = $("#recent-list");
-    for (const item of page.items) {
-      list.appendChild(h("li", {},
-        h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
-        verdictBadge(item.verdict, item.status), " ",
-        item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
-        h("span", { class: "muted small" }, timeCell(item.created_at))));
-    }
-    list.appendChild(h("li", { class: "more" },
-      h("a", { href: `/submissions?problem=${encodeURIComponent(slug)}` }, "All your submissions for this problem →")));
-    $("#recent").hidden = false;
+const KEPT_KEY = `judge.kept.${slug}`;
+let loaded = null; // the source of the submission last loaded, while unchanged
+
+function readKept() {
+  try {
+    const kept = JSON.parse(localStorage.getItem(KEPT_KEY) || "[]");
+    return Array.isArray(kept) ? kept.filter((k) => k && typeof k.source === "string") : [];
+  } catch {
+    return [];
   }
-} catch {
-  // The list is a convenience; the form works without it.
+}
+
+function writeKept(kept) {
+  try {
+    if (kept.length) localStorage.setItem(KEPT_KEY, JSON.stringify(kept));
+    else localStorage.removeItem(KEPT_KEY);
+  } catch {
+    // Storage full or blocked: the note says nothing was kept.
+  }
+}
+
+const isDraft = (text) => Boolean(text.trim()) && text !== template() && text !== loaded;
+
+function keepAside(text, label) {
+  const kept = readKept();
+  if (!isDraft(text) || kept.some((k) => k.source === text)) return;
+  kept.push({ source: text, label, at: new Date().toISOString() });
+  writeKept(kept);
+}
+
+// The note: what just happened (headline), and the newest kept code with its two buttons.
+function showKept(headline = "") {
+  const kept = readKept();
+  $("#kept-note").hidden = !kept.length && !headline;
+  $("#kept-restore").hidden = $("#kept-forget").hidden = !kept.length;
+  $("#kept-forget").previousSibling.textContent = kept.length ? " · " : "";
+  const top = kept[kept.length - 1];
+  const more = kept.length > 1 ? ` (and ${kept.length - 1} older)` : "";
+  $("#kept-text").textContent = [headline, top ? `${top.label}${more} is kept in this browser.` : ""]
+    .filter(Boolean).join(" ");
+}
+
+function putInEditor(text) {
+  editor.value = text;
+  saveDraft(text);
+  hideUndo();
+  forgetUpload();
+  showAlert(error, "");
+  submitButton.disabled = !signedIn;
+}
+
+$("#kept-restore").addEventListener("click", () => {
+  const kept = readKept();
+  const top = kept.pop();
+  if (!top) return;
+  writeKept(kept);
+  keepAside(editor.value, "The code it replaced");
+  loaded = null;
+  putInEditor(top.source);
+  showKept("Your draft is back in the editor.");
+  editor.textarea.focus();
+});
+
+$("#kept-forget").addEventListener("click", () => {
+  const kept = readKept();
+  kept.pop();
+  writeKept(kept);
+  showKept();
+});
+
+async function loadRequested() {
+  const wanted = new URLSearchParams(location.search).get("load");
+  if (!wanted) return;
+  history.replaceState(null, "", location.pathname + location.hash); // a reload keeps the editor
+  if (!/^\d{1,10}$/.test(wanted)) {
+    pageAlert("That is not a submission number.");
+    return;
+  }
+  let sub;
+  try {
+    sub = await api(`/submissions/${wanted}`);
+  } catch (err) {
+    pageAlert(`Could not load submission #${wanted}: ${err.message}`);
+    return;
+  }
+  if (sub.problem !== slug) {
+    location.replace(`/problems/${encodeURIComponent(sub.problem)}?load=${sub.id}`);
+    return;
+  }
+  if (editor.value !== sub.source) keepAside(editor.value, "The draft you had");
+  loaded = sub.source;
+  putInEditor(sub.source);
+  showKept(`Submission #${sub.id} is in the editor.`);
+}
+
+// ---- who is here: a visitor reads; a student also submits and sees their recent work --------
+
+const user = await currentUser().catch(() => null); // app.js says why it failed
+signedIn = Boolean(user);
+submitButton.disabled = !signedIn;
+if (!user) {
+  $("#login-link").href = loginUrl();
+  $("#login-needed").hidden = false;
+} else {
+  await loadRequested();
+  if ($("#kept-note").hidden) showKept();
+  await showRecent();
+}
+
+async function showRecent() {
+  try {
+    const page = await api(`/submissions?problem=${encodeURIComponent(slug)}&limit=5`);
+    if (page.items.length) {
+      const list = $("#recent-list");
+      for (const item of page.items) {
+        list.appendChild(h("li", {},
+          h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
+          verdictBadge(item.verdict, item.status), " ",
+          item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
+          h("span", { class: "muted small" }, timeCell(item.created_at)), " ",
+          h("a", { class: "small load-link", href: `?load=${item.id}`, "aria-label": `Load submission ${item.id} into the editor` }, "Load")));
+      }
+      list.appendChild(h("li", { class: "more" },
+        h("a", { href: `/submissions?problem=${encodeURIComponent(slug)}` }, "All your submissions for this problem →")));
+      $("#recent").hidden = false;
+    }
+  } catch {
+    // The list is a convenience; the form works without it.
+  }
 }

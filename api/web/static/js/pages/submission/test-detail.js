@@ -2,6 +2,7 @@
 // counterexample of a failing random or worst-case board.
 import { api } from "../../api.js";
 import { drawCase, replay } from "../../boards.js";
+import { copyCallButton } from "../../calls.js";
 import { $, clear, formatValue, h, plural, verdictBadge, verdictLabel } from "../../dom.js";
 import { hiddenFailures, isFailure, page, timeText, visibleInput } from "./state.js";
 
@@ -81,6 +82,7 @@ export function showTest(test, isFirstFailure) {
   const layout = h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, test.input)),
     h("div", { class: "detail-info" }, comparison(test.expected, test.got, test.verdict),
+      failed ? copyCallButton(sub.problem, test.input, sub.language) : null,
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
         h("pre", {}, JSON.stringify(test.input)))));
   body.appendChild(layout);
@@ -120,6 +122,7 @@ export function showCounterexample(test) {
   body.appendChild(h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, cx.input)),
     h("div", { class: "detail-info" }, comparison(cx.expected, cx.got, cx.verdict),
+      copyCallButton(sub.problem, cx.input, sub.language),
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"), h("pre", {}, JSON.stringify(cx.input))))));
   if (cx.explanation) body.appendChild(lineSection(sub.problem, cx.input, cx.explanation));
 }
