@@ -148,9 +148,7 @@ async def explain_test(
 
 
 @router.get("/stats/problems", response_model=list[ProblemStat])
-def problem_stats(
-    request: Request, session: SessionDep, viewer: OptionalUser
-) -> list[ProblemStat]:
+def problem_stats(request: Request, session: SessionDep, viewer: OptionalUser) -> list[ProblemStat]:
     """Acceptance rate of every problem (public, as the problem list is), and the viewer's
     own standing on it when logged in."""
     totals = request.app.state.problem_totals.get(session=session)
