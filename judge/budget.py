@@ -9,9 +9,11 @@ from judge.problems import Problem
 
 STARTUP_S = 5.0  # starting Python and loading the solution, beyond the test's limit
 SHRINK_BUDGET_S = 6.0  # wall time spent minimising one counterexample
+DIAGNOSIS_BUDGET_S = 5.0  # wall time spent on "where is the bug" below one failure
 
 
 def longest_grading_s(problems: Iterable[Problem]) -> float:
-    """The longest one grading may take: the slowest problem's total budget plus shrinking."""
+    """The longest one grading may take: the slowest problem's total budget plus shrinking
+    and the search for where the bug is."""
     slowest = max(problem.LIMITS.total_s for problem in problems)
-    return slowest + SHRINK_BUDGET_S + STARTUP_S
+    return slowest + SHRINK_BUDGET_S + DIAGNOSIS_BUDGET_S + STARTUP_S

@@ -48,6 +48,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="CASES.jsonl",
         help='extra hidden cases, one JSON case (or {"input": case}) per line',
     )
+    g.add_argument(
+        "--diagnose",
+        action="store_true",
+        help="on a failing visible board, search the game tree below it for where the bug is",
+    )
 
     s = commands.add_parser("solve", help="reference answer and an optimal line of play")
     s.add_argument("problem")
@@ -165,6 +170,7 @@ def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int
         random_count=args.random_count,
         on_test=progress,
         sandbox=sandbox,
+        diagnose=args.diagnose,
     )
     if args.json:
         json.dump(result.to_dict(), out, default=str)
@@ -188,7 +194,27 @@ def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int
                 f"  got:      {json.dumps(cx.got)}\n  {cx.explanation.get('summary', '')}",
                 file=out,
             )
+        if test.diagnosis is not None:
+            print(_diagnosis_text(test.diagnosis), file=out)
     return 0
+
+
+def _moves(count: int) -> str:
+    return f"{count} move" + ("" if count == 1 else "s")
+
+
+def _diagnosis_text(diagnosis: Mapping[str, Any]) -> str:
+    lines = [
+        f"\nwhere is the bug ({_moves(diagnosis['depth'])} below the failing board):",
+        f"  {diagnosis['summary']}",
+        f"  position: {json.dumps(diagnosis['case'])}  expected {diagnosis['expected']}, "
+        f"got {diagnosis['got']}",
+    ]
+    lines += [
+        f"  one move later: {json.dumps(child['case'])}  expected and got {child['got']}"
+        for child in diagnosis["children"]
+    ]
+    return "\n".join(lines)
 
 
 def strength(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:

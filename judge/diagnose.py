@@ -18,6 +18,7 @@ and optionally `COMBINE_RULE` (how a position's value follows from them, in plai
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -84,46 +85,101 @@ def _is_right(problem: Problem, probe: Probe) -> bool:
     return problem.check(probe.case, probe.expected, probe.got)[0]
 
 
+class _Unknown:
+    """`got` not given: the submission is asked about the starting position too."""
+
+
+UNKNOWN = _Unknown()
+
+
+def _key(case: Case) -> str:
+    return json.dumps(case, sort_keys=True, separators=(",", ":"))
+
+
+class _Asked:
+    """The submission's answers, asked in batches. Each batch also holds the positions
+    `lookahead` moves below the ones needed now, so a search that descends needs one batch
+    (one sandboxed run) per 1 + lookahead moves instead of one per move."""
+
+    def __init__(self, ask: Ask, children_of, lookahead: int, max_calls: int) -> None:
+        self.ask, self.children_of = ask, children_of
+        self.lookahead, self.max_calls = lookahead, max_calls
+        self.calls = 0
+        self.answers: dict[str, Any] = {}
+
+    def __call__(self, cases: Sequence[Case]) -> list[Any] | None:
+        """The answers to `cases`, or None when the budget or the sandbox stops the search."""
+        batch: dict[str, Case] = {}
+        level = [c for c in cases if _key(c) not in self.answers]
+        for depth in range(self.lookahead + 1 if level else 0):
+            for case in level:
+                batch.setdefault(_key(case), case)
+            if depth < self.lookahead:
+                level = [g for c in level for g in self.children_of(c)]
+                level = [g for g in level if _key(g) not in self.answers and _key(g) not in batch]
+        needed = sum(1 for c in cases if _key(c) not in self.answers)
+        room = self.max_calls - self.calls
+        if needed > room:
+            return None
+        todo = list(batch.values())[:room]
+        if todo:
+            try:
+                got = list(self.ask(todo))
+            except Stopped:
+                return None
+            if len(got) != len(todo):
+                return None
+            self.calls += len(todo)
+            self.answers.update((_key(c), a) for c, a in zip(todo, got, strict=True))
+        return [self.answers[_key(c)] for c in cases]
+
+
 def diagnose(
     problem: Problem,
     case: Case,
-    got: Any,
     ask: Ask,
     *,
+    got: Any = UNKNOWN,
+    lookahead: int = 0,
     max_calls: int = DEFAULT_MAX_CALLS,
     budget_s: float = DEFAULT_BUDGET_S,
 ) -> Diagnosis | None:
-    """Find where the submission goes wrong below `case`, on which it answered `got` (wrong).
+    """Find where the submission goes wrong below `case`, on which it answered `got` (wrong;
+    asked first when not given).
 
-    None when the problem does not offer the search, when `got` is right after all, or when
-    the calls or the time run out (or `ask` raises Stopped) before a conclusion."""
+    None when the problem does not offer the search, when the submission is right on `case`
+    after all, or when the calls or the time run out (or `ask` raises Stopped) before a
+    conclusion. `lookahead`: how many moves below the positions needed now each batch
+    also asks about (worth it when a batch costs a sandbox's start)."""
     if not offers_diagnosis(problem):
         return None
     children_of: Callable[[Case], list[Case]] = problem.children  # type: ignore[attr-defined]
     deadline = time.monotonic() + budget_s
+    asked = _Asked(ask, children_of, lookahead, max_calls)
+    if got is UNKNOWN:
+        answered = asked([case])
+        if answered is None:
+            return None
+        got = answered[0]
     wrong = Probe(case, problem.reference(case), got)
     if _is_right(problem, wrong):
         return None
-    calls = depth = 0
-    while True:
+    depth = 0
+    while time.monotonic() <= deadline:
         positions = children_of(wrong.case)
-        if calls + len(positions) > max_calls or time.monotonic() > deadline:
+        answers = asked(positions)
+        if answers is None:
             return None
-        try:
-            answers = list(ask(positions)) if positions else []
-        except Stopped:
-            return None
-        if len(answers) != len(positions):
-            return None
-        calls += len(positions)
         probes = [
             Probe(child, problem.reference(child), answer)
             for child, answer in zip(positions, answers, strict=True)
         ]
         lower = next((probe for probe in probes if not _is_right(problem, probe)), None)
         if lower is None:
-            return Diagnosis(wrong, tuple(probes), summarise(problem, wrong, probes), depth, calls)
+            summary = summarise(problem, wrong, probes)
+            return Diagnosis(wrong, tuple(probes), summary, depth, asked.calls)
         wrong, depth = lower, depth + 1
+    return None
 
 
 def summarise(problem: Problem, wrong: Probe, children: Sequence[Probe]) -> str:

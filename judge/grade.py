@@ -22,6 +22,7 @@ from typing import Any
 
 import judge
 from judge import answers, problems
+from judge.bug_search import diagnose_first_failure
 from judge.plan import PlannedTest, plan_tests, small_answers
 from judge.problems import Problem
 from judge.runner import CompileError, Outcome, Runner
@@ -59,6 +60,8 @@ def grade(
     sandbox: Sandbox,
     on_test: Callable[[TestResult], None] | None = None,
     max_source_bytes: int = MAX_SOURCE_BYTES,
+    diagnose: bool = True,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
 
@@ -69,6 +72,10 @@ def grade(
     bubblewrap failing, out of processes): nothing was decided, so the caller may retry; and
     whatever `on_test` raises, as it is.
     Any other failure of the judge becomes an IE verdict.
+    `diagnose`: search below the first failing visible test for where the bug is
+    (judge.bug_search); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
+    `interrupts`: exceptions the caller raises into the grading to stop it (a task's soft
+    time limit), re-raised as they are instead of becoming an IE verdict.
     """
     started = time.monotonic()
     module = problems.get(problem) if isinstance(problem, str) else problem
@@ -114,7 +121,9 @@ def grade(
             else solver.submit(module.reference, t.case)
             for t in planned
         ]
-        runners = _run_planned(module, raw, sandbox, deadline, planned, expected, result, on_test)
+        runners = _run_planned(
+            module, raw, sandbox, deadline, planned, expected, result, on_test, diagnose
+        )
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
@@ -122,6 +131,8 @@ def grade(
         raise (exc.__cause__ or exc) from None  # _report always sets the cause
     except INFRASTRUCTURE_ERRORS:
         raise  # the sandbox could not run at all: the caller retries or reports it
+    except interrupts:
+        raise
     except Exception as exc:
         log.exception("grading a %s submission failed", module.SLUG)
         result.verdict = Verdict.IE
@@ -154,6 +165,7 @@ def _run_planned(
     expected: list[Future | None],
     result: GradeResult,
     on_test: Callable[[TestResult], None] | None,
+    diagnose: bool,
 ) -> list[Runner]:
     """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
     visible tier's runner (the only one whose figures a student may see) first."""
@@ -182,7 +194,7 @@ def _run_planned(
             ok, message = module.check(test.case, want, outcome.got)
             if not ok:
                 outcome.verdict, outcome.message = Verdict.WA, message
-        return finish_test(_test_result(index, test, outcome), outcome)
+        return finish_test(test_result(index, test, outcome), outcome)
 
     def judge_position(group: _SmallGroup, number: int, outcome: Outcome) -> bool:
         if group.done:  # the positions after the first failure do not count
@@ -233,13 +245,25 @@ def _run_planned(
 
         if not stopped and cases:
             # The hidden tier's source was compiled by the visible tier's first process.
-            runner = Runner(module, source, sandbox, time_s, deadline, compile_checked=hidden_tier)
+            # Printed output is kept for visible tests only (a hidden run's output could carry
+            # its inputs).
+            runner = Runner(
+                module,
+                source,
+                sandbox,
+                time_s,
+                deadline,
+                compile_checked=hidden_tier,
+                capture_output=not hidden_tier,
+            )
             runners.append(runner)
             runner.run(cases, judge_one, resume)
         if not hidden_tier:
             # Before any process holds a hidden input: nothing a student reads may come from a
             # run after one did (it could have left a trace a later run picks up).
             shrink_first_failure(module, source, sandbox, planned, result, time_s)
+            if diagnose:
+                diagnose_first_failure(module, source, sandbox, result)
 
     done = {t.index for t in result.tests}
     for index in range(len(planned)):
@@ -269,6 +293,7 @@ def _small_result(
         memory_kb=group.rss_kb,
         message=f"all {group.count} small positions passed",
         positions=group.tried,
+        **_output(TestKind.SMALL, outcome),  # the last position's: the failing one, if any
     )
     if outcome.verdict is Verdict.AC:
         return test_result
@@ -314,7 +339,7 @@ def unreadable(raw: bytes, max_bytes: int = MAX_SOURCE_BYTES) -> str:
     return ""
 
 
-def _test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:
+def test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:
     """Everything about the test, hidden ones included: instructors see it all, and what a
     student may see of a hidden test is cut at presentation (`verdict.student_view`)."""
     return TestResult(
@@ -330,7 +355,15 @@ def _test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:
         expected=test.expected,
         got=answers.to_json(outcome.got),
         board_id=test.ref,
+        **_output(test.kind, outcome),
     )
+
+
+def _output(kind: TestKind, outcome: Outcome) -> dict[str, Any]:
+    """The printed output a test result may carry: a visible test's, never a hidden one's."""
+    if not kind.visible:
+        return {}
+    return {"stdout": outcome.stdout, "stderr": outcome.stderr, "output_cut": outcome.output_cut}
 
 
 def _finish(result: GradeResult, started: float, runners: Sequence[Runner] = ()) -> GradeResult:

@@ -1,6 +1,6 @@
 """The program that runs INSIDE the sandbox: standard library only, copied in alone.
 
-    python3 -I -S -B harness.py --results-fd N --start K
+    python3 -I -S -B harness.py --results-fd N --start K [--output]
 
 It reads /box/tests.json ({"params": [...], "tests": [case, ...]}), loads /box/solution.py and
 calls solution(...) on tests K, K+1, ... writing one JSON line per event to fd N:
@@ -10,6 +10,9 @@ calls solution(...) on tests K, K+1, ... writing one JSON line per event to fd N
     {"event": "ready"}
     {"event": "result", "i": 3, "answer": {...}, "cpu": s, "wall": s, "rss_kb": n}
     {"event": "error", "i": 3, "error": "ZeroDivisionError", "message": ..., "traceback": ...}
+
+With --output, each result or error also carries what the call printed: "stdout", "stderr"
+(the first OUTPUT_LIMIT characters of each) and "output_cut" (true when more was printed).
 
 It reports answers only, never verdicts: the expected answers are not in here, and a
 submission can forge anything this process writes, so the judge outside decides.
@@ -32,6 +35,45 @@ SOURCE_NAME = "solution.py"
 MAX_LIST_DEPTH = 3
 MAX_REPORTED_VALUES = 10_000
 MAX_REPORTED_CHARS = 32_000
+
+
+OUTPUT_LIMIT = 8192  # characters kept per stream per call (the judge outside cuts again)
+
+
+class CappedText:
+    """A text stream keeping the first OUTPUT_LIMIT characters written to it: print() works,
+    and printing without end costs no memory."""
+
+    encoding = "utf-8"
+
+    def __init__(self):
+        self.parts = []
+        self.size = 0
+        self.cut = False
+
+    def write(self, text):
+        if not isinstance(text, str):
+            raise TypeError(f"write() argument must be str, not {type(text).__name__}")
+        room = OUTPUT_LIMIT - self.size
+        if len(text) > room:
+            self.cut = True
+        kept = text[: max(room, 0)]
+        if kept:
+            self.parts.append(kept)
+            self.size += len(kept)
+        return len(text)
+
+    def flush(self):
+        pass
+
+    def isatty(self):
+        return False
+
+    def writable(self):
+        return True
+
+    def getvalue(self):
+        return "".join(self.parts)
 
 
 class _TooLarge(Exception):
@@ -109,12 +151,14 @@ def main(argv):
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
     results_fd = int(argv[argv.index("--results-fd") + 1])
     start = int(argv[argv.index("--start") + 1])
+    capture = "--output" in argv
     out = os.fdopen(results_fd, "w", encoding="utf-8", buffering=1)
     # Bound now: the submission may monkeypatch these modules, and only the bounds measured
     # outside the sandbox are trusted anyway.
     dumps, loads = json.dumps, json.loads
     cpu_clock, wall_clock = time.process_time, time.perf_counter
     getrusage, rusage_self = resource.getrusage, resource.RUSAGE_SELF
+    real_stdout, real_stderr = sys.stdout, sys.stderr
 
     def emit(obj):
         out.write(dumps(obj) + "\n")
@@ -153,6 +197,9 @@ def main(argv):
     for index in range(start, len(raw_tests)):
         case = loads(raw_tests[index])  # a fresh copy: mutations do not leak across tests
         args = [case[name] for name in params]
+        if capture:
+            printed = (CappedText(), CappedText())
+            sys.stdout, sys.stderr = printed
         cpu0, wall0 = cpu_clock(), wall_clock()
         try:
             answer = solution(*args)
@@ -162,7 +209,16 @@ def main(argv):
         else:
             cpu, wall = cpu_clock() - cpu0, wall_clock() - wall0
             report = {"event": "result", "i": index, "answer": encode_answer(answer)}
+        finally:
+            sys.stdout, sys.stderr = real_stdout, real_stderr
         report.update(cpu=cpu, wall=wall, rss_kb=getrusage(rusage_self).ru_maxrss)
+        if capture:
+            out_text, err_text = printed
+            report.update(
+                stdout=out_text.getvalue(),
+                stderr=err_text.getvalue(),
+                output_cut=out_text.cut or err_text.cut,
+            )
         emit(report)
 
 

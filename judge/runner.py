@@ -41,6 +41,9 @@ class Outcome:
     wall_s: float = 0.0
     rss_kb: int = 0
     fatal: bool = False  # the process is gone or spent: resume in a fresh one
+    stdout: str = ""  # what the call printed, when the runner captures output
+    stderr: str = ""
+    output_cut: bool = False
 
 
 class CompileError(Exception):
@@ -62,6 +65,8 @@ def parse_report(line: bytes) -> dict[str, Any]:
     return report
 
 
+OUTPUT_LIMIT = 8192  # characters of printed output kept per stream per test
+
 MAX_REPORTED = 1e12  # larger "seconds" or "KiB" than any real run: a forged report
 
 
@@ -82,6 +87,8 @@ class Runner:
 
     `compile_checked`: an earlier process already compiled and loaded this source, so a
     compile error reported now is a lie (a submission choosing its own error text), not CE.
+    `capture_output`: keep what each call prints (visible tests only: output is a channel
+    for anything the process read, so a run holding hidden inputs never reports it).
     """
 
     def __init__(
@@ -92,6 +99,7 @@ class Runner:
         time_s: float,
         deadline: float,
         compile_checked: bool = False,
+        capture_output: bool = False,
     ) -> None:
         self.problem = problem
         self.source = source
@@ -99,6 +107,7 @@ class Runner:
         self.time_s = time_s
         self.deadline = deadline  # time.monotonic() at which the whole budget ends
         self.compile_checked = compile_checked
+        self.capture_output = capture_output
         self.notes: list[str] = []
         self.peak_memory_kb = 0
         self.memory_limit_kb = problem.LIMITS.memory_mb << 10
@@ -143,8 +152,9 @@ class Runner:
             wall_s=remaining + 1.0,
             memory_bytes=self.problem.LIMITS.memory_mb << 20,
         )
+        args = ["--results-fd", "{results_fd}", "--start", str(start)]
         proc = self.sandbox.run_python(
-            files, "harness.py", ["--results-fd", "{results_fd}", "--start", str(start)], limits
+            files, "harness.py", args + ["--output"] * self.capture_output, limits
         )
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
@@ -215,6 +225,15 @@ class Runner:
         return used
 
     def _one(self, proc: Process, index: int) -> Outcome:
+        outcome, report = self._answer(proc, index)
+        if self.capture_output and report is not None:
+            outcome.stdout, cut_out = _printed(report, "stdout")
+            outcome.stderr, cut_err = _printed(report, "stderr")
+            outcome.output_cut = cut_out or cut_err or report.get("output_cut") is True
+        return outcome
+
+    def _answer(self, proc: Process, index: int) -> tuple[Outcome, dict[str, Any] | None]:
+        """The test's outcome, and the report it came from (None when there was none)."""
         began = time.monotonic()
         timeout = min(self.time_s * 1.2 + 0.5, max(self.deadline - began, 0.0))
         try:
@@ -229,13 +248,15 @@ class Runner:
                 cpu_s=cpu,
                 wall_s=wall,
                 fatal=True,
-            )
+            ), None
         except answers.MalformedReport as exc:
             proc.kill()
-            return Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})", fatal=True)
+            return Outcome(
+                Verdict.RE, f"the process wrote a malformed report ({exc})", fatal=True
+            ), None
         wall = time.monotonic() - began
         if report is None:
-            return self._died(proc, wall)
+            return self._died(proc, wall), None
         try:
             if report.get("i") != index or report["event"] not in ("result", "error"):
                 raise answers.MalformedReport("report out of sequence")
@@ -253,16 +274,16 @@ class Runner:
                         wall_s=wall,
                         rss_kb=rss_kb,
                         fatal=True,
-                    )
+                    ), report
                 return Outcome(
                     Verdict.RE, _error_text(report), cpu_s=cpu, wall_s=wall, rss_kb=rss_kb
-                )
+                ), report
             got = answers.decode(report["answer"])
         except (answers.MalformedReport, KeyError, TypeError) as exc:
             proc.kill()
             return Outcome(
                 Verdict.RE, f"the process wrote a malformed report ({exc})", wall_s=wall, fatal=True
-            )
+            ), None
         if cpu > self.time_s:
             return Outcome(
                 Verdict.TLE,
@@ -271,8 +292,8 @@ class Runner:
                 cpu_s=cpu,
                 wall_s=wall,
                 rss_kb=rss_kb,
-            )
-        return Outcome(Verdict.AC, "", got=got, cpu_s=cpu, wall_s=wall, rss_kb=rss_kb)
+            ), report
+        return Outcome(Verdict.AC, "", got=got, cpu_s=cpu, wall_s=wall, rss_kb=rss_kb), report
 
     def _died(self, proc: Process, wall: float) -> Outcome:
         """The process ended or was killed before reporting: find out why."""
@@ -298,6 +319,15 @@ class Runner:
             if not judge_one(index, Outcome(outcome.verdict, outcome.message)):
                 break
         return count
+
+
+def _printed(report: Mapping[str, Any], key: str) -> tuple[str, bool]:
+    """What the harness says a call printed on one stream: made safe and cut to OUTPUT_LIMIT
+    characters, and whether it was cut. Anything but a string counts as nothing printed."""
+    value = report.get(key)
+    if not isinstance(value, str):
+        return "", False
+    return answers.clean_text(value, OUTPUT_LIMIT), len(value) > OUTPUT_LIMIT
 
 
 def _error_text(report: Mapping[str, Any]) -> str:

@@ -404,7 +404,7 @@ def diagnosis_depth(
     def ask(cases: Sequence[Mapping[str, Any]]) -> list[Any]:
         return [killer.outcome(name, case) for case in cases]
 
-    found = diagnose(problem, start, killer.outcome(name, start), ask)
+    found = diagnose(problem, start, ask, got=killer.outcome(name, start))
     return None if found is None else found.depth
 
 

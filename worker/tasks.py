@@ -164,8 +164,8 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
             with runtime.session() as session:
                 return repo.hold(session=session, claim_=claim, interrupted=claim.attempts - 1)
 
-        with_retries(f"holding submission {submission_id}", hold)
-        return "held"
+        held = with_retries(f"holding submission {submission_id}", hold)
+        return "held" if held else "claim lost"
     try:
         with runtime.session() as session:
             job = repo.load_job(session=session, claim_=claim)
@@ -236,6 +236,7 @@ def grade_job(
             sandbox=runtime.sandbox,
             on_test=on_test,
             max_source_bytes=runtime.settings.max_source_bytes,
+            interrupts=(SoftTimeLimitExceeded,),
         )
     except INFRASTRUCTURE_ERRORS:
         raise

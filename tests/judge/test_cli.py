@@ -102,3 +102,33 @@ def test_solve_numbergame():
     )
     assert out.returncode == 0
     assert json.loads(out.stdout)["answer"] == 7
+
+
+def test_grade_diagnose_adds_where_the_bug_is(tmp_path):
+    path = tmp_path / "swapped.py"
+    path.write_text(SWAPPED_NUMBERGAME)
+    done = judge("grade", "numbergame", str(path), "--random", "0", "--json", "--diagnose")
+    result = json.loads(done.stdout)
+    failing = next(t for t in result["tests"] if t["verdict"] != "AC")
+    assert failing["diagnosis"]["summary"].startswith("Your function is wrong on this position")
+    assert all(c["got"] == c["expected"] for c in failing["diagnosis"]["children"])
+    text = judge("grade", "numbergame", str(path), "--random", "0", "--diagnose").stdout
+    assert "where is the bug" in text
+    plain = judge("grade", "numbergame", str(path), "--random", "0", "--json").stdout
+    assert all(t["diagnosis"] is None for t in json.loads(plain)["tests"])
+
+
+SWAPPED_NUMBERGAME = """
+def solution(board):
+    memo = {}
+    def best(i, j):
+        if i == j:
+            return 0
+        if (i, j) not in memo:
+            options = [board[i] - best(i + 1, j), board[j - 1] - best(i, j - 1)]
+            if j - i >= 2:
+                options += [-best(i + 2, j), -best(i, j - 2)]
+            memo[i, j] = min(options)
+        return memo[i, j]
+    return best(0, len(board))
+"""

@@ -118,7 +118,7 @@ def test_the_search_names_a_wrong_position_whose_children_are_right(slug, name):
     assert failure is not None, f"{name} passes every sample, small and worst case"
     case, got = failure
     ask, calls = asker(mutant)
-    found = dg.diagnose(problem, case, got, ask)
+    found = dg.diagnose(problem, case, ask, got=got)
     assert found is not None, name
     wrong = found.wrong
     assert wrong.expected == problem.reference(wrong.case)
@@ -137,7 +137,7 @@ def test_a_swapped_min_and_max_is_blamed_on_how_children_combine():
     mutant = mutants.mutants("footholds")["min_max_swapped"]
     case = footholds.SAMPLES[0]["input"]
     ask, _ = asker(mutant)
-    found = dg.diagnose(footholds, case, mutants.run(mutant, dict(case)), ask)
+    found = dg.diagnose(footholds, case, ask, got=mutants.run(mutant, dict(case)))
     assert found is not None and found.children
     values = ", ".join(str(c.expected) for c in found.children)
     assert f"(values {values})" in found.summary
@@ -149,7 +149,7 @@ def test_a_wrong_end_of_game_is_named_as_such():
     mutant = mutants.mutants("footholds")["stuck_end_plus_one"]
     case = {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": [0, 3]}
     ask, _ = asker(mutant)
-    found = dg.diagnose(footholds, case, mutants.run(mutant, dict(case)), ask)
+    found = dg.diagnose(footholds, case, ask, got=mutants.run(mutant, dict(case)))
     assert found is not None
     assert found.children == ()
     assert found.summary.endswith("a position with no moves: check the end of the game.")
@@ -165,7 +165,7 @@ def test_a_raising_child_is_followed_and_said_in_words():
     ask, _ = asker(mutants.Mutant("raises on one number", solve))
     case = {"board": [3, -1, 4]}
     got = 99
-    found = dg.diagnose(numbergame, case, got, ask)
+    found = dg.diagnose(numbergame, case, ask, got=got)
     assert found is not None
     assert found.wrong.case["board"] in ([-1], [3], [4])
     assert found.children == ()
@@ -177,19 +177,34 @@ def test_the_search_stops_at_its_call_budget_and_on_a_stopped_sandbox():
     mutant = mutants.mutants("numbergame")["greedy"]
     case, got = first_failure("numbergame", mutant)
     ask, _ = asker(mutant)
-    assert dg.diagnose(numbergame, case, got, ask, max_calls=0) is None
+    assert dg.diagnose(numbergame, case, ask, got=got, max_calls=0) is None
 
     def stopped(cases):
         raise dg.Stopped
 
-    assert dg.diagnose(numbergame, case, got, stopped) is None
+    assert dg.diagnose(numbergame, case, stopped, got=got) is None
 
 
 def test_a_right_answer_or_a_problem_without_children_gives_no_diagnosis():
     case = numbergame.SAMPLES[0]["input"]
-    assert dg.diagnose(numbergame, case, numbergame.reference(case), lambda cs: []) is None
+    assert dg.diagnose(numbergame, case, lambda cs: [], got=numbergame.reference(case)) is None
 
     class NoChildren:
         pass
 
     assert not dg.offers_diagnosis(NoChildren())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", ["min_max_swapped", "winner_maximises", "depth_cap_10"])
+def test_looking_ahead_asks_in_fewer_batches_and_finds_the_same_position(name):
+    mutant = mutants.mutants("footholds")[name]
+    case = footholds.WORST_CASES[0]
+    plain_ask, plain_batches = asker(mutant)
+    ahead_ask, ahead_batches = asker(mutant)
+    plain = dg.diagnose(footholds, case, plain_ask)  # its answer on `case` asked too
+    ahead = dg.diagnose(footholds, case, ahead_ask, lookahead=1)
+    assert plain is not None and ahead is not None
+    assert (ahead.wrong, ahead.children, ahead.depth) == (plain.wrong, plain.children, plain.depth)
+    assert plain_batches[0] == 1  # the starting position alone
+    assert len(ahead_batches) <= len(plain_batches) // 2 + 1
+    assert ahead.calls == sum(ahead_batches) <= dg.DEFAULT_MAX_CALLS

@@ -323,11 +323,6 @@ def test_a_soft_time_limit_while_grading_gives_the_claim_back(
     released_as_queued(runtime, sid, "SoftTimeLimitExceeded: SoftTimeLimitExceeded()")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="judge.grade.grade turns any Exception from a sandbox run into an IE verdict, and "
-    "SoftTimeLimitExceeded is an Exception: the task stores IE instead of retrying",
-)
 def test_a_soft_time_limit_during_a_sandbox_run_gives_the_claim_back(runtime: Runtime) -> None:
     runtime.sandbox = FakeSandbox(SoftTimeLimitExceeded())
     sid = submit(runtime)
@@ -350,6 +345,29 @@ def test_after_max_attempts_the_submission_is_held_for_an_instructor(runtime: Ru
         f"grading was interrupted {MAX_ATTEMPTS} times; the last interruption: "
         f"SandboxUnavailable: {NO_SLOT}"
     )
+
+
+def test_a_claim_lost_before_the_hold_is_said_as_such(
+    runtime: Runtime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A rejudge between the last claim and the hold fences the hold out: the row is queued
+    again, not held, and the task says the claim was lost."""
+    runtime.sandbox = FakeSandbox(SandboxUnavailable(NO_SLOT))
+    sid = submit(runtime)
+    for _ in range(MAX_ATTEMPTS):
+        with pytest.raises(SandboxUnavailable):
+            tasks.run_judging(runtime, sid)
+    hold = repo.hold
+
+    def rejudged_first(**kwargs: Any) -> bool:
+        with runtime.session() as session:
+            repo.rejudge(session=session, submission_ids=[sid])
+            session.commit()
+        return hold(**kwargs)
+
+    monkeypatch.setattr(repo, "hold", rejudged_first)
+    assert tasks.run_judging(runtime, sid) == "claim lost"
+    assert row(runtime, sid).status == Status.QUEUED
 
 
 def test_the_celery_task_retries_until_the_submission_is_held(database: Path) -> None:

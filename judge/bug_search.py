@@ -1,0 +1,96 @@
+"""Where is the bug, asked of the submission itself: `judge.diagnose` run below the first
+failing visible test, each batch of positions one run of the submission in the visible sandbox.
+
+Only visible tests are searched from, and the search runs before any process holds a hidden
+input, so what it shows (positions, the submission's answers) comes from the visible side.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from judge.budget import DIAGNOSIS_BUDGET_S
+from judge.diagnose import Diagnosis, Stopped, diagnose, offers_diagnosis
+from judge.problems import Case, Problem
+from judge.runner import Outcome, Runner
+from judge.sandbox import Sandbox
+from judge.verdict import GradeResult, Verdict
+
+log = logging.getLogger(__name__)
+
+MAX_CALLS = 300
+LOOKAHEAD = 1  # each sandboxed run also answers the positions one move further down
+CALL_TIME_S = 2.0  # per position: the search's positions are no larger than the failing one
+
+
+class NoAnswer:
+    """A position the submission did not answer: it raised, ran out of time or memory."""
+
+    def __init__(self, outcome: Outcome) -> None:
+        if outcome.verdict is Verdict.RE:
+            error = outcome.message.split(":", 1)[0].split("\n", 1)[0].strip()
+            self.text = f"raised {error}" if error.isidentifier() else "crashed"
+        elif outcome.verdict is Verdict.TLE:
+            self.text = "ran out of time"
+        elif outcome.verdict is Verdict.MLE:
+            self.text = "ran out of memory"
+        else:
+            self.text = "gave no answer"
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def diagnose_first_failure(
+    module: Problem, source: bytes, sandbox: Sandbox, result: GradeResult
+) -> None:
+    """Attach a diagnosis to the first failing visible test, when it is a wrong answer or an
+    error and the problem offers the search. Starts from the shrunk counterexample when there
+    is one: the smaller the position, the shorter the way down."""
+    failing = next((t for t in result.tests if t.verdict is not Verdict.AC), None)
+    if (
+        failing is None
+        or not failing.kind.visible
+        or failing.verdict not in (Verdict.WA, Verdict.RE)
+        or not offers_diagnosis(module)
+    ):
+        return
+    start = failing.counterexample.input if failing.counterexample else failing.input
+    if start is None:
+        return
+    try:
+        found = search(module, source, sandbox, start)
+    except Exception:
+        log.exception("searching for where the bug is failed")  # the verdict stands without it
+        return
+    failing.diagnosis = None if found is None else found.to_json()
+
+
+def search(module: Problem, source: bytes, sandbox: Sandbox, case: Case) -> Diagnosis | None:
+    """Run the search below `case`, asking the submission in the sandbox (its answer on
+    `case` itself is asked again, with the first batch: a forged or flaky answer is not
+    taken from the graded run)."""
+    deadline = time.monotonic() + DIAGNOSIS_BUDGET_S
+    call_time_s = min(module.LIMITS.time_s, CALL_TIME_S)
+
+    def ask(cases: Sequence[Case]) -> list[Any]:
+        got: list[Any] = [None] * len(cases)
+        # The source compiled in the graded run: a compile error reported now is forged.
+        runner = Runner(module, source, sandbox, call_time_s, deadline, compile_checked=True)
+
+        def record(index: int, outcome: Outcome) -> bool:
+            got[index] = outcome.got if outcome.verdict is Verdict.AC else NoAnswer(outcome)
+            return True
+
+        runner.run([dict(c) for c in cases], record)
+        if any(isinstance(g, NoAnswer) and g.text == "ran out of time" for g in got):
+            # Past the budget every position "times out": no conclusion from that.
+            raise Stopped
+        return got
+
+    return diagnose(
+        module, case, ask, lookahead=LOOKAHEAD, max_calls=MAX_CALLS, budget_s=DIAGNOSIS_BUDGET_S
+    )
