@@ -10,12 +10,14 @@ from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, status
 from fastapi.security import OAuth2PasswordBearer
+from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
+from api.schemas import DbId
 from api.security import token_user_id
 from config import Settings
 from store import repo
-from store.models import Role, Submission, User
+from store.models import Role, Run, Submission, User
 
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/token", auto_error=False)
 
@@ -33,11 +35,16 @@ def get_enqueue(request: Request) -> Callable[..., bool]:
     return request.app.state.enqueue
 
 
+def get_enqueue_run(request: Request) -> Callable[[int], bool]:
+    return request.app.state.enqueue_run
+
+
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 # Function scope: the session (and its SQLite write lock) ends when the endpoint returns,
 # before the response is sent, which matters for the long-lived event stream.
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 EnqueueDep = Annotated[Callable[..., bool], Depends(get_enqueue)]
+EnqueueRunDep = Annotated[Callable[[int], bool], Depends(get_enqueue_run)]
 
 
 def unauthorized(detail: str) -> HTTPException:
@@ -133,3 +140,40 @@ def find_submission(session: Session, submission_id: int, viewer: User) -> Submi
     if sub is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail="no such submission")
     return sub
+
+
+def find_run(session: Session, run_id: int, viewer: User) -> Run:
+    """The run if the viewer may see it (its owner or an instructor); 404 otherwise."""
+    run = repo.visible_run(session=session, run_id=run_id, viewer=viewer)
+    if run is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail="no such run")
+    return run
+
+
+_ITEM_ID = TypeAdapter(DbId)
+
+
+def stream_viewer(param: str, find: Callable[[Session, int, User], object]) -> Callable[..., User]:
+    """The dependency of an event stream: its viewer, authenticated, and allowed to see the
+    item named by the path parameter `param` (`find` raises 404), in one threadpool call.
+
+    Not CurrentUser: each sync dependency is its own threadpool call, and a session holding
+    its connection while waiting for a thread deadlocks with threads waiting for a connection
+    when many streams (re)connect at once. The connection goes back at the session's teardown.
+    401 comes before 422 as elsewhere: an invalid id is left to the endpoint's validation."""
+
+    def viewer(
+        request: Request,
+        session: SessionDep,
+        settings: SettingsDep,
+        token: Annotated[str | None, Depends(oauth2_scheme)],
+    ) -> User:
+        user = get_current_user(session, settings, token)
+        try:
+            item_id = _ITEM_ID.validate_python(request.path_params.get(param))
+        except ValidationError:
+            return user
+        find(session, item_id, user)
+        return user
+
+    return viewer

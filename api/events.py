@@ -1,10 +1,14 @@
-"""Live progress of submissions (GET /submissions/{id}/events) from one shared poller.
+"""Live progress of submissions (GET /submissions/{id}/events) and runs (GET
+/runs/{id}/events) from one shared poller.
 
-One `EventHub` per app (per API process). Each open stream registers with it and then only
-waits on its own asyncio queue: it holds no database connection and no thread. While any
-stream is open, one poller task reads the state of every watched submission in one query per
-tick (`store.repo.progress`: status, lease token, and the test rows after each submission's
-`ProgressCursor`, what it has already seen), on one thread
+One `EventHub` per app (per API process). What a stream follows is an item of a `Feed`
+(submissions, runs): the feed says how to read its progress and how to show it to a viewer;
+everything else (cursors, the poller, the per-user limit, reconnects) is this module's, the
+same for every feed. Each open stream registers with the hub and then only waits on its own
+asyncio queue: it holds no database connection and no thread. While any stream is open, one
+poller task reads the state of every watched item in one query per feed per tick (a
+submission's: `store.repo.progress`, status, lease token, and the test rows after each
+submission's `ProgressCursor`, what it has already seen), on one thread
 of its own with one short-lived session, and fans the events out to the streams. The database
 stays the only source of truth, so this works the same on SQLite and PostgreSQL, with any
 number of workers and API processes.
@@ -30,7 +34,7 @@ import contextlib
 import json
 import logging
 from bisect import bisect_right
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,9 +43,8 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.types import Receive, Scope, Send
 
 from config import Settings
-from judge.verdict import shown_to_student
 from store import repo
-from store.models import Role, Status, Submission, TestRow, User
+from store.models import User
 from store.transient import first_line
 
 log = logging.getLogger(__name__)
@@ -51,8 +54,33 @@ RETRY_AFTER_S = 5  # told to a client over the per-user limit
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 RECONNECT_MS = 2000  # suggested to clients whose stream ended because the database went away
 
-PresentTest = Callable[[TestRow, User], Any]  # -> a pydantic model (api.schemas.TestPublic)
-PresentDone = Callable[[Session, Submission, User], Any]  # -> SubmissionPublic
+
+def _never(item: Any, viewer: User) -> bool:
+    return False
+
+
+def _every(items: list[Any]) -> list[Any]:
+    return items
+
+
+@dataclass(frozen=True)
+class Feed:
+    """One kind of item a stream follows: how the poller reads it and how a viewer sees it."""
+
+    name: str  # also the key of its items in the hub ("submissions", "runs")
+    # The items' status, attempt (token) and new entries after each cursor (one query).
+    read: Callable[[Session, Mapping[int, repo.ProgressCursor | None]], list[repo.Progress]]
+    finished: Callable[[str], bool]  # this status ends the stream with `done`
+    present_item: Callable[[Any, User], Any]  # one entry for the viewer, JSON-ready
+    present_done: Callable[[Session, int, User], Any]  # the whole item, JSON-ready; None: gone
+    item_event: str = "test"  # the event name of one entry
+    # Entries kept from a viewer until `done` (their arrival times would tell too much), and
+    # which of those kept the viewer is sent with `done`.
+    held_back: Callable[[Any, User], bool] = _never
+    released: Callable[[list[Any]], list[Any]] = _every
+
+
+Key = tuple[str, int]  # (feed name, item id)
 
 
 def sse(event: str, data: Any, event_id: str | None = None, retry_ms: int | None = None) -> str:
@@ -67,25 +95,26 @@ def sse(event: str, data: Any, event_id: str | None = None, retry_ms: int | None
 
 @dataclass(eq=False)
 class Stream:
-    submission_id: int
+    feed: Feed
+    item_id: int
     viewer: User
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     # What this stream has been told: the judging (lease token), the last test index, status.
     token: int | None = None
     last: int = -1
     status: str | None = None
-    # hidden tests kept until `done`: (the row, its event)
-    held: list[tuple[TestRow, str]] = field(default_factory=list)
+    # entries held back until `done` (a submission's hidden tests): (the entry, its event)
+    held: list[tuple[Any, str]] = field(default_factory=list)
     ended: bool = False
     closed: bool = False
 
     @property
-    def role(self) -> str:
-        return str(self.viewer.role)
+    def key(self) -> Key:
+        return (self.feed.name, self.item_id)
 
     @property
-    def instructor(self) -> bool:
-        return self.viewer.role == Role.INSTRUCTOR
+    def role(self) -> str:
+        return str(self.viewer.role)
 
     def push(self, chunks: list[str], *, end: bool = False) -> None:
         if self.ended:
@@ -110,7 +139,7 @@ class Stream:
                 chunk = await asyncio.wait_for(self.queue.get(), max(wait, 0.0))
             except TimeoutError:
                 if loop.time() >= deadline:
-                    yield sse("timeout", {"id": self.submission_id})
+                    yield sse("timeout", {"id": self.item_id})
                     return
                 yield ": keep-alive\n\n"
                 continue
@@ -126,17 +155,18 @@ class Stream:
 class Snapshot:
     status: str
     token: int
-    rows: list[TestRow] = field(default_factory=list)  # new rows of the current judging
+    rows: list[Any] = field(default_factory=list)  # new entries of the current attempt
     done: dict[str, Any] = field(default_factory=dict)  # role -> `done` body, when done
 
 
 @dataclass
 class Watched:
-    """One submission with open streams, and the rows of its current judging seen so far."""
+    """One item with open streams, and the entries of its current attempt seen so far."""
 
+    feed: Feed
     streams: set[Stream] = field(default_factory=set)
     token: int | None = None
-    rows: list[TestRow] = field(default_factory=list)  # ordered by index
+    rows: list[Any] = field(default_factory=list)  # ordered by index
     indices: list[int] = field(default_factory=list)
 
 
@@ -146,18 +176,16 @@ class EventHub:
         session_factory: sessionmaker[Session],
         settings: Settings,
         *,
-        present_test: PresentTest,
-        present_done: PresentDone,
+        feeds: list[Feed],
     ) -> None:
         self.session_factory = session_factory
         self.poll_s = settings.events_poll_s
         self.timeout_s = settings.events_timeout_s
         self.per_user = settings.events_per_user
         self.keepalive_s = KEEPALIVE_S
-        self.present_test = present_test
-        self.present_done = present_done
+        self.feeds = {feed.name: feed for feed in feeds}
         self.ticks = 0  # polls done so far (diagnostics and tests)
-        self._watched: dict[int, Watched] = {}
+        self._watched: dict[Key, Watched] = {}
         self._open: dict[int, int] = {}  # user id -> open streams
         self._task: asyncio.Task[None] | None = None
         self._wake: asyncio.Event | None = None
@@ -170,13 +198,14 @@ class EventHub:
             return sum(self._open.values())
         return self._open.get(user_id, 0)
 
-    def open(self, submission_id: int, viewer: User) -> Stream | None:
-        """Register a stream, or None when the viewer already holds `per_user` of them."""
+    def open(self, feed: str, item_id: int, viewer: User) -> Stream | None:
+        """Register a stream, or None when the viewer already holds `per_user` of them (of
+        every feed together)."""
         if self._open.get(viewer.id, 0) >= self.per_user:
             return None
         self._open[viewer.id] = self._open.get(viewer.id, 0) + 1
-        stream = Stream(submission_id=submission_id, viewer=viewer)
-        self._watched.setdefault(submission_id, Watched()).streams.add(stream)
+        stream = Stream(feed=self.feeds[feed], item_id=item_id, viewer=viewer)
+        self._watched.setdefault(stream.key, Watched(stream.feed)).streams.add(stream)
         self._start()
         return stream
 
@@ -194,16 +223,16 @@ class EventHub:
             self._open.pop(stream.viewer.id, None)
 
     def _forget(self, stream: Stream) -> None:
-        watched = self._watched.get(stream.submission_id)
+        watched = self._watched.get(stream.key)
         if watched is not None:
             watched.streams.discard(stream)
             if not watched.streams:
-                del self._watched[stream.submission_id]
+                del self._watched[stream.key]
         if not self._watched and self._wake is not None:
             self._wake.set()  # nothing left to watch: the poller stops now
 
-    def response(self, submission_id: int, viewer: User) -> EventStreamResponse:
-        return EventStreamResponse(self, submission_id, viewer)
+    def response(self, feed: str, item_id: int, viewer: User) -> EventStreamResponse:
+        return EventStreamResponse(self, feed, item_id, viewer)
 
     # ---- the poller ----------------------------------------------------------------------
 
@@ -240,56 +269,63 @@ class EventHub:
                 await asyncio.wait_for(wake.wait(), pause)
 
     async def _tick(self) -> None:
-        cursors: dict[int, repo.ProgressCursor | None] = {}
-        viewers: dict[int, dict[str, User]] = {}
-        for sid, watched in self._watched.items():
+        cursors: dict[Key, repo.ProgressCursor | None] = {}
+        viewers: dict[Key, dict[str, User]] = {}
+        for key, watched in self._watched.items():
             last = watched.indices[-1] if watched.indices else -1
             token = watched.token
-            cursors[sid] = repo.ProgressCursor(token, last) if token is not None else None
-            viewers[sid] = {s.role: s.viewer for s in watched.streams}
+            cursors[key] = repo.ProgressCursor(token, last) if token is not None else None
+            viewers[key] = {s.role: s.viewer for s in watched.streams}
         if not cursors:
             return
         assert self._executor is not None
         loop = asyncio.get_running_loop()
         seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers)
         self.ticks += 1
-        for sid in cursors:
-            still = self._watched.get(sid)
+        for key in cursors:
+            still = self._watched.get(key)
             if still is not None:  # else: all its streams closed while we read
-                self._apply(sid, still, seen.get(sid))
+                self._apply(key, still, seen.get(key))
 
     # ---- reading (on the poller's thread) ------------------------------------------------
 
     def _read(
         self,
-        cursors: dict[int, repo.ProgressCursor | None],
-        viewers: dict[int, dict[str, User]],
-    ) -> dict[int, Snapshot]:
-        seen: dict[int, Snapshot] = {}
+        cursors: dict[Key, repo.ProgressCursor | None],
+        viewers: dict[Key, dict[str, User]],
+    ) -> dict[Key, Snapshot]:
+        seen: dict[Key, Snapshot] = {}
         with self.session_factory() as session:
-            for found in repo.progress(session=session, cursors=cursors):
-                snapshot = seen.get(found.submission_id)
-                if snapshot is None:
-                    snapshot = seen[found.submission_id] = Snapshot(found.status, found.token)
-                if found.test is not None:
-                    snapshot.rows.append(found.test)
-            for sid, snapshot in seen.items():
-                if snapshot.status == Status.DONE:
-                    sub = repo.get_submission(session=session, submission_id=sid)
-                    if sub is None:  # deleted just now: `gone` next tick
+            for feed in self.feeds.values():
+                mine = {
+                    item: cursor for (name, item), cursor in cursors.items() if name == feed.name
+                }
+                if not mine:
+                    continue
+                for found in feed.read(session, mine):
+                    key = (feed.name, found.id)
+                    snapshot = seen.get(key)
+                    if snapshot is None:
+                        snapshot = seen[key] = Snapshot(found.status, found.token)
+                    if found.test is not None:
+                        snapshot.rows.append(found.test)
+                for key, snapshot in seen.items():
+                    if key[0] != feed.name or not feed.finished(snapshot.status):
                         continue
-                    snapshot.done = {
-                        role: self.present_done(session, sub, viewer).model_dump(mode="json")
-                        for role, viewer in viewers[sid].items()
+                    bodies = {
+                        role: feed.present_done(session, key[1], viewer)
+                        for role, viewer in viewers[key].items()
                     }
+                    if all(body is not None for body in bodies.values()):
+                        snapshot.done = bodies  # else deleted just now: `gone` next tick
         return seen
 
     # ---- fanning out (event loop) --------------------------------------------------------
 
-    def _apply(self, sid: int, watched: Watched, snapshot: Snapshot | None) -> None:
+    def _apply(self, key: Key, watched: Watched, snapshot: Snapshot | None) -> None:
         if snapshot is None:
             for stream in list(watched.streams):
-                stream.push([sse("gone", {"id": sid})], end=True)
+                stream.push([sse("gone", {"id": key[1]})], end=True)
                 self._forget(stream)
             return
         if snapshot.token != watched.token:  # a new judging (rejudge, retry)
@@ -302,7 +338,8 @@ class EventHub:
             self._advance(stream, watched, snapshot)
 
     def _advance(self, stream: Stream, watched: Watched, snapshot: Snapshot) -> None:
-        done = snapshot.status == Status.DONE
+        feed = stream.feed
+        done = feed.finished(snapshot.status)
         body = snapshot.done.get(stream.role) if done else None
         if done and body is None:
             return  # the stream came in while this tick was reading: the next tick
@@ -311,10 +348,10 @@ class EventHub:
             stream.token, stream.last, stream.held = watched.token, -1, []
         if snapshot.status != stream.status:
             stream.status = snapshot.status
-            chunks.append(sse("status", {"id": stream.submission_id, "status": snapshot.status}))
+            chunks.append(sse("status", {"id": stream.item_id, "status": snapshot.status}))
         if done:
-            # Hidden tests only together with the verdict, and only those the result shows.
-            shown = {row.index for row in shown_to_student([row for row, _ in stream.held])}
+            # Held-back entries only together with the result, and only those it shows.
+            shown = {row.index for row in feed.released([row for row, _ in stream.held])}
             chunks.extend(chunk for row, chunk in stream.held if row.index in shown)
             stream.held = []
             chunks.append(sse("done", body))
@@ -323,9 +360,9 @@ class EventHub:
             return
         for row in watched.rows[bisect_right(watched.indices, stream.last) :]:
             stream.last = row.index
-            data = self.present_test(row, stream.viewer).model_dump(mode="json")
-            chunk = sse("test", data, f"{watched.token}:{row.index}")
-            if row.kind == "hidden" and not stream.instructor:
+            data = feed.present_item(row, stream.viewer)
+            chunk = sse(feed.item_event, data, f"{watched.token}:{row.index}")
+            if feed.held_back(row, stream.viewer):
                 stream.held.append((row, chunk))
             else:
                 chunks.append(chunk)
@@ -339,7 +376,7 @@ class EventHub:
             len(streams),
         )
         for stream in streams:
-            data = {"id": stream.submission_id, "reason": "the judge's database is unavailable"}
+            data = {"id": stream.item_id, "reason": "the judge's database is unavailable"}
             stream.push([sse("reconnect", data, retry_ms=RECONNECT_MS)], end=True)
             self._forget(stream)
 
@@ -371,9 +408,10 @@ class EventStreamResponse(Response):
 
     media_type = "text/event-stream"
 
-    def __init__(self, hub: EventHub, submission_id: int, viewer: User) -> None:
+    def __init__(self, hub: EventHub, feed: str, item_id: int, viewer: User) -> None:
         self.hub = hub
-        self.submission_id = submission_id
+        self.feed = feed
+        self.item_id = item_id
         self.viewer = viewer
         self.status_code = 200
         self.background = None
@@ -381,7 +419,7 @@ class EventStreamResponse(Response):
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         hub = self.hub
-        stream = hub.open(self.submission_id, self.viewer)
+        stream = hub.open(self.feed, self.item_id, self.viewer)
         if stream is None:
             limited = JSONResponse(
                 {

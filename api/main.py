@@ -13,7 +13,7 @@ from sqlalchemy.exc import OperationalError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from api import presenters, web
+from api import web
 from api.events import EventHub
 from api.gate import RequestGate
 from api.routers import (
@@ -22,6 +22,7 @@ from api.routers import (
     problems,
     progress,
     roster,
+    runs,
     strength,
     submission_events,
     submissions,
@@ -40,21 +41,25 @@ def create_app(
     *,
     enqueue: Callable[..., bool] | None = None,
     request_strength: Callable[..., bool] | None = None,
+    enqueue_run: Callable[[int], bool] | None = None,
 ) -> FastAPI:
     """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
-    strength report to the workers; both default to the Celery app the settings describe."""
+    strength report, `enqueue_run(run_id)` a run to the workers; each defaults to the Celery
+    app the settings describe."""
     settings = settings or Settings()
-    if enqueue is None or request_strength is None:
+    if enqueue is None or request_strength is None or enqueue_run is None:
         from worker.app import make_celery
-        from worker.queue import Enqueuer
+        from worker.queue import Enqueuer, RunEnqueuer
         from worker.strength import StrengthRequester
 
         if enqueue is None:
             celery = make_celery(settings)
             enqueue = Enqueuer(celery)
             request_strength = request_strength or StrengthRequester(lambda: celery)
-        else:  # made when a report is first asked for (an app built with its own enqueue)
-            request_strength = StrengthRequester(lambda: make_celery(settings))
+            enqueue_run = enqueue_run or RunEnqueuer(celery)
+        else:  # made when first needed (an app built with its own enqueue)
+            request_strength = request_strength or StrengthRequester(lambda: make_celery(settings))
+            enqueue_run = enqueue_run or RunEnqueuer(make_celery(settings))
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -75,6 +80,7 @@ def create_app(
     app.state.engine = engine
     app.state.session_factory = make_session_factory(engine)
     app.state.enqueue = enqueue
+    app.state.enqueue_run = enqueue_run
     app.state.request_strength = request_strength
     # Statistics: every student's problems page reads the totals, kept current verdict by
     # verdict; the instructors' per-problem figures are kept until a verdict changes them.
@@ -83,12 +89,10 @@ def create_app(
     app.state.password_slots = PasswordSlots(
         settings.password_hash_concurrency, settings.password_hash_wait_s
     )
-    # One poller per process feeds every open /submissions/{id}/events stream.
+    # One poller per process feeds every open /submissions/{id}/events and /runs/{id}/events
+    # stream.
     app.state.events = EventHub(
-        app.state.session_factory,
-        settings,
-        present_test=presenters.test_public,
-        present_done=presenters.submission_public,
+        app.state.session_factory, settings, feeds=[submission_events.FEED, runs.FEED]
     )
 
     # One connection stays for the live-progress poller; the rest serve requests.
@@ -102,6 +106,7 @@ def create_app(
         progress,
         submissions,
         submission_events,
+        runs,
         strength,
     ):
         app.include_router(module.router, prefix="/api/v1")

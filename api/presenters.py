@@ -50,7 +50,21 @@ def test_public(row: TestRow, viewer: User) -> TestPublic:
         counterexample=row.counterexample,
         board_id=row.board_id,
         positions=row.positions,
+        **_printed(row),
     )
+
+
+def _printed(row: TestRow) -> dict[str, Any]:
+    """What the submission printed, and where its bug is: visible tests only, for everyone
+    (a hidden test's run is one nobody learns a board from; the store keeps none anyway)."""
+    if row.kind == TestKind.HIDDEN:
+        return {}
+    return {
+        "stdout": row.stdout or "",
+        "stderr": row.stderr or "",
+        "output_cut": row.output_cut,
+        "diagnosis": row.diagnosis,
+    }
 
 
 def tests_public(sub: Submission, rows: list[TestRow], viewer: User) -> list[TestPublic]:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 from fastapi import Path
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, computed_field
 
-from store.models import Priority
+from store.models import Priority, RunStatus
 
 # Registration: 3 to 32 ASCII letters, digits, dots, dashes or underscores (nothing a
 # database, a URL or a page could trip on).
@@ -121,6 +121,57 @@ class SubmissionCreate(BaseModel):
     source: str
 
 
+MAX_RUN_CASES = 10  # judge.run.MAX_CASES: a run is a quick experiment, not a test plan
+
+
+class RunCreate(BaseModel):
+    problem: str = Field(max_length=64)
+    source: str
+    language: str = Field(default="python", max_length=32, description='only "python" for now')
+    cases: list[Any] | None = Field(
+        default=None,
+        description=f"at most {MAX_RUN_CASES} cases (each a JSON object keyed by the problem's "
+        "parameters); none: the problem's samples",
+    )
+
+
+class RunQueued(BaseModel):
+    id: int
+    status: RunStatus
+
+
+class RunCasePublic(BaseModel):
+    """One case of a run (judge.run's result entry): everything about it is the student's."""
+
+    index: int
+    input: Any = None
+    answer: Any = None  # what the solution returned
+    expected: Any = None  # the reference answer
+    verdict: str | None = None
+    message: str | None = None
+    time_ms: float | None = None
+    wall_ms: float | None = None
+    memory_kb: int | None = None
+    stdout: str = ""
+    stderr: str = ""
+    output_cut: bool = False
+    error: str | None = None
+    traceback: str | None = None
+
+
+class RunPublic(BaseModel):
+    id: int
+    problem: str
+    status: RunStatus
+    # Once done: "done" (the cases ran), "compile_error" or "internal_error".
+    outcome: str | None = None
+    message: str | None = None
+    results: list[RunCasePublic]
+    created_at: datetime
+    started_at: datetime | None = None
+    finished_at: datetime | None = None
+
+
 class SubmissionQueued(BaseModel):
     id: int
     problem: str
@@ -144,6 +195,13 @@ class TestPublic(BaseModel):
     counterexample: Any = None
     board_id: int | None = None  # hidden tests, for instructors: which hidden board
     positions: int | None = None  # the small tier: how many positions were tried
+    # Visible tests only: what the submission printed (capped; output_cut when it was cut),
+    # and on the first failing one of a function-style submission, where the bug is
+    # ({"case", "expected", "got", "children": [{"case", "expected", "got"}...], "summary"}).
+    stdout: str | None = None
+    stderr: str | None = None
+    output_cut: bool | None = None
+    diagnosis: dict[str, Any] | None = None
 
 
 class JudgingPublic(BaseModel):

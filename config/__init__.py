@@ -44,6 +44,10 @@ class Settings(BaseSettings):
     max_source_bytes: int = Field(default=64 * 1024, ge=1)
     submit_rate_per_minute: int = Field(default=10, ge=1)
     max_queued_per_user: int = Field(default=5, ge=1)  # live submissions queued or running
+    # Runs (POST /runs: the samples or a student's own cases, not a submission): their own
+    # per-user rate, and the processes of the run lane (its own Celery worker and queue).
+    run_rate_per_minute: int = Field(default=20, ge=1)
+    run_slots: int = Field(default=1, ge=1)
 
     # Registration: open, by invite code, or closed (accounts only from `create-user`);
     # registrations are counted per client address over an hour.

@@ -257,6 +257,54 @@ class TestRow(Base):
     # The small tier only: how many positions were tried (all of them, or up to the first
     # failing one, which is this row's input).
     positions: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # Visible tests only: what the submission printed (capped, cleaned), whether it was cut,
+    # and on the first failing visible test of a function-style submission where the bug is.
+    stdout: Mapped[str | None] = mapped_column(Text, nullable=True)
+    stderr: Mapped[str | None] = mapped_column(Text, nullable=True)
+    output_cut: Mapped[bool] = mapped_column(Boolean, default=False)
+    diagnosis: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class RunStatus(enum.StrEnum):
+    QUEUED = "queued"
+    RUNNING = "running"
+    DONE = "done"  # the cases ran (or the source did not compile: `outcome` says which)
+    ERROR = "error"  # the judge could not run it: `message` says so in plain words
+
+
+class Run(Base):
+    """A run: a student's source on the samples or on their own cases, not a submission.
+
+    Never in the history, the statistics, the strength report, the course's progress or the
+    CSV exports: nothing there reads this table. Rows are deleted a day after they were made.
+    """
+
+    __tablename__ = "runs"
+    __table_args__ = (
+        Index("ix_runs_user_created", "user_id", "created_at"),
+        Index("ix_runs_created", "created_at"),
+        Index("ix_runs_status", "status", "created_at"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    problem: Mapped[str] = mapped_column(String(64))
+    source: Mapped[str] = mapped_column(Text)
+    cases: Mapped[Any] = mapped_column(JSON, nullable=True)  # None: the problem's samples
+    status: Mapped[str] = mapped_column(String(16), default=RunStatus.QUEUED)
+    # judge.run.RunResult's status once it ran: done | compile_error | internal_error.
+    outcome: Mapped[str | None] = mapped_column(String(16))
+    results: Mapped[Any] = mapped_column(JSON, default=list)  # one entry per finished case
+    case_count: Mapped[int] = mapped_column(Integer, default=0)  # len(results), cheap to poll
+    message: Mapped[str | None] = mapped_column(Text)
+    # Bumped by every claim: only the latest claim writes, and a restarted run's stream
+    # starts over (the same cursor as a submission's judging).
+    token: Mapped[int] = mapped_column(Integer, default=0)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    lease_expires: Mapped[datetime | None] = mapped_column()
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    started_at: Mapped[datetime | None] = mapped_column()
+    finished_at: Mapped[datetime | None] = mapped_column()
 
 
 class Judging(Base):

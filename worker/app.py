@@ -18,11 +18,20 @@ from worker.broker import TRANSPORT
 
 LIVE_QUEUE = "judge"
 REJUDGE_QUEUE = "judge.rejudge"
+# The fast lane: runs (not submissions) on a queue of their own, consumed only by the run
+# lane's worker (worker/run_lane.py), so grading cannot starve runs nor runs grading.
+RUN_QUEUE = "judge.run"
 GRADE_TASK = "judge.grade_submission"
 STRENGTH_TASK = "judge.strength_report"
+RUN_TASK = "judge.run_code"
+
+GRADING_QUEUES = (LIVE_QUEUE, REJUDGE_QUEUE)
 
 
-def make_celery(settings: Settings) -> Celery:
+def make_celery(settings: Settings, *, run_lane: bool = False) -> Celery:
+    """The app that grades (and enqueues anything), or with `run_lane` the run lane's: it
+    consumes judge.run alone with JUDGE_RUN_SLOTS processes. A worker consumes the queues of
+    its app's `task_queues`, so the grading workers never take a run."""
     broker, transport_cls = settings.broker, None
     if broker.startswith("sqla+sqlite:"):
         broker, transport_cls = broker.removeprefix("sqla+"), TRANSPORT
@@ -51,13 +60,13 @@ def make_celery(settings: Settings) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
-        worker_concurrency=settings.worker_slots,
+        worker_concurrency=settings.run_slots if run_lane else settings.worker_slots,
         task_soft_time_limit=soft_limit,
         task_time_limit=hard_limit,
         broker_transport_options=transport,
         broker_connection_retry_on_startup=True,
-        task_queues=(Queue(LIVE_QUEUE), Queue(REJUDGE_QUEUE)),
-        task_default_queue=LIVE_QUEUE,
+        task_queues=tuple(Queue(name) for name in ((RUN_QUEUE,) if run_lane else GRADING_QUEUES)),
+        task_default_queue=RUN_QUEUE if run_lane else LIVE_QUEUE,
         worker_hijack_root_logger=False,
         broker_transport=transport_cls,
     )

@@ -1,4 +1,5 @@
-"""Publishing "grade submission N" messages, for the API, the sweeper and rejudges."""
+"""Publishing "grade submission N" messages, for the API, the sweeper and rejudges, and
+"carry out run N" messages on the run lane, for the API."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import logging
 from celery import Celery
 
 from store.models import Priority
-from worker.app import GRADE_TASK, LIVE_QUEUE, REJUDGE_QUEUE
+from worker.app import GRADE_TASK, LIVE_QUEUE, REJUDGE_QUEUE, RUN_QUEUE, RUN_TASK
 
 log = logging.getLogger(__name__)
 
@@ -38,5 +39,23 @@ class Enqueuer:
                 queue,
                 exc,
             )
+            return False
+        return True
+
+
+class RunEnqueuer:
+    """Sends runs to the run lane; False (logged) when the broker could not take one (the
+    sweeper then ends the run with a plain message: running it later is worth nothing)."""
+
+    def __init__(self, app: Celery) -> None:
+        self.app = app
+
+    def __call__(self, run_id: int) -> bool:
+        try:
+            self.app.send_task(
+                RUN_TASK, args=[run_id], queue=RUN_QUEUE, retry=True, retry_policy=RETRY_POLICY
+            )
+        except Exception as exc:
+            log.warning("could not enqueue run %s: %s", run_id, exc)
             return False
         return True

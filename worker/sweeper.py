@@ -45,6 +45,19 @@ def sweep_once(runtime: Runtime, enqueue: Enqueuer) -> tuple[int, int]:
     return sent, len(held)
 
 
+def sweep_runs_once(runtime: Runtime) -> repo.RunSweep:
+    """End the runs a dead run worker (or none) left, delete the day-old ones."""
+    with runtime.session() as session:
+        swept = repo.sweep_runs(session=session)
+    if swept.interrupted or swept.unclaimed:
+        log.info(
+            "sweeper: ended interrupted runs %s and unclaimed runs %s",
+            swept.interrupted,
+            swept.unclaimed,
+        )
+    return swept
+
+
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
     while not stop.is_set():
         try:  # what killed gradings left in /tmp, when the workers share this host's
@@ -53,6 +66,7 @@ def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
             log.warning("removing stale temporary directories failed", exc_info=True)
         try:
             sweep_once(runtime, enqueue)
+            sweep_runs_once(runtime)
         except Exception as exc:  # database down for a moment: the next pass tries again
             log.warning("sweep failed: %s", first_line(exc), exc_info=not is_transient(exc))
         stop.wait(runtime.settings.sweep_interval_s)

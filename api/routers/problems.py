@@ -34,13 +34,26 @@ def find_problem(slug: str) -> problems.Problem:
     return module
 
 
-def validated_case(module: problems.Problem, case: Any) -> Any:
-    """The case if the problem accepts it; else 422 with the validator's message."""
+def known_problem(slug: str) -> problems.Problem:
+    """The problem a body names; 422 when there is none (a body's field, not the URL)."""
+    module = problems.registry().get(slug)
+    if module is None:
+        known = ", ".join(problems.registry())
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            detail=f"unknown problem {slug!r} (known: {known})",
+        )
+    return module
+
+
+def validated_case(module: problems.Problem, case: Any, where: str = "") -> Any:
+    """The case if the problem accepts it; else 422 with the validator's message (after
+    `where`, which says which case of several)."""
     try:
         module.validate(case)
     except Exception as exc:  # InvalidCase, or anything a malformed case trips on
         raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"invalid board: {exc}"
+            status.HTTP_422_UNPROCESSABLE_CONTENT, detail=f"{where}invalid board: {exc}"
         ) from exc
     return case
 

@@ -1,41 +1,62 @@
 """The live progress of one submission: GET /submissions/{id}/events, a Server-Sent Events
-stream fed by the app's one `api.events.EventHub`."""
+stream fed by the app's one `api.events.EventHub`, through the submissions' `FEED`."""
 
 from __future__ import annotations
 
-from typing import Annotated
+from collections.abc import Mapping
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import StreamingResponse
-from pydantic import TypeAdapter, ValidationError
+from sqlalchemy.orm import Session
 
-from api.deps import SessionDep, SettingsDep, find_submission, get_current_user, oauth2_scheme
+from api.deps import find_submission, stream_viewer
+from api.events import Feed
+from api.presenters import submission_public, test_public
 from api.schemas import DbId, Message
-from store.models import User
+from judge.verdict import TestKind, shown_to_student
+from store import repo
+from store.models import Role, Status, TestRow, User
 
 router = APIRouter(tags=["submissions"])
-_DB_ID = TypeAdapter(DbId)
 
 
-def stream_viewer(
-    request: Request,
-    session: SessionDep,
-    settings: SettingsDep,
-    token: Annotated[str | None, Depends(oauth2_scheme)],
-) -> User:
-    """The viewer of an event stream, authenticated and checked in one threadpool call.
+def _read(
+    session: Session, cursors: Mapping[int, repo.ProgressCursor | None]
+) -> list[repo.Progress]:
+    return repo.progress(session=session, cursors=cursors)
 
-    Not CurrentUser: each sync dependency is its own threadpool call, and a session holding
-    its connection while waiting for a thread deadlocks with threads waiting for a connection
-    when many streams (re)connect at once. The connection goes back at the session's teardown.
-    401 comes before 422 as elsewhere: an invalid id is left to the endpoint's validation."""
-    viewer = get_current_user(session, settings, token)
-    try:
-        submission_id = _DB_ID.validate_python(request.path_params.get("submission_id"))
-    except ValidationError:
-        return viewer
-    find_submission(session, submission_id, viewer)
-    return viewer
+
+def _finished(status: str) -> bool:
+    return status == Status.DONE
+
+
+def _present_test(row: TestRow, viewer: User) -> Any:
+    return test_public(row, viewer).model_dump(mode="json")
+
+
+def _present_done(session: Session, submission_id: int, viewer: User) -> Any:
+    sub = repo.get_submission(session=session, submission_id=submission_id)
+    return None if sub is None else submission_public(session, sub, viewer).model_dump(mode="json")
+
+
+def _hidden_from(row: TestRow, viewer: User) -> bool:
+    """A student gets the hidden tests only with the verdict: their arrival would time them."""
+    return row.kind == TestKind.HIDDEN and viewer.role != Role.INSTRUCTOR
+
+
+FEED = Feed(
+    name="submissions",
+    read=_read,
+    finished=_finished,
+    present_item=_present_test,
+    present_done=_present_done,
+    held_back=_hidden_from,
+    released=shown_to_student,
+)
+
+
+submission_viewer = stream_viewer("submission_id", find_submission)
 
 
 @router.get(
@@ -52,11 +73,11 @@ def stream_viewer(
     },
 )
 async def events(
-    submission_id: DbId, request: Request, viewer: Annotated[User, Depends(stream_viewer)]
+    submission_id: DbId, request: Request, viewer: Annotated[User, Depends(submission_viewer)]
 ) -> Response:
     """Server-Sent Events: `status` on each change, `test` per finished test, then `done`
     with the whole result (the same body as GET /submissions/{id}), and the stream ends.
 
     Students get the hidden tests' events just before `done`. At most JUDGE_EVENTS_PER_USER
     streams per user are open at once; one more gets 429 with Retry-After."""
-    return request.app.state.events.response(submission_id, viewer)
+    return request.app.state.events.response(FEED.name, submission_id, viewer)

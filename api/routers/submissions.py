@@ -19,7 +19,7 @@ from api.deps import (
     too_many,
 )
 from api.presenters import submission_public
-from api.routers.problems import find_problem
+from api.routers.problems import find_problem, known_problem
 from api.schemas import (
     DbId,
     HeldSubmission,
@@ -41,7 +41,6 @@ from api.submission_input import (
     invalid,
     read_submission_body,
 )
-from judge import problems
 from judge.verdict import Verdict
 from store import repo
 from store.models import Priority, Role
@@ -74,12 +73,7 @@ def submit(
     Answers 202 at once; follow GET /submissions/{id} or its /events stream for the verdict.
     """
     source = checked_source(body, settings.max_source_bytes)
-    if body.problem not in problems.registry():
-        known = ", ".join(problems.registry())
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-            detail=f"unknown problem {body.problem!r} (known: {known})",
-        )
+    known_problem(body.problem)
     try:
         sub = repo.create_submission_limited(
             session=session,

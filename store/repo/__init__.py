@@ -9,6 +9,9 @@ and need not know which module holds what:
   who may see which, rejudge, the live-progress poll);
 - `judging`: the judging protocol, worker side (claim, lease, record, finish, release, hold);
 - `sweep`: the sweeper's side of it (rows a lost message or a dead worker left behind);
+- `runs`: runs (a source on the samples or the student's own cases, not a submission):
+  create under their own rate, the run lane's claim and progress, the sweeper's clean-up;
+- `live`: what a live-progress poll reads, for submissions and runs alike;
 - `limits`: the rate-limit error and its arithmetic.
 
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
@@ -40,14 +43,27 @@ from store.repo.judging import (
     waiting_for_its_user,
 )
 from store.repo.limits import RateLimited
+from store.repo.live import Progress, ProgressCursor
+from store.repo.runs import (
+    RunCase,
+    RunClaim,
+    RunSweep,
+    claim_run,
+    create_run_limited,
+    fail_run,
+    finish_run,
+    record_run_cases,
+    release_run,
+    run_progress,
+    sweep_runs,
+    visible_run,
+)
 from store.repo.submissions import (
     COUNT_CAP,
     SUMMARY_COLUMNS,
     UNFINISHED_RETRY_AFTER_S,
     Held,
     Position,
-    Progress,
-    ProgressCursor,
     SubmissionList,
     create_submission,
     create_submission_limited,
@@ -93,19 +109,26 @@ __all__ = [
     "Progress",
     "ProgressCursor",
     "RateLimited",
+    "RunCase",
+    "RunClaim",
+    "RunSweep",
     "Stale",
     "SubmissionList",
     "add_board",
     "check_attempts",
     "claim",
+    "claim_run",
     "count_instructors",
+    "create_run_limited",
     "create_submission",
     "create_submission_limited",
     "create_user",
     "current_tests",
     "delete_board",
     "extend_lease",
+    "fail_run",
     "finish",
+    "finish_run",
     "get_board",
     "get_submission",
     "get_user",
@@ -123,12 +146,17 @@ __all__ = [
     "queue_position",
     "recent_submission_times",
     "record_attempt",
+    "record_run_cases",
     "record_test",
     "rejudge",
     "release",
+    "release_run",
+    "run_progress",
     "sweep",
+    "sweep_runs",
     "unsent",
     "update_user",
+    "visible_run",
     "visible_submission",
     "waiting_for_its_user",
 ]

@@ -222,7 +222,29 @@ def _test_row(claim_: Claim, test: Mapping[str, Any]) -> TestRow:
         counterexample=test.get("counterexample"),
         board_id=test.get("board_id"),
         positions=test.get("positions"),
+        # What the submission printed: visible tests only, whatever the grader handed over
+        # (a hidden test's run is one the student must learn nothing from).
+        **_printed(test),
     )
+
+
+def _printed(test: Mapping[str, Any]) -> dict[str, Any]:
+    if str(test["kind"]) == HIDDEN:
+        return {"stdout": None, "stderr": None, "output_cut": False, "diagnosis": None}
+    return {
+        "stdout": _capped(test.get("stdout")),
+        "stderr": _capped(test.get("stderr")),
+        "output_cut": bool(test.get("output_cut")),
+        "diagnosis": test.get("diagnosis") or None,
+    }
+
+
+HIDDEN = "hidden"  # judge.verdict.TestKind.HIDDEN (store/ does not import the judge)
+OUTPUT_CHARS = 8 * 1024  # per stream and test: the judge caps it already; this holds anyway
+
+
+def _capped(text: Any) -> str | None:
+    return str(text)[:OUTPUT_CHARS] if text else None
 
 
 def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_s: float) -> bool:

@@ -5,13 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any, NamedTuple
+from typing import Any
 
 from sqlalchemy import and_, case, func, literal, or_, select, true, tuple_, update
 from sqlalchemy.orm import Session
 
 from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
 from store.repo.limits import RateLimited, seconds_until_below
+from store.repo.live import Progress, ProgressCursor
 
 
 def create_submission(
@@ -324,25 +325,6 @@ def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
 
 
 # ---- live progress -----------------------------------------------------------------------
-
-
-class ProgressCursor(NamedTuple):
-    """How far a live-progress reader has read a submission: its judging (lease token) and
-    the last test index seen in it."""
-
-    token: int
-    last: int
-
-
-@dataclass(frozen=True)
-class Progress:
-    """One submission's state, and one new test row of its current judging (None when there
-    is none: then this is the submission's only Progress of the poll)."""
-
-    submission_id: int
-    status: str  # a Status
-    token: int
-    test: TestRow | None
 
 
 POLL_BATCH = 1000  # submissions per query (bounds the bind parameters: 4 per submission)

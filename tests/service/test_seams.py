@@ -105,14 +105,14 @@ def test_the_progress_poll_reads_after_the_cursor_and_nothing_once_done(session:
     ]
     assert {p.status for p in everything} == {Status.RUNNING, Status.QUEUED}
     after_one = poll(repo.ProgressCursor(claim.token, 1))
-    assert [p.test and p.test.index for p in after_one if p.submission_id == sub.id] == [2]
+    assert [p.test and p.test.index for p in after_one if p.id == sub.id] == [2]
     # A cursor of an earlier judging reads the current one from its start.
     stale = poll(repo.ProgressCursor(claim.token - 1, 1))
-    assert [p.test and p.test.index for p in stale if p.submission_id == sub.id] == [0, 1, 2]
+    assert [p.test and p.test.index for p in stale if p.id == sub.id] == [0, 1, 2]
 
     verdict = JudgingOutcome(verdict="AC", passed=3, total=3)
     assert repo.finish(session=session, claim_=claim, outcome=verdict)
-    done = [p for p in poll(repo.ProgressCursor(claim.token, 0)) if p.submission_id == sub.id]
+    done = [p for p in poll(repo.ProgressCursor(claim.token, 0)) if p.id == sub.id]
     assert [(p.status, p.test) for p in done] == [(Status.DONE, None)]
 
 
