@@ -1,7 +1,9 @@
 """JSON endpoints the web pages need beyond the core contract (mounted under /api/v1).
 
-- `POST /problems/{slug}/boards/preview` (instructors): validate a board, its reference answer
-  and one optimal line, without saving it: the board editor's live preview.
+- `POST /problems/{slug}/boards/preview` (any account): validate a board, its reference answer
+  and one optimal line, without saving it: the board editor's live preview, for instructors'
+  hidden boards and students' own run cases alike (a run of such a case shows its reference
+  answer anyway).
 - `GET /problems/{slug}/plan`: how many tests a submission will get (the live progress bar).
 - `GET /submissions/{id}/tests/{index}/explanation`: the optimal line of play for a test the
   viewer may see the input of (never a solver for arbitrary boards: students only get lines
@@ -94,10 +96,11 @@ def _solve(module: problems.Problem, case: dict[str, Any]) -> tuple[Any, dict[st
 @router.post(
     "/problems/{slug}/boards/preview",
     response_model=BoardPreview,
-    responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+    responses={401: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
 )
-async def preview_board(slug: str, board_in: BoardCreate, user: Instructor) -> BoardPreview:
-    """What `POST /problems/{slug}/boards` would store, without storing it."""
+async def preview_board(slug: str, board_in: BoardCreate, user: CurrentUser) -> BoardPreview:
+    """A drawn board checked and solved, nothing stored: what `POST /problems/{slug}/boards`
+    would store, and a student's own case before it is run."""
     module = find_problem(slug)
     case = validated_case(module, board_in.input)
     answer, explanation = await run_in_threadpool(_solve, module, case)

@@ -7,6 +7,8 @@ import { drawCase, replay } from "../boards.js";
 import { $, capitalise, h, pageAlert, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
 import { CodeEditor } from "../editor.js";
 import { highlightBlocks } from "../highlight.js";
+import { OwnCases } from "./problem/cases.js";
+import { startRun } from "./problem/run.js";
 
 const data = pageData();
 const slug = data.slug;
@@ -198,6 +200,40 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
+// ---- run: the code on the samples or the student's own boards, not a submission -------------
+
+const runButton = $("#run-button");
+let ownCases = null; // built once the account is known (a visitor's editor has no preview)
+let runOwn = false;
+
+function chooseCases(own) {
+  runOwn = own;
+  $("#cases-samples").setAttribute("aria-pressed", String(!own));
+  $("#cases-own").setAttribute("aria-pressed", String(own));
+  if (!ownCases) return;
+  if (own) ownCases.show();
+  else ownCases.hide();
+}
+
+$("#cases-samples").addEventListener("click", () => chooseCases(false));
+$("#cases-own").addEventListener("click", () => chooseCases(true));
+
+runButton.addEventListener("click", () => {
+  showAlert(error, "");
+  const source = editor.value;
+  if (!source.trim() || source === template()) {
+    showAlert(error, "Write your solution in the editor first.");
+    editor.textarea.focus();
+    return;
+  }
+  const cases = runOwn ? ownCases.inputs() : null;
+  if (cases && !cases.length) {
+    showAlert(error, "Add a board of your own first, or choose the samples.");
+    return;
+  }
+  startRun({ slug, source, cases, samples: data.samples.length, button: runButton });
+});
+
 // ---- code kept aside: the draft a loaded submission replaced -------------------------------
 // A stack in this browser, newest last: loading code never drops a draft silently, and putting
 // one back keeps the code it replaces in turn (unless that is a loaded submission unchanged:
@@ -303,6 +339,9 @@ async function loadRequested() {
 const user = await currentUser().catch(() => null); // app.js says why it failed
 signedIn = Boolean(user);
 submitButton.disabled = !signedIn;
+runButton.disabled = !signedIn;
+ownCases = new OwnCases(slug, { canPreview: signedIn });
+chooseCases(runOwn);
 if (!user) {
   $("#login-link").href = loginUrl();
   $("#login-needed").hidden = false;
