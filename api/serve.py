@@ -1,6 +1,7 @@
-"""`make run`: one command that migrates, then runs the API, a worker and the sweeper.
+"""`make run`: one command that migrates, then runs the API, a worker, the run lane's worker
+and the sweeper.
 
-The worker and the sweeper are child processes (the same commands docker-compose runs as
+The workers and the sweeper are child processes (the same commands docker-compose runs as
 separate services); Ctrl-C stops the server and then them.
 """
 
@@ -44,23 +45,30 @@ def _die_with_parent() -> None:
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGTERM)  # PR_SET_PDEATHSIG
 
 
-def start_children(settings: Settings, env: dict[str, str]) -> list[subprocess.Popen]:
-    worker = [
+def celery_worker(app: str, name: str, *options: str) -> list[str]:
+    return [
         sys.executable,
         "-m",
         "celery",
         "-A",
-        "worker.main",
+        app,
         "worker",
+        *options,
         "--loglevel=INFO",
         "--without-gossip",
         "--without-mingle",
-        f"--hostname=judge-{os.getpid()}@%h",
+        f"--hostname={name}-{os.getpid()}@%h",
     ]
+
+
+def start_children(settings: Settings, env: dict[str, str]) -> list[subprocess.Popen]:
+    worker = celery_worker("worker.main", "judge")
+    # The run lane: judge.run alone, JUDGE_RUN_SLOTS processes (worker/run_lane.py).
+    runner = celery_worker("worker.run_lane", "judge-run", "-Q", "judge.run")
     sweeper = [sys.executable, "-m", "worker", "sweep"]
     return [
         subprocess.Popen(cmd, env=env, start_new_session=True, preexec_fn=_die_with_parent)
-        for cmd in (worker, sweeper)
+        for cmd in (worker, runner, sweeper)
     ]
 
 
@@ -126,5 +134,5 @@ def serve() -> None:
     try:
         uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
     finally:
-        print("stopping worker and sweeper...", flush=True)
+        print("stopping the workers and the sweeper...", flush=True)
         stop_children(children)

@@ -62,6 +62,8 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
                 "storing a case",
                 lambda s: repo.record_run_cases(session=s, claim=claim, results=results),
             )
+        except SoftTimeLimitExceeded:
+            raise
         except Exception:  # progress only: the final write carries every case
             log.warning("run %s: could not store case %d", run_id, len(results), exc_info=True)
 

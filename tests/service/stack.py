@@ -1,5 +1,5 @@
-"""A real service stack for integration tests: API (uvicorn), Celery worker and sweeper as
-separate processes, talking HTTP on a free loopback port.
+"""A real service stack for integration tests: API (uvicorn), Celery worker, the run lane's
+worker and the sweeper as separate processes, talking HTTP on a free loopback port.
 
 Everything a stack starts is stopped by `stop()`; logs stay in its temporary directory and
 their tails are attached to assertion messages.
@@ -127,7 +127,7 @@ class Stack:
         return f"--- {name} log ---\n" + "\n".join(text)
 
     def logs(self) -> str:
-        return "\n".join(self.log_tail(n) for n in ("api", "worker", "sweeper"))
+        return "\n".join(self.log_tail(n) for n in ("api", "worker", "runner", "sweeper"))
 
     def setup(self) -> None:
         """Schema via `alembic upgrade head`, the first instructor via the CLI."""
@@ -147,34 +147,44 @@ class Stack:
 
         wait_for(healthy, timeout=START_TIMEOUT_S, what="the API", context=self.logs)
 
-    def start_worker(self) -> None:
+    def _start_celery(self, name: str, app: str, *options: str) -> None:
         self.spawn(
-            "worker",
+            name,
             "-m",
             "celery",
             "-A",
-            "worker.main",
+            app,
             "worker",
+            *options,
             "--loglevel=INFO",
             "--without-gossip",
             "--without-mingle",
             "--without-heartbeat",
-            f"--hostname={self.name}-{os.getpid()}-{time.monotonic_ns()}@%h",
+            f"--hostname={self.name}-{name}-{os.getpid()}-{time.monotonic_ns()}@%h",
         )
         wait_for(
-            lambda: " ready." in (self.tmp / "worker.log").read_text(errors="replace"),
+            lambda: " ready." in (self.tmp / f"{name}.log").read_text(errors="replace"),
             timeout=START_TIMEOUT_S,
-            what="the worker",
+            what=f"the {name}",
             context=self.logs,
         )
+
+    def start_worker(self) -> None:
+        self._start_celery("worker", "worker.main")
+
+    def start_runner(self) -> None:
+        """The run lane's worker, as docker-compose's `runner` service runs it."""
+        self._start_celery("runner", "worker.run_lane", "-Q", "judge.run")
 
     def start_sweeper(self) -> None:
         self.spawn("sweeper", "-m", "worker", "sweep")
 
-    def start(self) -> Stack:
+    def start(self, *, runner: bool = True) -> Stack:
         self.setup()
         self.start_api()
         self.start_worker()
+        if runner:
+            self.start_runner()
         self.start_sweeper()
         return self
 
@@ -256,11 +266,14 @@ class Stack:
             context=self.logs,
         )
 
-    def events(self, token: str, submission_id: int) -> Iterator[tuple[str, Any]]:
-        """Parsed Server-Sent Events of a submission, until the server ends the stream."""
+    def events(
+        self, token: str, item_id: int, feed: str = "submissions"
+    ) -> Iterator[tuple[str, Any]]:
+        """Parsed Server-Sent Events of a submission (or of a run, feed "runs"), until the
+        server ends the stream."""
         with self.http.stream(
             "GET",
-            f"/api/v1/submissions/{submission_id}/events",
+            f"/api/v1/{feed}/{item_id}/events",
             headers={"Authorization": f"Bearer {token}"},
             timeout=GRADE_TIMEOUT_S,
         ) as response:

@@ -30,8 +30,8 @@ SETTINGS_VARS = {f"JUDGE_{name.upper()}" for name in Settings.model_fields}
 
 
 def test_the_stack_has_its_services_and_one_judge_image() -> None:
-    assert {"postgres", "redis", "migrate", "api", "worker", "sweeper"} <= set(SERVICES)
-    assert set(JUDGE_SERVICES) == {"migrate", "api", "worker", "sweeper"}
+    assert {"postgres", "redis", "migrate", "api", "worker", "runner", "sweeper"} <= set(SERVICES)
+    assert set(JUDGE_SERVICES) == {"migrate", "api", "worker", "runner", "sweeper"}
     assert {SERVICES[name]["build"] for name in JUDGE_SERVICES} == {"."}
     assert len({SERVICES[name]["image"] for name in JUDGE_SERVICES}) == 1
     dockerfile = (REPO / "Dockerfile").read_text()
@@ -48,13 +48,13 @@ def test_datastores_persist_and_have_healthchecks() -> None:
     assert command[command.index("--appendonly") + 1] == "yes"
     assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
     assert "ping" in redis["healthcheck"]["test"]
-    for name in ("api", "worker"):
+    for name in ("api", "worker", "runner"):
         assert SERVICES[name]["healthcheck"]["test"], name
 
 
 def test_services_start_in_order() -> None:
     assert SERVICES["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("api", "worker", "sweeper"):
+    for name in ("api", "worker", "runner", "sweeper"):
         depends = SERVICES[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -71,12 +71,36 @@ def test_environment_names_are_settings_fields() -> None:
         assert env["JUDGE_REGISTRATION"] == "${JUDGE_REGISTRATION:-open}"
 
 
-def test_the_worker_may_use_bubblewrap() -> None:
-    worker = SERVICES["worker"]
+@pytest.mark.parametrize(("service", "slots"), [("worker", "WORKER"), ("runner", "RUN")])
+def test_the_sandboxing_services_may_use_bubblewrap(service: str, slots: str) -> None:
+    worker = SERVICES[service]
     assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(worker["security_opt"])
     assert "SYS_ADMIN" in worker["cap_add"]
-    assert "JUDGE_WORKER_SLOTS" in worker["environment"]
+    assert f"JUDGE_{slots}_SLOTS" in worker["environment"]
     assert "ports" not in worker  # scaled with --scale worker=N: nothing to collide on
+    others = {name for name, s in SERVICES.items() if s.get("cap_add")} - {"worker", "runner"}
+    assert not others  # only they get these permissions
+
+
+def _queue_option(command: list[str]) -> list[str] | None:
+    return command[command.index("-Q") + 1].split(",") if "-Q" in command else None
+
+
+def test_runs_have_a_lane_of_their_own() -> None:
+    """The runner consumes judge.run alone; the grading worker never consumes it (its app
+    lists only the grading queues, and its command names no other)."""
+    from worker.app import GRADING_QUEUES, RUN_QUEUE, make_celery
+
+    runner, worker = SERVICES["runner"]["command"], SERVICES["worker"]["command"]
+    assert runner[runner.index("-A") + 1] == "worker.run_lane"
+    assert _queue_option(runner) == [RUN_QUEUE]
+    assert worker[worker.index("-A") + 1] == "worker.main"
+    assert RUN_QUEUE not in (_queue_option(worker) or GRADING_QUEUES)
+    settings = Settings(secret_key="compose-test", run_slots=3, worker_slots=2)
+    grading, lane = make_celery(settings), make_celery(settings, run_lane=True)
+    assert [q.name for q in grading.conf.task_queues] == list(GRADING_QUEUES)
+    assert [q.name for q in lane.conf.task_queues] == [RUN_QUEUE]
+    assert (grading.conf.worker_concurrency, lane.conf.worker_concurrency) == (2, 3)
 
 
 def test_the_file_follows_the_compose_schema() -> None:
@@ -96,7 +120,7 @@ def test_the_file_follows_the_compose_schema() -> None:
     assert done.returncode == 0, done.stderr
 
 
-@pytest.mark.parametrize("service", ["migrate", "api", "worker", "sweeper"])
+@pytest.mark.parametrize("service", ["migrate", "api", "worker", "runner", "sweeper"])
 def test_each_command_exists(service: str) -> None:
     """Ask each command for --help: the module imports and the subcommand is real."""
     command = SERVICES[service]["command"]

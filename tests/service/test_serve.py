@@ -1,5 +1,6 @@
 """`make run` (python -m api serve) on a fresh data dir with nothing configured: it migrates,
-prints the URL and generated instructor credentials, grades, and Ctrl-C stops everything."""
+prints the URL and generated instructor credentials, grades, runs, and Ctrl-C stops
+everything."""
 
 from __future__ import annotations
 
@@ -69,13 +70,29 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
             context=log.read_text,
         )
         assert body["verdict"] == "AC"
+        # The run lane runs too: a run on the samples.
+        rid = client.post(
+            "/api/v1/runs",
+            headers=headers,
+            json={"problem": "numbergame", "source": solution("numbergame_ok")},
+        ).json()["id"]
+        run = wait_for(
+            lambda: (
+                (r := client.get(f"/api/v1/runs/{rid}", headers=headers).json())["status"] == "done"
+                and r
+            ),
+            timeout=120,
+            what="the run",
+            context=log.read_text,
+        )
+        assert run["results"] and {c["verdict"] for c in run["results"]} == {"AC"}
         assert (tmp_path / "var" / "judge.sqlite").exists()
         assert (tmp_path / "var" / "broker.sqlite").exists()
         client.close()
     finally:
         proc.send_signal(signal.SIGINT)  # what Ctrl-C sends
         proc.wait(60)
-    assert "stopping worker and sweeper" in log.read_text()
+    assert "stopping the workers and the sweeper" in log.read_text()
     assert processes_with(f"JUDGE_DATA_DIR={tmp_path / 'var'}") == [], "left running after Ctrl-C"
 
 
