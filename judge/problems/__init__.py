@@ -27,6 +27,11 @@ Optional, for every plan:
     canonical(case) -> key    equal for positions that are the same game (rotations...)
     WORST_CASES: list[case]   the longest games, fixed in every plan
 
+Optional, for "where is the bug" (judge/diagnose.py):
+
+    children(case) -> list[case]   the valid positions one move later
+    COMBINE_RULE: str          how a position's value follows from theirs, in plain words
+
 A case is a JSON object keyed by PARAMS. Adding a problem is adding one module here (and
 naming it in `_conformance.py`, so the type checker proves it follows `Problem`).
 """
