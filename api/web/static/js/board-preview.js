@@ -32,7 +32,7 @@ export function previewContent(slug, result, extra = null) {
     extra,
     explanation.summary ? h("p", { class: "muted" }, capitalise(explanation.summary)) : null,
     replay(slug, result.input, explanation, { autoplay: true, delay: 700 }),
-  ];
+  ].filter(Boolean); // for append(...): it would write a null as the text "null"
 }
 
 // The judge's messages name fields ("aloc [4, 0] is not on a foothold (board[4][0] is 0)"):
