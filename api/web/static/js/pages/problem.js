@@ -4,10 +4,11 @@
 // ?load=ID puts a past submission's code in the editor, keeping the draft it replaces.
 import { api, currentUser, loginUrl } from "../api.js";
 import { drawCase, replay } from "../boards.js";
-import { $, capitalise, h, pageAlert, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
+import { $, capitalise, h, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
 import { CodeEditor } from "../editor.js";
 import { highlightBlocks } from "../highlight.js";
 import { OwnCases } from "./problem/cases.js";
+import { LoadIntoEditor } from "./problem/load.js";
 import { startRun } from "./problem/run.js";
 
 const data = pageData();
@@ -234,105 +235,19 @@ runButton.addEventListener("click", () => {
   startRun({ slug, source, cases, samples: data.samples.length, button: runButton });
 });
 
-// ---- code kept aside: the draft a loaded submission replaced -------------------------------
-// A stack in this browser, newest last: loading code never drops a draft silently, and putting
-// one back keeps the code it replaces in turn (unless that is a loaded submission unchanged:
-// the history has it).
+// ---- a past submission into the editor (?load=ID), the draft it replaces kept aside --------
 
-const KEPT_KEY = `judge.kept.${slug}`;
-let loaded = null; // the source of the submission last loaded, while unchanged
-
-function readKept() {
-  try {
-    const kept = JSON.parse(localStorage.getItem(KEPT_KEY) || "[]");
-    return Array.isArray(kept) ? kept.filter((k) => k && typeof k.source === "string") : [];
-  } catch {
-    return [];
-  }
-}
-
-function writeKept(kept) {
-  try {
-    if (kept.length) localStorage.setItem(KEPT_KEY, JSON.stringify(kept));
-    else localStorage.removeItem(KEPT_KEY);
-  } catch {
-    // Storage full or blocked: the note says nothing was kept.
-  }
-}
-
-const isDraft = (text) => Boolean(text.trim()) && text !== template() && text !== loaded;
-
-function keepAside(text, label) {
-  const kept = readKept();
-  if (!isDraft(text) || kept.some((k) => k.source === text)) return;
-  kept.push({ source: text, label, at: new Date().toISOString() });
-  writeKept(kept);
-}
-
-// The note: what just happened (headline), and the newest kept code with its two buttons.
-function showKept(headline = "") {
-  const kept = readKept();
-  $("#kept-note").hidden = !kept.length && !headline;
-  $("#kept-restore").hidden = $("#kept-forget").hidden = !kept.length;
-  $("#kept-forget").previousSibling.textContent = kept.length ? " · " : "";
-  const top = kept[kept.length - 1];
-  const more = kept.length > 1 ? ` (and ${kept.length - 1} older)` : "";
-  $("#kept-text").textContent = [headline, top ? `${top.label}${more} is kept in this browser.` : ""]
-    .filter(Boolean).join(" ");
-}
-
-function putInEditor(text) {
-  editor.value = text;
-  saveDraft(text);
-  hideUndo();
-  forgetUpload();
-  showAlert(error, "");
-  submitButton.disabled = !signedIn;
-}
-
-$("#kept-restore").addEventListener("click", () => {
-  const kept = readKept();
-  const top = kept.pop();
-  if (!top) return;
-  writeKept(kept);
-  keepAside(editor.value, "The code it replaced");
-  loaded = null;
-  putInEditor(top.source);
-  showKept("Your draft is back in the editor.");
-  editor.textarea.focus();
+const loading = new LoadIntoEditor(slug, editor, {
+  isTemplate: (text) => text === template(),
+  put: (text) => {
+    editor.value = text;
+    saveDraft(text);
+    hideUndo();
+    forgetUpload();
+    showAlert(error, "");
+    submitButton.disabled = !signedIn;
+  },
 });
-
-$("#kept-forget").addEventListener("click", () => {
-  const kept = readKept();
-  kept.pop();
-  writeKept(kept);
-  showKept();
-});
-
-async function loadRequested() {
-  const wanted = new URLSearchParams(location.search).get("load");
-  if (!wanted) return;
-  history.replaceState(null, "", location.pathname + location.hash); // a reload keeps the editor
-  if (!/^\d{1,10}$/.test(wanted)) {
-    pageAlert("That is not a submission number.");
-    return;
-  }
-  let sub;
-  try {
-    sub = await api(`/submissions/${wanted}`);
-  } catch (err) {
-    pageAlert(`Could not load submission #${wanted}: ${err.message}`);
-    return;
-  }
-  if (sub.problem !== slug) {
-    location.replace(`/problems/${encodeURIComponent(sub.problem)}?load=${sub.id}`);
-    return;
-  }
-  if (editor.value !== sub.source) keepAside(editor.value, "The draft you had");
-  loaded = sub.source;
-  putInEditor(sub.source);
-  showKept(`Submission #${sub.id} is in the editor.`);
-}
 
 // ---- who is here: a visitor reads; a student also submits and sees their recent work --------
 
@@ -346,8 +261,7 @@ if (!user) {
   $("#login-link").href = loginUrl();
   $("#login-needed").hidden = false;
 } else {
-  await loadRequested();
-  if ($("#kept-note").hidden) showKept();
+  await loading.loadRequested();
   await showRecent();
 }
 
