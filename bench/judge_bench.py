@@ -15,6 +15,7 @@ from pathlib import Path
 
 from bench.plans import without_fixed_tiers
 from judge import problems
+from judge.bug_search import search
 from judge.grade import grade
 from judge.plan import plan_tests
 from judge.sandbox import SandboxConfig, default_python, make_sandbox
@@ -22,6 +23,7 @@ from judge.sandbox import SandboxConfig, default_python, make_sandbox
 ROOT = Path(__file__).resolve().parent.parent
 UNMEMOIZED = ROOT / "tests/submissions/accepted/footholds_minimax.py"
 NUMBERGAME_DP = ROOT / "tests/submissions/accepted/numbergame_dp.py"
+MINMAX_SWAPPED = ROOT / "tests/submissions/wrong_answer/footholds_minmax_swapped.py"
 DMOJ_MEDIAN_S = 8.5  # DMOJ judge 4.1 on 100 small footholds boards, this machine (SANDBOX-NOTES)
 
 FLOOR_RUNNER = """
@@ -147,6 +149,33 @@ def cli_figures(report, problem, hidden: list[dict], seed: int, floor: float, re
     )
 
 
+def diagnosis_figures(report, problem, board: dict, sandbox, repeat: int) -> None:
+    """Where is the bug, below a failing full 5x5 board, as grading runs it (the graded
+    answer known, the rest asked in the sandbox)."""
+    source = MINMAX_SWAPPED.read_bytes()
+    got = (
+        grade(
+            problem,
+            source,
+            hidden_cases=[{"input": board}],
+            random_count=0,
+            seed=1,
+            sandbox=sandbox,
+            diagnose=False,
+        )
+        .tests[-1]
+        .got
+    )
+    found = []
+    took = median_time(lambda: found.append(search(problem, source, sandbox, board, got)), repeat)
+    last = found[-1]
+    shape = "none found" if last is None else f"{last.depth} moves down, {last.calls} calls"
+    report(
+        "where is the bug below a failing full 5x5 board (min and max swapped)",
+        f"{took * 1000:.0f} ms, {shape} (target <= 2000 ms)",
+    )
+
+
 def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     footholds = problems.get("footholds")
     sandbox = make_sandbox(SandboxConfig.from_environ(os.environ))
@@ -176,6 +205,7 @@ def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     cli_figures(report, footholds, hidden, seed, floor, repeat)
 
     worst = {"board": [[1] * 5 for _ in range(5)], "aloc": [0, 0], "bloc": [4, 4]}
+    diagnosis_figures(report, footholds, worst, sandbox, repeat)
     solve = median_time(lambda: footholds.reference(worst), repeat)
     report("reference footholds, full 5x5, opposite corners", f"{solve * 1000:.1f} ms")
     numbergame = problems.get("numbergame")

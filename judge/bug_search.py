@@ -12,8 +12,9 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+from judge.answers import Opaque
 from judge.budget import DIAGNOSIS_BUDGET_S
-from judge.diagnose import Diagnosis, Stopped, diagnose, offers_diagnosis
+from judge.diagnose import UNKNOWN, Diagnosis, Stopped, diagnose, offers_diagnosis
 from judge.problems import Case, Problem
 from judge.runner import Outcome, Runner
 from judge.sandbox import Sandbox
@@ -22,7 +23,6 @@ from judge.verdict import GradeResult, Verdict
 log = logging.getLogger(__name__)
 
 MAX_CALLS = 300
-LOOKAHEAD = 1  # each sandboxed run also answers the positions one move further down
 CALL_TIME_S = 2.0  # per position: the search's positions are no larger than the failing one
 
 
@@ -58,21 +58,33 @@ def diagnose_first_failure(
         or not offers_diagnosis(module)
     ):
         return
-    start = failing.counterexample.input if failing.counterexample else failing.input
-    if start is None:
+    shown = failing.counterexample or failing
+    if shown.input is None:
         return
+    got = _graded_answer(shown.verdict, shown.message, shown.got)
     try:
-        found = search(module, source, sandbox, start)
+        found = search(module, source, sandbox, shown.input, got)
     except Exception:
         log.exception("searching for where the bug is failed")  # the verdict stands without it
         return
     failing.diagnosis = None if found is None else found.to_json()
 
 
-def search(module: Problem, source: bytes, sandbox: Sandbox, case: Case) -> Diagnosis | None:
-    """Run the search below `case`, asking the submission in the sandbox (its answer on
-    `case` itself is asked again, with the first batch: a forged or flaky answer is not
-    taken from the graded run)."""
+def _graded_answer(verdict: Verdict, message: str, got: Any) -> Any:
+    """The answer a graded test recorded, as the search compares answers: an int as it is,
+    another returned value as an Opaque, an error as a NoAnswer."""
+    if verdict is not Verdict.WA:
+        return NoAnswer(Outcome(verdict, message))
+    if isinstance(got, dict) and isinstance(got.get("type"), str):
+        return Opaque(got["type"], str(got.get("repr", "")))
+    return got
+
+
+def search(
+    module: Problem, source: bytes, sandbox: Sandbox, case: Case, got: Any = UNKNOWN
+) -> Diagnosis | None:
+    """Run the search below `case`, on which the submission answered `got` (asked again
+    when not given), asking the submission in the sandbox."""
     deadline = time.monotonic() + DIAGNOSIS_BUDGET_S
     call_time_s = min(module.LIMITS.time_s, CALL_TIME_S)
 
@@ -92,5 +104,5 @@ def search(module: Problem, source: bytes, sandbox: Sandbox, case: Case) -> Diag
         return got
 
     return diagnose(
-        module, case, ask, lookahead=LOOKAHEAD, max_calls=MAX_CALLS, budget_s=DIAGNOSIS_BUDGET_S
+        module, case, ask, got=got, dive=True, max_calls=MAX_CALLS, budget_s=DIAGNOSIS_BUDGET_S
     )

@@ -97,41 +97,49 @@ def _key(case: Case) -> str:
 
 
 class _Asked:
-    """The submission's answers, asked in batches. Each batch also holds the positions
-    `lookahead` moves below the ones needed now, so a search that descends needs one batch
-    (one sandboxed run) per 1 + lookahead moves instead of one per move."""
+    """The submission's answers, each position asked at most once, in batches."""
 
-    def __init__(self, ask: Ask, children_of, lookahead: int, max_calls: int) -> None:
-        self.ask, self.children_of = ask, children_of
-        self.lookahead, self.max_calls = lookahead, max_calls
-        self.calls = 0
-        self.answers: dict[str, Any] = {}
+    def __init__(self, problem: Problem, ask: Ask, max_calls: int) -> None:
+        self.problem, self.ask, self.max_calls = problem, ask, max_calls
+        self.calls = self.batches = 0
+        self.probes: dict[str, Probe] = {}
 
-    def __call__(self, cases: Sequence[Case]) -> list[Any] | None:
-        """The answers to `cases`, or None when the budget or the sandbox stops the search."""
-        batch: dict[str, Case] = {}
-        level = [c for c in cases if _key(c) not in self.answers]
-        for depth in range(self.lookahead + 1 if level else 0):
-            for case in level:
-                batch.setdefault(_key(case), case)
-            if depth < self.lookahead:
-                level = [g for c in level for g in self.children_of(c)]
-                level = [g for g in level if _key(g) not in self.answers and _key(g) not in batch]
-        needed = sum(1 for c in cases if _key(c) not in self.answers)
-        room = self.max_calls - self.calls
-        if needed > room:
-            return None
-        todo = list(batch.values())[:room]
-        if todo:
-            try:
-                got = list(self.ask(todo))
-            except Stopped:
-                return None
-            if len(got) != len(todo):
-                return None
-            self.calls += len(todo)
-            self.answers.update((_key(c), a) for c, a in zip(todo, got, strict=True))
-        return [self.answers[_key(c)] for c in cases]
+    def known(self, case: Case) -> Probe | None:
+        return self.probes.get(_key(case))
+
+    def right(self, case: Case) -> bool:
+        probe = self.known(case)
+        return probe is not None and _is_right(self.problem, probe)
+
+    def batch(self, needed: Sequence[Case], optional: Sequence[Case] = ()) -> bool:
+        """Ask about every `needed` position not known yet, and about as many `optional`
+        ones as the call budget allows, in one batch; False when the budget or the sandbox
+        stops the search."""
+        todo: dict[str, Case] = {}
+        for case in needed:
+            if _key(case) not in self.probes:
+                todo.setdefault(_key(case), case)
+        if len(todo) > self.max_calls - self.calls:
+            return False
+        for case in optional:
+            if len(todo) >= self.max_calls - self.calls:
+                break
+            if _key(case) not in self.probes:
+                todo.setdefault(_key(case), case)
+        if not todo:
+            return True
+        cases = list(todo.values())
+        try:
+            answers = list(self.ask(cases))
+        except Stopped:
+            return False
+        if len(answers) != len(cases):
+            return False
+        self.calls += len(cases)
+        self.batches += 1
+        for case, answer in zip(cases, answers, strict=True):
+            self.probes[_key(case)] = Probe(case, self.problem.reference(case), answer)
+        return True
 
 
 def diagnose(
@@ -140,7 +148,7 @@ def diagnose(
     ask: Ask,
     *,
     got: Any = UNKNOWN,
-    lookahead: int = 0,
+    dive: bool = False,
     max_calls: int = DEFAULT_MAX_CALLS,
     budget_s: float = DEFAULT_BUDGET_S,
 ) -> Diagnosis | None:
@@ -149,37 +157,64 @@ def diagnose(
 
     None when the problem does not offer the search, when the submission is right on `case`
     after all, or when the calls or the time run out (or `ask` raises Stopped) before a
-    conclusion. `lookahead`: how many moves below the positions needed now each batch
-    also asks about (worth it when a batch costs a sandbox's start)."""
+    conclusion.
+
+    `dive`: each batch also asks about one line of play down to the end of the game, and the
+    search jumps to the deepest wrong position on it, where the next position of the line is
+    right. A batch then costs more calls but the search needs few of them: worth it when a
+    batch costs a sandbox's start. Without it, the search goes down one move per batch."""
     if not offers_diagnosis(problem):
         return None
     children_of: Callable[[Case], list[Case]] = problem.children  # type: ignore[attr-defined]
     deadline = time.monotonic() + budget_s
-    asked = _Asked(ask, children_of, lookahead, max_calls)
+    asked = _Asked(problem, ask, max_calls)
     if got is UNKNOWN:
-        answered = asked([case])
-        if answered is None:
+        if not asked.batch([case]):
             return None
-        got = answered[0]
-    wrong = Probe(case, problem.reference(case), got)
+        wrong = asked.probes[_key(case)]
+    else:
+        wrong = Probe(case, problem.reference(case), got)
     if _is_right(problem, wrong):
         return None
     depth = 0
     while time.monotonic() <= deadline:
         positions = children_of(wrong.case)
-        answers = asked(positions)
-        if answers is None:
+        line = _line(children_of, asked, wrong.case) if dive else []
+        if not asked.batch(positions, [c for c, _ in line]):
             return None
-        probes = [
-            Probe(child, problem.reference(child), answer)
-            for child, answer in zip(positions, answers, strict=True)
-        ]
-        lower = next((probe for probe in probes if not _is_right(problem, probe)), None)
-        if lower is None:
+        probes = [asked.probes[_key(child)] for child in positions]
+        if all(_is_right(problem, probe) for probe in probes):
             summary = summarise(problem, wrong, probes)
             return Diagnosis(wrong, tuple(probes), summary, depth, asked.calls)
-        wrong, depth = lower, depth + 1
+        deepest = next(
+            (
+                (probe, moves)
+                for c, moves in reversed(line)
+                if (probe := asked.known(c)) is not None and not _is_right(problem, probe)
+            ),
+            None,
+        )
+        if deepest is None:
+            lower = next(probe for probe in probes if not _is_right(problem, probe))
+            deepest = (lower, 1)
+        wrong, depth = deepest[0], depth + deepest[1]
     return None
+
+
+def _line(
+    children_of: Callable[[Case], list[Case]], asked: _Asked, case: Case
+) -> list[tuple[Case, int]]:
+    """One line of play below `case` to the end of the game, each position with how many
+    moves below `case` it lies. Each step takes the first move whose position is not known
+    to be answered right already: the line is there to find wrong positions."""
+    line: list[tuple[Case, int]] = []
+    moves = 0
+    while True:
+        options = [c for c in children_of(case) if not asked.right(c)]
+        if not options:
+            return line
+        case, moves = options[0], moves + 1
+        line.append((case, moves))
 
 
 def summarise(problem: Problem, wrong: Probe, children: Sequence[Probe]) -> str:

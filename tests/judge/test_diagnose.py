@@ -196,15 +196,18 @@ def test_a_right_answer_or_a_problem_without_children_gives_no_diagnosis():
 
 
 @pytest.mark.parametrize("name", ["min_max_swapped", "winner_maximises", "depth_cap_10"])
-def test_looking_ahead_asks_in_fewer_batches_and_finds_the_same_position(name):
+def test_diving_down_a_line_of_play_needs_few_batches(name):
     mutant = mutants.mutants("footholds")[name]
     case = footholds.WORST_CASES[0]
     plain_ask, plain_batches = asker(mutant)
-    ahead_ask, ahead_batches = asker(mutant)
+    dive_ask, dive_batches = asker(mutant)
     plain = dg.diagnose(footholds, case, plain_ask)  # its answer on `case` asked too
-    ahead = dg.diagnose(footholds, case, ahead_ask, lookahead=1)
-    assert plain is not None and ahead is not None
-    assert (ahead.wrong, ahead.children, ahead.depth) == (plain.wrong, plain.children, plain.depth)
+    dived = dg.diagnose(footholds, case, dive_ask, dive=True)
+    assert plain is not None and dived is not None
+    assert not footholds.check(dived.wrong.case, dived.wrong.expected, dived.wrong.got)[0]
+    assert [c.case for c in dived.children] == footholds.children(dived.wrong.case)
+    assert all(c.got == c.expected for c in dived.children)
+    assert dived.depth >= plain.depth  # it jumps as deep as the line allows
     assert plain_batches[0] == 1  # the starting position alone
-    assert len(ahead_batches) <= len(plain_batches) // 2 + 1
-    assert ahead.calls == sum(ahead_batches) <= dg.DEFAULT_MAX_CALLS
+    assert len(dive_batches) <= 4 < len(plain_batches)
+    assert dived.calls == sum(dive_batches) <= dg.DEFAULT_MAX_CALLS
