@@ -15,10 +15,10 @@ from typing import Any
 
 from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
-from judge.run import case_json, run_cases
 
 import judge.grade
 from judge import problems
+from judge.run import case_json, run_cases
 from judge.verdict import TestResult
 from store import repo
 from worker import startup

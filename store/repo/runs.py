@@ -20,9 +20,10 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from store.db import rowcount
-from store.models import Role, Run, RunStatus, User, utcnow
+from store.models import Run, RunStatus, User, utcnow
 from store.repo.limits import RateLimited, seconds_until_below
 from store.repo.live import Progress, ProgressCursor
+from store.repo.submissions import may_see
 
 KEEP_RUNS = timedelta(days=1)  # a run is a moment's experiment: gone the next day
 # A queued run nobody claimed for this long: no runner is up; say so rather than wait.
@@ -77,9 +78,7 @@ def create_run_limited(
 def visible_run(*, session: Session, run_id: int, viewer: User) -> Run | None:
     """The run if `viewer` may see it (its owner, or an instructor), else None."""
     run = session.get(Run, run_id)
-    if run is None or (viewer.role != Role.INSTRUCTOR and run.user_id != viewer.id):
-        return None
-    return run
+    return run if run is not None and may_see(viewer, run.user_id) else None
 
 
 # ---- the run lane's worker -----------------------------------------------------------------

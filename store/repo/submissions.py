@@ -122,12 +122,15 @@ def get_submission(*, session: Session, submission_id: int) -> Submission | None
 
 
 def visible_submission(*, session: Session, submission_id: int, viewer: User) -> Submission | None:
-    """The submission if `viewer` may see it, else None: an instructor sees every submission,
-    anyone else only their own. The one place that decides it."""
+    """The submission if `viewer` may see it, else None (see `may_see`)."""
     sub = session.get(Submission, submission_id)
-    if sub is None or (viewer.role != Role.INSTRUCTOR and sub.user_id != viewer.id):
-        return None
-    return sub
+    return sub if sub is not None and may_see(viewer, sub.user_id) else None
+
+
+def may_see(viewer: User, owner_id: int) -> bool:
+    """Whether `viewer` may see a user's work (a submission, a run): an instructor sees
+    everyone's, anyone else only their own. The one place that decides it."""
+    return viewer.role == Role.INSTRUCTOR or owner_id == viewer.id
 
 
 @dataclass(frozen=True)

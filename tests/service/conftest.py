@@ -17,11 +17,18 @@ from pathlib import Path
 import psycopg
 import pytest
 import redis
+from fastapi.testclient import TestClient
 from sqlalchemy import Engine
 from sqlalchemy.orm import Session
 
+from api.deps import get_session
+from api.main import create_app
+from api.security import create_token, hash_password
+from config import Settings
+from store import repo
 from store.db import make_engine
 from store.migrate import upgrade
+from store.models import Role
 from tests.service.stack import Stack, service_env
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
@@ -95,15 +102,24 @@ def stack_env(kind: str, tmp: Path, postgres, redis_main) -> dict[str, str]:
     )
 
 
-@pytest.fixture(scope="module", params=["embedded", "services"])
-def stack(request, tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    """API + worker + sweeper processes, fresh database, per test module and configuration."""
-    tmp = tmp_path_factory.mktemp(f"stack-{request.param}")
-    running = Stack(request.param, tmp, stack_env(request.param, tmp, postgres, redis_main))
+@contextlib.contextmanager
+def started_stack(name: str, kind: str, tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
+    """A started stack (`kind` embedded or services) in a fresh directory, stopped after."""
+    tmp = tmp_path_factory.mktemp(f"stack-{name}")
+    running = Stack(name, tmp, stack_env(kind, tmp, postgres, redis_main))
     try:
         yield running.start()
     finally:
         running.stop()
+
+
+@pytest.fixture(scope="module", params=["embedded", "services"])
+def stack(request, tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
+    """API + workers + sweeper processes, fresh database, per test module and configuration."""
+    with started_stack(
+        request.param, request.param, tmp_path_factory, postgres, redis_main
+    ) as running:
+        yield running
 
 
 # ---- unit level: one migrated database per backend, a rolled-back transaction per test --
@@ -133,3 +149,58 @@ def session(db_engine: Engine) -> Iterator[Session]:
     with contextlib.suppress(Exception):
         outer.rollback()
     connection.close()
+
+
+# ---- api/ at unit level: the app on the rolled-back session, tokens made directly ---------
+
+API_SECRET = "unit-test-secret-" + "x" * 32
+
+
+@contextlib.contextmanager
+def api_client(
+    session: Session,
+    db_engine: Engine,
+    *,
+    enqueue: Callable[..., bool],
+    enqueue_run: Callable[[int], bool] = lambda run_id: True,
+    **settings: object,
+) -> Iterator[TestClient]:
+    """The app from the factory on `session` (every request), messages handed to the given
+    callables instead of a broker."""
+    config = Settings(
+        database_url=db_engine.url.render_as_string(hide_password=False),
+        secret_key=API_SECRET,
+        **settings,
+    )
+    app = create_app(config, enqueue=enqueue, enqueue_run=enqueue_run)
+
+    def test_session() -> Iterator[Session]:
+        yield session
+
+    app.dependency_overrides[get_session] = test_session
+    with TestClient(app) as client:
+        yield client
+
+
+def make_user(session: Session, name: str, role: Role = Role.STUDENT) -> dict[str, str]:
+    user = repo.create_user(
+        session=session, username=name, password_hash=hash_password("password-" + name), role=role
+    )
+    session.commit()
+    token = create_token(user_id=user.id, secret=API_SECRET, minutes=5)
+    return {"Authorization": f"Bearer {token}"}
+
+
+@pytest.fixture
+def alice(session: Session) -> dict[str, str]:
+    return make_user(session, "alice")
+
+
+@pytest.fixture
+def bob(session: Session) -> dict[str, str]:
+    return make_user(session, "bob")
+
+
+@pytest.fixture
+def teacher(session: Session) -> dict[str, str]:
+    return make_user(session, "teacher", Role.INSTRUCTOR)

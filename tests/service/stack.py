@@ -104,13 +104,13 @@ class Stack:
         assert done.returncode == 0, f"{args} failed:\n{done.stdout}\n{done.stderr}"
         return done.stdout
 
-    def spawn(self, name: str, *args: str) -> subprocess.Popen:
+    def spawn(self, name: str, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen:
         log = open(self.tmp / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
         # Own process group: a SIGKILL takes the pool children with it, like a dead machine.
         proc = subprocess.Popen(
             [PYTHON, *args],
             cwd=REPO,
-            env=self.env,
+            env=self.env | (env or {}),
             stdout=log,
             stderr=subprocess.STDOUT,
             start_new_session=True,
@@ -147,7 +147,9 @@ class Stack:
 
         wait_for(healthy, timeout=START_TIMEOUT_S, what="the API", context=self.logs)
 
-    def _start_celery(self, name: str, app: str, *options: str) -> None:
+    def _start_celery(
+        self, name: str, app: str, *options: str, env: dict[str, str] | None = None
+    ) -> None:
         self.spawn(
             name,
             "-m",
@@ -161,6 +163,7 @@ class Stack:
             "--without-mingle",
             "--without-heartbeat",
             f"--hostname={self.name}-{name}-{os.getpid()}-{time.monotonic_ns()}@%h",
+            env=env,
         )
         wait_for(
             lambda: " ready." in (self.tmp / f"{name}.log").read_text(errors="replace"),
@@ -172,9 +175,10 @@ class Stack:
     def start_worker(self) -> None:
         self._start_celery("worker", "worker.main")
 
-    def start_runner(self) -> None:
-        """The run lane's worker, as docker-compose's `runner` service runs it."""
-        self._start_celery("runner", "worker.run_lane", "-Q", "judge.run")
+    def start_runner(self, **env: str) -> None:
+        """The run lane's worker, as docker-compose's `runner` service runs it (with `env`
+        added to the stack's)."""
+        self._start_celery("runner", "worker.run_lane", "-Q", "judge.run", env=env)
 
     def start_sweeper(self) -> None:
         self.spawn("sweeper", "-m", "worker", "sweep")

@@ -9,15 +9,13 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
-from api.main import create_app
-from api.security import create_token, hash_password
+from api.security import create_token
 from config import DEFAULT_SECRET, Settings
 from store import repo
-from store.models import Role
 from store.outcome import JudgingOutcome
+from tests.service.conftest import API_SECRET, api_client
 
-SECRET = "unit-test-secret-" + "x" * 32
+SECRET = API_SECRET
 GOOD = "def solution(board):\n    return 0\n"
 HIDDEN_BOARD = {"board": [[1, 1], [1, 1]], "aloc": [0, 0], "bloc": [1, 1]}
 
@@ -38,44 +36,10 @@ def enqueued() -> Recorder:
 
 @pytest.fixture
 def client(session: Session, db_engine, enqueued: Recorder) -> Iterator[TestClient]:
-    settings = Settings(
-        database_url=db_engine.url.render_as_string(hide_password=False),
-        secret_key=SECRET,
-        submit_rate_per_minute=5,
-        max_source_bytes=1000,
-    )
-    app = create_app(settings, enqueue=enqueued)
-
-    def test_session() -> Iterator[Session]:
-        yield session
-
-    app.dependency_overrides[get_session] = test_session
-    with TestClient(app) as test_client:
+    with api_client(
+        session, db_engine, enqueue=enqueued, submit_rate_per_minute=5, max_source_bytes=1000
+    ) as test_client:
         yield test_client
-
-
-def make_user(session: Session, name: str, role: Role = Role.STUDENT) -> dict[str, str]:
-    user = repo.create_user(
-        session=session, username=name, password_hash=hash_password("password-" + name), role=role
-    )
-    session.commit()
-    token = create_token(user_id=user.id, secret=SECRET, minutes=5)
-    return {"Authorization": f"Bearer {token}"}
-
-
-@pytest.fixture
-def alice(session: Session) -> dict[str, str]:
-    return make_user(session, "alice")
-
-
-@pytest.fixture
-def bob(session: Session) -> dict[str, str]:
-    return make_user(session, "bob")
-
-
-@pytest.fixture
-def teacher(session: Session) -> dict[str, str]:
-    return make_user(session, "teacher", Role.INSTRUCTOR)
 
 
 def submit(client: TestClient, headers, problem: str = "numbergame", source: str = GOOD):

@@ -16,7 +16,7 @@ from api.security import create_token
 from store import repo
 from store.db import make_engine, make_session_factory
 from store.models import Role, Status, Submission
-from tests.service.conftest import stack_env
+from tests.service.conftest import started_stack
 from tests.service.stack import Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
@@ -26,12 +26,10 @@ BURST = 300
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    tmp = tmp_path_factory.mktemp("reliability")
-    running = Stack("reliability", tmp, stack_env("services", tmp, postgres, redis_main))
-    try:
-        yield running.start()
-    finally:
-        running.stop()
+    with started_stack(
+        "reliability", "services", tmp_path_factory, postgres, redis_main
+    ) as running:
+        yield running
 
 
 def dsn(stack: Stack) -> str:

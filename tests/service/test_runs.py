@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from judge import problems
-from tests.service.conftest import stack_env
+from tests.service.conftest import started_stack
 from tests.service.stack import GRADE_TIMEOUT_S, Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
@@ -37,12 +37,8 @@ CRASHING = (
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    tmp = tmp_path_factory.mktemp("stack-runs")
-    running = Stack("runs", tmp, stack_env("services", tmp, postgres, redis_main))
-    try:
-        yield running.start()
-    finally:
-        running.stop()
+    with started_stack("runs", "services", tmp_path_factory, postgres, redis_main) as running:
+        yield running
 
 
 def start(stack: Stack, token: str, source: str, cases: list[Any] | None = None) -> int:
@@ -150,3 +146,21 @@ def test_a_graded_submission_keeps_its_printed_output_on_visible_tests_only(stac
         for test in body["tests"]:
             if test["kind"] == "hidden":
                 assert not test.get("stdout") and not test.get("stderr"), test
+
+
+def test_a_run_the_sandbox_cannot_carry_out_ends_with_a_plain_message(stack) -> None:
+    """Retried with backoff while the sandbox is unavailable, then an error that says so:
+    never a verdict, never left queued or running."""
+    from worker.runs import UNAVAILABLE
+
+    stack.stop_process("runner")
+    stack.start_runner(JUDGE_SANDBOX_PYTHON="/nonexistent/python3")
+    try:
+        token = stack.register("unlucky")
+        body = wait_run(stack, token, start(stack, token, solution("numbergame_ok")))
+        assert (body["status"], body["message"], body["results"]) == ("error", UNAVAILABLE, [])
+        log = (stack.tmp / "runner.log").read_text(errors="replace")
+        assert log.count("sandbox unavailable, retrying") == 2, stack.log_tail("runner")
+    finally:
+        stack.stop_process("runner")
+        stack.start_runner()

@@ -14,14 +14,11 @@ from fastapi.testclient import TestClient
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
-from api.main import create_app
-from config import Settings
 from judge import problems
 from store import repo
 from store.models import Role, Run, RunStatus, utcnow
 from store.outcome import JudgingOutcome
-from tests.service.test_api import SECRET, make_user
+from tests.service.conftest import api_client
 
 SOURCE = "def solution(board, aloc, bloc):\n    print('thinking')\n    return 0\n"
 CASE = {"board": [[1, 1, 1]], "aloc": [0, 0], "bloc": [0, 2]}
@@ -45,36 +42,16 @@ def runs_sent() -> RunRecorder:
 
 @pytest.fixture
 def client(session: Session, db_engine, runs_sent: RunRecorder) -> Iterator[TestClient]:
-    settings = Settings(
-        database_url=db_engine.url.render_as_string(hide_password=False),
-        secret_key=SECRET,
+    with api_client(
+        session,
+        db_engine,
+        enqueue=lambda *args, **kwargs: True,
+        enqueue_run=runs_sent,
         run_rate_per_minute=RATE,
         submit_rate_per_minute=100,
         max_source_bytes=1000,
-    )
-    app = create_app(settings, enqueue=lambda *args, **kwargs: True, enqueue_run=runs_sent)
-
-    def test_session() -> Iterator[Session]:
-        yield session
-
-    app.dependency_overrides[get_session] = test_session
-    with TestClient(app) as test_client:
+    ) as test_client:
         yield test_client
-
-
-@pytest.fixture
-def alice(session: Session) -> dict[str, str]:
-    return make_user(session, "alice")
-
-
-@pytest.fixture
-def bob(session: Session) -> dict[str, str]:
-    return make_user(session, "bob")
-
-
-@pytest.fixture
-def teacher(session: Session) -> dict[str, str]:
-    return make_user(session, "teacher", Role.INSTRUCTOR)
 
 
 def start(client: TestClient, headers, **body):

@@ -97,7 +97,7 @@ def test_the_progress_poll_reads_after_the_cursor_and_nothing_once_done(session:
         return repo.progress(session=session, cursors={sub.id: cursor, other.id: None})
 
     everything = poll(None)
-    assert [(p.submission_id, p.test and p.test.index) for p in everything] == [
+    assert [(p.id, p.test and p.test.index) for p in everything] == [
         (sub.id, 0),
         (sub.id, 1),
         (sub.id, 2),

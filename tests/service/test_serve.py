@@ -59,16 +59,16 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
             headers=headers,
             json={"problem": "numbergame", "source": solution("numbergame_ok")},
         ).json()["id"]
-        body = wait_for(
-            lambda: (
-                (b := client.get(f"/api/v1/submissions/{sid}", headers=headers).json())["status"]
-                == "done"
-                and b
-            ),
-            timeout=120,
-            what="the verdict",
-            context=log.read_text,
-        )
+
+        def done(path: str) -> dict:
+            return wait_for(
+                lambda: (b := client.get(path, headers=headers).json())["status"] == "done" and b,
+                timeout=120,
+                what=path,
+                context=log.read_text,
+            )
+
+        body = done(f"/api/v1/submissions/{sid}")
         assert body["verdict"] == "AC"
         # The run lane runs too: a run on the samples.
         rid = client.post(
@@ -76,15 +76,7 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
             headers=headers,
             json={"problem": "numbergame", "source": solution("numbergame_ok")},
         ).json()["id"]
-        run = wait_for(
-            lambda: (
-                (r := client.get(f"/api/v1/runs/{rid}", headers=headers).json())["status"] == "done"
-                and r
-            ),
-            timeout=120,
-            what="the run",
-            context=log.read_text,
-        )
+        run = done(f"/api/v1/runs/{rid}")
         assert run["results"] and {c["verdict"] for c in run["results"]} == {"AC"}
         assert (tmp_path / "var" / "judge.sqlite").exists()
         assert (tmp_path / "var" / "broker.sqlite").exists()

@@ -1,5 +1,6 @@
-"""One Celery configuration, two apps: the API's loads what enqueues, never the grading task,
-the judge's runner or the sandbox; the worker's (worker/main.py) registers the tasks."""
+"""One Celery configuration, three apps: the API's loads what enqueues, never the grading task,
+the judge's runner or the sandbox; the worker's (worker/main.py) registers the grading tasks;
+the run lane's (worker/run_lane.py) the run task alone."""
 
 from __future__ import annotations
 
@@ -9,13 +10,16 @@ import subprocess
 import sys
 from pathlib import Path
 
-from worker.app import GRADE_TASK, STRENGTH_TASK
+from worker.app import GRADE_TASK, RUN_TASK, STRENGTH_TASK
 
 # Loaded only by the worker: grading, running submissions, the sandbox and its runtime.
 WORKER_ONLY = (
     "worker.tasks",
+    "worker.runs",
     "worker.runtime",
     "worker.main",
+    "worker.run_lane",
+    "judge.run",
     "judge.grade",
     "judge.runner",
     "judge.shrink",
@@ -52,3 +56,14 @@ def test_the_worker_app_registers_both_tasks(tmp_path: Path):
     tasks = fresh_python(code, tmp_path)
     assert isinstance(tasks, list)
     assert GRADE_TASK in tasks and STRENGTH_TASK in tasks
+    assert RUN_TASK not in tasks  # a run sent to the wrong queue is refused, never run here
+
+
+def test_the_run_lane_app_registers_the_run_task_alone(tmp_path: Path):
+    code = (
+        "import json\nfrom worker.run_lane import app\n"
+        "print(json.dumps([sorted(app.tasks), [q.name for q in app.conf.task_queues]]))\n"
+    )
+    tasks, queues = fresh_python(code, tmp_path)
+    assert RUN_TASK in tasks and GRADE_TASK not in tasks and STRENGTH_TASK not in tasks
+    assert queues == ["judge.run"]
