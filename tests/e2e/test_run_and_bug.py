@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from judge.problems import numbergame
 from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
@@ -81,6 +82,8 @@ def test_run_with_prints_then_where_is_the_bug(service, open_page):
     page.get_by_role("button", name="Submit", exact=True).click()
     page.wait_for_url(re.compile(r"/submissions/\d+$"))
     sid = int(page.url.rsplit("/", 1)[1])
+    # While it waits or is judged, the tab says so: "(queued: 1) ..." or "(12/47) ...".
+    expect(page).to_have_title(re.compile(rf"^\((queued(: \d+)?|\d+/\d+)\) Submission #{sid} "))
     expect(page.locator("#sub-verdict")).to_have_attribute(
         "data-verdict", "WA", timeout=GRADE_TIMEOUT_MS
     )
@@ -108,3 +111,49 @@ def test_run_with_prints_then_where_is_the_bug(service, open_page):
     expect(page.locator("#detail .detail-info .copy-call")).to_have_attribute("data-call", call)
     expect(page.locator("#detail .test-output")).to_contain_text("printed nothing")
     shot(page, "run-03-where-is-the-bug")
+
+
+def test_own_rows_typed_and_pasted_and_an_error_with_its_traceback(service, open_page):
+    username = unique("rows")
+    service.register(username, PASSWORD)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    page.goto("/problems/numbergame")
+    page.get_by_label("Your code").fill(
+        "def solution(board):\n"
+        "    print('got', board)\n"
+        "    if len(board) == 2:\n"
+        "        raise KeyError('two')\n"
+        "    return 0\n"
+    )
+    page.get_by_role("button", name="My own boards").click()
+    page.get_by_role("textbox", name="Numbers").fill("3 -1 4")
+    answer = str(numbergame.reference({"board": [3, -1, 4]}))
+    expect(page.locator("#case-preview #preview-answer")).to_have_text(answer)
+    page.get_by_role("button", name="Add this board").click()
+    page.get_by_text("Or paste boards as JSON").click()
+    pasted = page.get_by_label(re.compile("One board, or a list of boards"))
+    pasted.fill('{"board": [5000]}')
+    page.get_by_role("button", name="Add these boards").click()
+    expect(page.locator("#cases-error")).to_contain_text("between")
+    pasted.fill('[{"board": [1, 2]}, {"board": [0]}]')
+    page.get_by_role("button", name="Add these boards").click()
+    items = page.locator("#case-list .case-item")
+    expect(items).to_have_count(3)
+    expect(items.nth(0)).to_contain_text(f"expected {answer}")
+
+    # The solution returns 0 and raises on rows of two.
+    right = sum(numbergame.reference({"board": row}) == 0 for row in ([3, -1, 4], [0]))
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.locator("#run-status")).to_contain_text(
+        f"Done: {right} of 3 boards answered as expected", timeout=GRADE_TIMEOUT_MS
+    )
+    cards = page.locator("#run-results .run-case")
+    expect(cards).to_have_count(3)
+    expect(cards.nth(0).locator(".compare-expected")).to_contain_text(answer)
+    expect(cards.nth(0).locator(".printed-stdout .printed-text")).to_have_text("got [3, -1, 4]\n")
+    crashed = cards.nth(1)
+    expect(crashed.locator(".run-error")).to_contain_text("KeyError")
+    expect(crashed.locator(".traceback")).to_contain_text("raise KeyError('two')")
+    expect(crashed.locator(".copy-call")).to_have_attribute("data-call", "solution([1, 2])")
+    shot(page, "run-04-own-rows-and-an-error")

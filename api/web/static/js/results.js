@@ -24,10 +24,11 @@ export function printedOutput(entry) {
       : null);
 }
 
-// The error a call raised, with its traceback; null when it raised none.
+// The error a call raised, with its traceback (which ends with the error's message); null
+// when it raised none.
 export function errorDetails(entry) {
   if (!entry.error && !entry.traceback) return null;
   return h("div", { class: "run-error" },
-    h("p", {}, h("strong", {}, entry.error || "Error"), entry.message ? `: ${entry.message}` : ""),
+    h("p", {}, h("strong", {}, entry.error || "Error"), entry.traceback ? "" : entry.message ? `: ${entry.message}` : ""),
     entry.traceback ? h("pre", { class: "traceback" }, entry.traceback) : null);
 }

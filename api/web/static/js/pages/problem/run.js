@@ -34,7 +34,9 @@ function caseCard(slug, entry, fromSamples) {
       h("div", { class: "run-case-board" }, entry.input ? drawCase(slug, entry.input) : null),
       h("div", { class: "run-case-info" },
         comparison(entry.expected, entry.answer, entry.verdict),
-        entry.message && !/^expected /.test(entry.message) ? h("p", { class: "test-message" }, entry.message) : null,
+        // An error's message is in its traceback; "expected X, got Y" is in the boxes above.
+        entry.message && !entry.error && !entry.traceback && !/^expected /.test(entry.message)
+          ? h("p", { class: "test-message" }, entry.message) : null,
         failed && entry.input ? copyCallButton(slug, entry.input) : null,
         errorDetails(entry),
         printedOutput(entry) || h("p", { class: "muted small printed-none" }, "Printed nothing."))));
