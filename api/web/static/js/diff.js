@@ -1,10 +1,10 @@
-// A line diff of two texts (one submission's source against another's): the longest common
-// subsequence of lines, after the common head and tail are set aside, which is where two
+// A line diff of two texts (one submission's source against another's): Myers' shortest
+// edit script over lines, after the common head and tail are set aside, which is where two
 // versions of one solution usually agree. No dependency: sources are at most 64 KiB.
 
-// Above this many cells of the LCS table (the changed middles' lengths multiplied), the
-// middle is shown as removed and added whole rather than aligned: it costs too much memory.
-const MAX_CELLS = 4_000_000;
+// Past this many removed plus added lines the middle is shown as removed and added whole:
+// the search keeps one row per edit (about 16 MB at this bound) and says nothing more useful.
+const MAX_EDITS = 2000;
 
 // -> [{op: " " | "-" | "+", text, a, b}]: a and b are 1-based line numbers in each text (null
 // on the side a line is not in).
@@ -33,41 +33,62 @@ export function diffLines(before, after) {
   return out;
 }
 
-// The changed middles aligned by their LCS, removals before additions at each change.
+// The changed middles aligned by a shortest edit script (Myers 1986: the furthest reaching
+// path on each diagonal k = x - y, d edits at a time), read back from its end.
 function alignMiddle(a, b) {
   const n = a.length;
   const m = b.length;
-  if ((n + 1) * (m + 1) > MAX_CELLS) {
+  const most = Math.min(n + m, MAX_EDITS);
+  const v = new Int32Array(2 * most + 3); // v[k + most + 1]: furthest x on diagonal k
+  const at = (k) => k + most + 1;
+  const trace = []; // trace[d][k + d]: v after d edits, for k in [-d, d]
+  let found = -1;
+  for (let d = 0; d <= most && found < 0; d++) {
+    for (let k = -d; k <= d; k += 2) {
+      let x = k === -d || (k !== d && v[at(k - 1)] < v[at(k + 1)]) ? v[at(k + 1)] : v[at(k - 1)] + 1;
+      let y = x - k;
+      while (x < n && y < m && a[x] === b[y]) {
+        x += 1;
+        y += 1;
+      }
+      v[at(k)] = x;
+      if (x >= n && y >= m) found = d;
+    }
+    trace.push(v.slice(at(-d), at(d) + 1));
+  }
+  if (found < 0) {
     return [...a.map((text, i) => ({ op: "-", text, a: i, b: null })),
       ...b.map((text, j) => ({ op: "+", text, a: null, b: j }))];
   }
-  // lcs[i][j]: the LCS length of a[i:] and b[j:], in one flat array.
-  const width = m + 1;
-  const lcs = new Uint32Array((n + 1) * width);
-  for (let i = n - 1; i >= 0; i--) {
-    for (let j = m - 1; j >= 0; j--) {
-      lcs[i * width + j] = a[i] === b[j]
-        ? lcs[(i + 1) * width + j + 1] + 1
-        : Math.max(lcs[(i + 1) * width + j], lcs[i * width + j + 1]);
-    }
-  }
   const out = [];
-  let i = 0;
-  let j = 0;
-  while (i < n || j < m) {
-    if (i < n && j < m && a[i] === b[j]) {
-      out.push({ op: " ", text: a[i], a: i, b: j });
-      i += 1;
-      j += 1;
-    } else if (j >= m || (i < n && lcs[(i + 1) * width + j] >= lcs[i * width + j + 1])) {
-      out.push({ op: "-", text: a[i], a: i, b: null });
-      i += 1;
+  let x = n;
+  let y = m;
+  for (let d = found; d > 0; d--) {
+    const previous = trace[d - 1];
+    const k = x - y;
+    const down = k === -d || (k !== d && previous[k - 1 + d - 1] < previous[k + 1 + d - 1]);
+    const prevK = down ? k + 1 : k - 1;
+    const prevX = previous[prevK + d - 1];
+    const prevY = prevX - prevK;
+    while (x > prevX && y > prevY) {
+      x -= 1;
+      y -= 1;
+      out.push({ op: " ", text: a[x], a: x, b: y });
+    }
+    if (down) {
+      y -= 1;
+      out.push({ op: "+", text: b[y], a: null, b: y });
     } else {
-      out.push({ op: "+", text: b[j], a: null, b: j });
-      j += 1;
+      x -= 1;
+      out.push({ op: "-", text: a[x], a: x, b: null });
     }
   }
-  return out;
+  while (x > 0 && y > 0) {
+    x -= 1;
+    y -= 1;
+    out.push({ op: " ", text: a[x], a: x, b: y });
+  }
+  return out.reverse();
 }
 
 // The diff cut into hunks: each change with `context` unchanged lines around it; the long
