@@ -25,7 +25,15 @@ PRINTING = (
         1,
     )
 )
-SWAPPED = (CORPUS / "wrong_answer" / "footholds_minmax_swapped.py").read_text()
+SWAPPED = (
+    (CORPUS / "wrong_answer" / "footholds_minmax_swapped.py")
+    .read_text()
+    .replace(
+        "    n, m = len(board), len(board[0])\n",
+        "    n, m = len(board), len(board[0])\n    print('A at', aloc)\n",
+        1,
+    )
+)
 
 
 def test_run_with_prints_then_where_is_the_bug(service, open_page):
@@ -34,7 +42,7 @@ def test_run_with_prints_then_where_is_the_bug(service, open_page):
     page = open_page()
     log_in(page, username, PASSWORD)
     page.goto("/problems/footholds")
-    assert "size" in PRINTING
+    assert "size" in PRINTING and "A at" in SWAPPED
     page.get_by_label("Your code").fill(PRINTING)
 
     # --- the samples: answers, expected answers and what the code printed ---------------------
@@ -109,7 +117,13 @@ def test_run_with_prints_then_where_is_the_bug(service, open_page):
     case = failing["input"]
     call = f"solution({case['board']}, {case['aloc']}, {case['bloc']})"
     expect(page.locator("#detail .detail-info .copy-call")).to_have_attribute("data-call", call)
-    expect(page.locator("#detail .test-output")).to_contain_text("printed nothing")
+    # What it printed on that visible test, and which tests printed anything.
+    assert failing["stdout"] == f"A at {case['aloc']}\n"
+    expect(page.locator("#detail .test-output .printed-stdout .printed-text")).to_have_text(
+        failing["stdout"]
+    )
+    row = page.locator(f'#tests-body tr[data-index="{failing["index"]}"]')
+    expect(row.locator(".printed-tag")).to_have_text(" printed")
     shot(page, "run-03-where-is-the-bug")
 
 
