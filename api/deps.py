@@ -108,6 +108,20 @@ def get_current_user(
     return user
 
 
+def get_optional_user(
+    session: SessionDep,
+    settings: SettingsDep,
+    token: Annotated[str | None, Depends(oauth2_scheme)],
+) -> User | None:
+    """The logged-in user, or None for a visitor (no token, or one no longer valid): for
+    what anyone may read, where a login only adds the viewer's own part."""
+    if not token:
+        return None
+    user_id = token_user_id(token, settings.secret_key)
+    user = repo.get_user(session=session, user_id=user_id) if user_id is not None else None
+    return None if user is None or user.disabled else user
+
+
 def get_instructor(user: Annotated[User, Depends(get_current_user)]) -> User:
     if user.role != Role.INSTRUCTOR:
         raise HTTPException(status.HTTP_403_FORBIDDEN, detail="instructors only")
@@ -115,6 +129,7 @@ def get_instructor(user: Annotated[User, Depends(get_current_user)]) -> User:
 
 
 CurrentUser = Annotated[User, Depends(get_current_user)]
+OptionalUser = Annotated[User | None, Depends(get_optional_user)]
 Instructor = Annotated[User, Depends(get_instructor)]
 
 

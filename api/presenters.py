@@ -92,6 +92,7 @@ def submission_public(session: Session, sub: Submission, viewer: User) -> Submis
         sandboxed=sub.sandboxed,
         started_at=sub.started_at,
         hold_reason=sub.hold_reason if viewer.role == Role.INSTRUCTOR else None,
+        queue_position=repo.queue_position(session=session, submission=sub),
         tests=tests_public(sub, repo.current_tests(session=session, submission=sub), viewer),
         history=[
             JudgingPublic.model_validate(j, from_attributes=True)

@@ -247,6 +247,8 @@ class SubmissionPublic(SubmissionSummary):
     started_at: datetime | None
     # Held (grading kept being interrupted, an instructor decides): why, for instructors only.
     hold_reason: str | None = None
+    # While queued: 1 when it is next in its lane (live or rejudge); None otherwise.
+    queue_position: int | None = None
     tests: list[TestPublic]
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
 

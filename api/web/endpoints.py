@@ -1,7 +1,9 @@
 """JSON endpoints the web pages need beyond the core contract (mounted under /api/v1).
 
-- `POST /problems/{slug}/boards/preview` (instructors): validate a board, its reference answer
-  and one optimal line, without saving it: the board editor's live preview.
+- `POST /problems/{slug}/boards/preview` (any account): validate a board, its reference answer
+  and one optimal line, without saving it: the board editor's live preview, for instructors'
+  hidden boards and students' own run cases alike (a run of such a case shows its reference
+  answer anyway).
 - `GET /problems/{slug}/plan`: how many tests a submission will get (the live progress bar).
 - `GET /submissions/{id}/tests/{index}/explanation`: the optimal line of play for a test the
   viewer may see the input of (never a solver for arbitrary boards: students only get lines
@@ -19,7 +21,14 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
-from api.deps import CurrentUser, Instructor, SessionDep, SettingsDep, find_submission
+from api.deps import (
+    CurrentUser,
+    Instructor,
+    OptionalUser,
+    SessionDep,
+    SettingsDep,
+    find_submission,
+)
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
@@ -87,10 +96,11 @@ def _solve(module: problems.Problem, case: dict[str, Any]) -> tuple[Any, dict[st
 @router.post(
     "/problems/{slug}/boards/preview",
     response_model=BoardPreview,
-    responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+    responses={401: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
 )
-async def preview_board(slug: str, board_in: BoardCreate, user: Instructor) -> BoardPreview:
-    """What `POST /problems/{slug}/boards` would store, without storing it."""
+async def preview_board(slug: str, board_in: BoardCreate, user: CurrentUser) -> BoardPreview:
+    """A drawn board checked and solved, nothing stored: what `POST /problems/{slug}/boards`
+    would store, and a student's own case before it is run."""
     module = find_problem(slug)
     case = validated_case(module, board_in.input)
     answer, explanation = await run_in_threadpool(_solve, module, case)
@@ -141,10 +151,11 @@ async def explain_test(
 
 
 @router.get("/stats/problems", response_model=list[ProblemStat])
-def problem_stats(request: Request, session: SessionDep, viewer: CurrentUser) -> list[ProblemStat]:
-    """Acceptance rate of every problem, and the viewer's own standing on it."""
+def problem_stats(request: Request, session: SessionDep, viewer: OptionalUser) -> list[ProblemStat]:
+    """Acceptance rate of every problem (public, as the problem list is), and the viewer's
+    own standing on it when logged in."""
     totals = request.app.state.problem_totals.get(session=session)
-    mine = stats.standing(session=session, user_id=viewer.id)
+    mine = stats.standing(session=session, user_id=viewer.id) if viewer else {}
     out = []
     for slug, module in problems.registry().items():
         counts = totals.get(slug, stats.ProblemTotals(0, 0, 0))

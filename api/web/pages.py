@@ -73,9 +73,16 @@ templates.env.globals["verdicts"] = verdict_table()
 
 def problem_list() -> list[dict[str, Any]]:
     # time_s: a test stopped at the limit is shown as "> limit", not as its CPU time.
+    # params: a failing board copied as a call, solution(...), names them in this order.
     # view: which renderer and editor draw the problem's cases (boards.js, board-editor.js).
     return [
-        {"slug": slug, "title": m.TITLE, "time_s": m.LIMITS.time_s, "view": asdict(m.VIEW)}
+        {
+            "slug": slug,
+            "title": m.TITLE,
+            "time_s": m.LIMITS.time_s,
+            "view": asdict(m.VIEW),
+            "params": list(m.PARAMS),  # the order of solution's arguments: a ready call
+        }
         for slug, m in problems.registry().items()
     ]
 
@@ -125,7 +132,8 @@ def register(request: Request) -> Response:
 
 @router.get("/problems", response_class=HTMLResponse)
 def problem_index(request: Request) -> Response:
-    return page(request, "problems.html", title="Problems", nav="problems")
+    # Readable without an account (public): the problem page says that submitting needs one.
+    return page(request, "problems.html", title="Problems", nav="problems", public=True)
 
 
 @router.get("/problems/{slug}", response_class=HTMLResponse)
@@ -140,6 +148,7 @@ def problem_page(request: Request, slug: str) -> Response:
         "problem.html",
         title=module.TITLE,
         nav="problems",
+        public=True,
         problem={"slug": slug, "title": module.TITLE, "params": list(module.PARAMS)},
         limits=limits,
         statement_html=render_markdown(module.STATEMENT),

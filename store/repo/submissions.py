@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, func, literal, select, true, tuple_, update
+from sqlalchemy import and_, case, func, literal, or_, select, true, tuple_, update
 from sqlalchemy.orm import Session
 
 from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
@@ -78,6 +78,26 @@ def create_submission_limited(
     return create_submission(
         session=session, user_id=user_id, problem=problem, source=source, seed=seed
     )
+
+
+def queue_position(*, session: Session, submission: Submission) -> int | None:
+    """Where a queued submission waits in its lane (its priority's queue): 1 when it is next,
+    counting the queued rows of the lane whose latest message went out before its own (the
+    queues are first in, first out). None when it is not queued."""
+    if submission.status != Status.QUEUED:
+        return None
+    sent = submission.enqueued_at
+    ahead = session.scalar(
+        select(func.count()).where(
+            Submission.status == Status.QUEUED,
+            Submission.priority == submission.priority,
+            or_(
+                Submission.enqueued_at < sent,
+                and_(Submission.enqueued_at == sent, Submission.id < submission.id),
+            ),
+        )
+    )
+    return (ahead or 0) + 1
 
 
 def recent_submission_times(*, session: Session, user_id: int, since: datetime) -> list[datetime]:

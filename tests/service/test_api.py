@@ -82,7 +82,7 @@ def test_register_log_in_and_who_am_i(client: TestClient) -> None:
 def test_requests_without_a_valid_token_are_401(client: TestClient, headers) -> None:
     for method, path in [
         ("GET", "/api/v1/submissions"),
-        ("GET", "/api/v1/problems"),
+        ("GET", "/api/v1/problems/footholds/plan"),
         ("POST", "/api/v1/submissions"),
         ("GET", "/api/v1/submissions/1"),
     ]:
@@ -116,6 +116,22 @@ def test_problems_are_listed_with_statement_samples_and_limits(client, alice) ->
     assert problem["param_types"] == {"board": "int[][]", "aloc": "int[]", "bloc": "int[]"}
     assert problem["answer_type"] == "int"
     assert client.get("/api/v1/problems/nope", headers=alice).status_code == 404
+
+
+def test_problems_and_their_statements_are_public_and_submitting_is_not(client, alice) -> None:
+    for headers in ({}, {"Authorization": "Bearer not-a-jwt"}):
+        listed = client.get("/api/v1/problems", headers=headers)
+        assert listed.status_code == 200 and "footholds" in {p["slug"] for p in listed.json()}
+        problem = client.get("/api/v1/problems/footholds", headers=headers).json()
+        assert problem["params"] == ["board", "aloc", "bloc"] and problem["samples"]
+        stats = client.get("/api/v1/stats/problems", headers=headers)
+        assert stats.status_code == 200 and {s["mine"] for s in stats.json()} == {None}
+    submit(client, alice)
+    mine = client.get("/api/v1/stats/problems", headers=alice).json()
+    assert {s["slug"]: s["mine"] for s in mine}["numbergame"] == "tried"
+    anonymous = client.post("/api/v1/submissions", json={"problem": "footholds", "source": GOOD})
+    assert anonymous.status_code == 401
+    assert client.get("/api/v1/problems/footholds/boards").status_code == 401
 
 
 def test_instructors_manage_hidden_boards(client, teacher, alice) -> None:
@@ -153,6 +169,17 @@ def test_json_and_file_submissions_are_queued_and_enqueued(client, alice, enqueu
     assert upload.status_code == 202, upload.text
     assert enqueued.sent == [(first.json()["id"], "live"), (upload.json()["id"], "live")]
     assert upload.headers["location"] == f"/api/v1/submissions/{upload.json()['id']}"
+
+
+def test_a_queued_submission_says_where_it_waits(client, alice, bob, session) -> None:
+    ahead = submit(client, bob).json()["id"]
+    mine = submit(client, alice).json()["id"]
+    assert client.get(f"/api/v1/submissions/{mine}", headers=alice).json()["queue_position"] == 2
+    assert repo.claim(session=session, submission_id=ahead, lease_s=60)
+    detail = client.get(f"/api/v1/submissions/{mine}", headers=alice).json()
+    assert detail["queue_position"] == 1
+    claimed = client.get(f"/api/v1/submissions/{ahead}", headers=bob).json()
+    assert (claimed["status"], claimed["queue_position"]) == ("running", None)
 
 
 @pytest.mark.parametrize(

@@ -312,6 +312,27 @@ def test_rejudge_keeps_the_previous_verdict_in_history(session: Session) -> None
     assert [type(j.reason) for j in history] == [Priority, Priority]  # read back as the enum
 
 
+def test_queue_position_counts_the_queued_rows_ahead_in_the_same_lane(session: Session) -> None:
+    first, second, third = (new_submission(session, f"q{i}") for i in range(3))
+    for age, sub in zip((30, 20, 10), (first, second, third), strict=True):
+        sent(session, sub, seconds_ago=age)
+    old = new_submission(session, "old")  # a rejudge: the other lane, however long it waited
+    assert repo.claim(session=session, submission_id=old.id, lease_s=60)
+    repo.rejudge(session=session, submission_ids=[old.id])
+    session.commit()
+    sent(session, old, seconds_ago=100)
+
+    def position(sub) -> int | None:
+        session.refresh(sub)
+        return repo.queue_position(session=session, submission=sub)
+
+    assert [position(s) for s in (first, second, third, old)] == [1, 2, 3, 1]
+    assert repo.claim(session=session, submission_id=first.id, lease_s=60)
+    assert [position(s) for s in (first, second, third)] == [None, 1, 2]
+    sent(session, second, seconds_ago=1)  # resent: its message is now behind the third's
+    assert [position(s) for s in (second, third)] == [2, 1]
+
+
 def test_a_priority_outside_the_enum_is_refused(session: Session) -> None:
     sub = new_submission(session)
     with pytest.raises(StatementError, match="'urgent' is not a valid Priority"):

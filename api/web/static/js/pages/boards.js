@@ -2,11 +2,12 @@
 // reference answer, the winner and the optimal line animated, which surviving mutants the board
 // would kill), saving, and the saved list.
 import { api, requireUser } from "../api.js";
-import { cellWords, makeEditor } from "../board-editor.js";
+import { makeEditor } from "../board-editor.js";
+import { invalidBox, plainWords, previewBoard, previewContent } from "../board-preview.js";
 import { boardNotes, loadReports } from "../board-notes.js";
 import { rejudgeWithProgress } from "../rejudge.js";
-import { drawCase, replay } from "../boards.js";
-import { $, $$, capitalise, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
+import { drawCase } from "../boards.js";
+import { $, $$, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
 const { slug, samples = [] } = pageData();
 const user = await requireUser();
@@ -94,39 +95,8 @@ function cancelKills() {
   killsLine.hidden = true;
 }
 
-function winnerText(explanation) {
-  const w = explanation.winner;
-  if (w === "A" || w === "B") return `${w} wins`;
-  if (w === "draw") return "A draw";
-  if (w) return `The ${w} player wins`;
-  return "";
-}
-
 function showPreview(result) {
-  const explanation = result.explanation || {};
-  clear(preview).append(
-    h("div", { class: "preview-answer" },
-      h("div", { class: "answer-box" }, h("span", { class: "answer-label" }, "Reference answer"),
-        h("span", { class: "answer-value", id: "preview-answer" }, String(result.answer))),
-      h("div", { class: "answer-box" }, h("span", { class: "answer-label" }, "Result"),
-        h("span", { class: "answer-value answer-winner", id: "preview-winner" }, winnerText(explanation)))),
-    killsLine,
-    explanation.summary ? h("p", { class: "muted" }, capitalise(explanation.summary)) : null,
-    replay(slug, result.input, explanation, { autoplay: true, delay: 700 }),
-  );
-}
-
-// The judge's messages name fields ("aloc [4, 0] is not on a foothold (board[4][0] is 0)"):
-// said here as the page shows the board. The editor avoids these boards; this is the fallback.
-const PIECES = { aloc: "A", bloc: "B" };
-
-function plainWords(message) {
-  return message
-    .replace(/\b(aloc|bloc) \[(\d+), (\d+)\] is not on a foothold \(board\[\d+\]\[\d+\] is 0\)/,
-      (_, piece, r, c) => `${PIECES[piece]} stands on ${cellWords(r, c)}, which has no foothold`)
-    .replace(/\b(aloc|bloc) \[(\d+), (\d+)\] is off the (\d+)x(\d+) board/,
-      (_, piece, r, c, rows, cols) => `${PIECES[piece]} stands on ${cellWords(r, c)}, outside the ${rows} by ${cols} board`)
-    .replace(/\bboard\[(\d+)\] is (-?\d+), must be between/, (_, i, v) => `Number ${Number(i) + 1} is ${v}; numbers must be between`);
+  clear(preview).append(...previewContent(slug, result, killsLine));
 }
 
 // A board already tested (a sample or a saved hidden board) adds nothing: it is not saved again.
@@ -158,8 +128,7 @@ function updateSave() {
 }
 
 function showInvalid(message) {
-  clear(preview).append(h("div", { class: "alert alert-error validation-error", id: "preview-error" },
-    h("strong", {}, "This board cannot be saved. "), message));
+  clear(preview).append(invalidBox("This board cannot be saved.", message));
 }
 
 async function runPreview() {
@@ -169,9 +138,7 @@ async function runPreview() {
   inflight = controller;
   preview.classList.add("is-loading");
   try {
-    const result = await api(`/problems/${encodeURIComponent(slug)}/boards/preview`, {
-      method: "POST", json: { input: body }, signal: controller.signal,
-    });
+    const result = await previewBoard(slug, body, controller.signal);
     if (controller.signal.aborted) return;
     previewed = JSON.stringify(body);
     showPreview(result);
@@ -180,7 +147,7 @@ async function runPreview() {
     if (error.name === "AbortError") return;
     previewed = null;
     saveButton.disabled = true;
-    if (error.status === 422) showInvalid(plainWords(error.message.replace(/^Invalid board: /i, "")));
+    if (error.status === 422) showInvalid(plainWords(error.message));
     else clear(preview).append(h("div", { class: "alert alert-error" }, error.message));
   } finally {
     if (inflight === controller) {

@@ -127,6 +127,11 @@ function row(item) {
     h("td", { class: "num hide-sm" }, ran
       ? formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem]) : "–"),
     h("td", { class: "num hide-sm" }, formatKb(item.peak_memory_kb)),
+    h("td", {}, item.user === user.username ? h("a", {
+      class: "small load-link",
+      href: `/problems/${encodeURIComponent(item.problem)}?load=${item.id}`,
+      "aria-label": `Load submission ${item.id} into the editor`,
+    }, "Load into editor") : null),
   );
 }
 
@@ -139,7 +144,7 @@ if (inverted) {
   swapped.set("to", params.get("from"));
   swapped.delete("cursor");
   swapped.delete("at");
-  clear(body).appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row", id: "inverted-range" },
+  clear(body).appendChild(h("tr", {}, h("td", { colspan: "9", class: "empty-row", id: "inverted-range" },
     `The “From” date (${params.get("from")}) is after the “To” date (${params.get("to")}), so nothing can match. `,
     h("a", { href: `/submissions?${swapped}` }, "Swap the dates"))));
   $("#f-from").setAttribute("aria-invalid", "true");
@@ -161,7 +166,7 @@ async function showPage() {
       if ((params.get("cursor") || params.get("offset")) && page.total > 0) {
         location.replace(pageLink(null, 0)); // past the last page: back to the first
       }
-      const cell = h("td", { colspan: "8", class: "empty-row" },
+      const cell = h("td", { colspan: "9", class: "empty-row" },
         filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
         " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"));
       body.appendChild(h("tr", {}, cell));
@@ -187,7 +192,7 @@ async function showPage() {
       prev.hidden = next.hidden = !page.prev_cursor && !page.next_cursor;
     }
   } catch (error) {
-    clear(body).appendChild(h("tr", {}, h("td", { colspan: "8", class: "empty-row" }, "Could not load the submissions.")));
+    clear(body).appendChild(h("tr", {}, h("td", { colspan: "9", class: "empty-row" }, "Could not load the submissions.")));
     pageAlert(error.message);
   }
 }

@@ -1,11 +1,15 @@
 // Problem page: statement (rendered on the server), sample boards drawn with their optimal
 // lines, and the submit form (editor or .py upload). A submission opens its own page, which
-// follows the judging live.
-import { api, requireUser } from "../api.js";
+// follows the judging live. Visitors read it all; running and submitting need an account.
+// ?load=ID puts a past submission's code in the editor, keeping the draft it replaces.
+import { api, currentUser, loginUrl } from "../api.js";
 import { drawCase, replay } from "../boards.js";
 import { $, capitalise, h, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
 import { CodeEditor } from "../editor.js";
 import { highlightBlocks } from "../highlight.js";
+import { OwnCases } from "./problem/cases.js";
+import { LoadIntoEditor } from "./problem/load.js";
+import { startRun } from "./problem/run.js";
 
 const data = pageData();
 const slug = data.slug;
@@ -52,6 +56,7 @@ const fileInput = $("#file");
 const fileNote = $("#file-note");
 const submitButton = $("#submit-button");
 const draftNote = $("#draft-note");
+let signedIn = false; // a visitor may write a draft, not send it
 let uploaded = null; // {name, text, file} while the editor shows an unchanged upload
 let replaced = null; // the code a file or the template replaced, until undone or edited
 
@@ -78,7 +83,7 @@ const editor = new CodeEditor($("#source"), {
   onChange: (value) => {
     saveDraft(value);
     hideUndo();
-    submitButton.disabled = false; // a refused file no longer stands for the code
+    submitButton.disabled = !signedIn; // a refused file no longer stands for the code
     if (uploaded && value !== uploaded.text) forgetUpload();
   },
 });
@@ -105,14 +110,14 @@ $("#draft-undo").addEventListener("click", () => {
   hideUndo();
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = false;
+  submitButton.disabled = !signedIn;
   editor.textarea.focus();
 });
 
 $("#reset-code").addEventListener("click", () => {
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = false;
+  submitButton.disabled = !signedIn;
   replaceCode(template(), "The editor was reset to the template.");
   editor.textarea.focus();
 });
@@ -127,7 +132,7 @@ function refuseFile(message) {
 
 fileInput.addEventListener("change", async () => {
   showAlert(error, "");
-  submitButton.disabled = false;
+  submitButton.disabled = !signedIn;
   const file = fileInput.files[0];
   if (!file) return;
   if (!/\.py$/i.test(file.name)) {
@@ -191,29 +196,93 @@ form.addEventListener("submit", async (event) => {
     if (err.status === 413) message = `Your code is too large for the judge. ${err.message}`;
     if (err.status === 429) message = `You are submitting too often. ${err.message}`;
     showAlert(error, message);
-    button.disabled = false;
+    button.disabled = !signedIn;
     button.textContent = "Submit";
   }
 });
 
-// ---- recent submissions for this problem -----------------------------------------------------
+// ---- run: the code on the samples or the student's own boards, not a submission -------------
 
-await requireUser();
-try {
-  const page = await api(`/submissions?problem=${encodeURIComponent(slug)}&limit=5`);
-  if (page.items.length) {
-    const list = $("#recent-list");
-    for (const item of page.items) {
-      list.appendChild(h("li", {},
-        h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
-        verdictBadge(item.verdict, item.status), " ",
-        item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
-        h("span", { class: "muted small" }, timeCell(item.created_at))));
-    }
-    list.appendChild(h("li", { class: "more" },
-      h("a", { href: `/submissions?problem=${encodeURIComponent(slug)}` }, "All your submissions for this problem →")));
-    $("#recent").hidden = false;
+const runButton = $("#run-button");
+let ownCases = null; // built once the account is known (a visitor's editor has no preview)
+let runOwn = false;
+
+function chooseCases(own) {
+  runOwn = own;
+  $("#cases-samples").setAttribute("aria-pressed", String(!own));
+  $("#cases-own").setAttribute("aria-pressed", String(own));
+  if (!ownCases) return;
+  if (own) ownCases.show();
+  else ownCases.hide();
+}
+
+$("#cases-samples").addEventListener("click", () => chooseCases(false));
+$("#cases-own").addEventListener("click", () => chooseCases(true));
+
+runButton.addEventListener("click", () => {
+  showAlert(error, "");
+  const source = editor.value;
+  if (!source.trim() || source === template()) {
+    showAlert(error, "Write your solution in the editor first.");
+    editor.textarea.focus();
+    return;
   }
-} catch {
-  // The list is a convenience; the form works without it.
+  const cases = runOwn ? ownCases.inputs() : null;
+  if (cases && !cases.length) {
+    showAlert(error, "Add a board of your own first, or choose the samples.");
+    return;
+  }
+  startRun({ slug, source, cases, samples: data.samples.length, button: runButton });
+});
+
+// ---- a past submission into the editor (?load=ID), the draft it replaces kept aside --------
+
+const loading = new LoadIntoEditor(slug, editor, {
+  isTemplate: (text) => text === template(),
+  put: (text) => {
+    editor.value = text;
+    saveDraft(text);
+    hideUndo();
+    forgetUpload();
+    showAlert(error, "");
+    submitButton.disabled = !signedIn;
+  },
+});
+
+// ---- who is here: a visitor reads; a student also submits and sees their recent work --------
+
+const user = await currentUser().catch(() => null); // app.js says why it failed
+signedIn = Boolean(user);
+submitButton.disabled = !signedIn;
+runButton.disabled = !signedIn;
+ownCases = new OwnCases(slug, { canPreview: signedIn });
+chooseCases(runOwn);
+if (!user) {
+  $("#login-link").href = loginUrl();
+  $("#login-needed").hidden = false;
+} else {
+  await loading.loadRequested();
+  await showRecent();
+}
+
+async function showRecent() {
+  try {
+    const page = await api(`/submissions?problem=${encodeURIComponent(slug)}&limit=5`);
+    if (page.items.length) {
+      const list = $("#recent-list");
+      for (const item of page.items) {
+        list.appendChild(h("li", {},
+          h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
+          verdictBadge(item.verdict, item.status), " ",
+          item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
+          h("span", { class: "muted small" }, timeCell(item.created_at)), " ",
+          h("a", { class: "small load-link", href: `?load=${item.id}`, "aria-label": `Load submission ${item.id} into the editor` }, "Load")));
+      }
+      list.appendChild(h("li", { class: "more" },
+        h("a", { href: `/submissions?problem=${encodeURIComponent(slug)}` }, "All your submissions for this problem →")));
+      $("#recent").hidden = false;
+    }
+  } catch {
+    // The list is a convenience; the form works without it.
+  }
 }

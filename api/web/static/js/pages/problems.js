@@ -1,8 +1,8 @@
-// Problem list: acceptance rate and the viewer's standing, from /stats/problems.
-import { api, requireUser } from "../api.js";
+// Problem list: acceptance rate and the viewer's standing, from /stats/problems. Public: a
+// visitor sees the same list, without a standing of their own.
+import { api } from "../api.js";
 import { $, $$, h, pageAlert } from "../dom.js";
 
-await requireUser();
 try {
   const stats = await api("/stats/problems");
   for (const stat of stats) {

@@ -3,6 +3,7 @@
 // the shrunk counterexample, and the highlighted source. The parts live in ./submission/.
 import { api, requireUser } from "../api.js";
 import { $, pageAlert } from "../dom.js";
+import { setupCompare } from "./submission/compare.js";
 import { renderHeader } from "./submission/header.js";
 import { follow, resetLive } from "./submission/live.js";
 import { renderFinal } from "./submission/result.js";
@@ -44,6 +45,10 @@ async function start() {
     return;
   }
   renderHeader();
+  const load = $("#load-source");
+  load.hidden = page.sub.user !== user.username; // one's own code only
+  load.href = `/problems/${encodeURIComponent(page.sub.problem)}?load=${page.id}`;
+  setupCompare();
   if (page.sub.status === "done") {
     renderFinal();
   } else {

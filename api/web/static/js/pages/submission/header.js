@@ -31,13 +31,32 @@ export function renderHeader() {
           : "Grading was interrupted by a problem on the judge's side, not by your code. An instructor will run it again.")));
     delete box.dataset.verdict;
   } else {
+    const position = sub.status === "queued" && sub.queue_position
+      ? h("span", { class: "queue-position", id: "queue-position" }, queueText(sub.queue_position)) : null;
     box.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }),
       h("div", { class: "sub-verdict-text" }, h("strong", {}, sub.status === "running" ? "Judging…" : "Queued…"),
+        position,
         h("span", { class: "muted" }, "Results appear below as each test is graded.")));
     delete box.dataset.verdict;
   }
   $("#sub-actions").hidden = !isInstructor;
   renderHold();
+  if (sub.status !== "running") renderTabTitle(); // running: the progress sets it
+}
+
+function queueText(position) {
+  return position === 1 ? "Next in the queue" : `Position ${position} in the queue (${plural(position - 1, "submission")} ahead)`;
+}
+
+// The tab says how far the judging is, for a student who looks at another tab meanwhile.
+export function renderTabTitle(graded = 0, total = 0) {
+  const { sub } = page;
+  let prefix = "";
+  if (sub.status === "done") prefix = `${sub.verdict} · `;
+  else if (sub.status === "held") prefix = "(held) ";
+  else if (sub.status === "queued") prefix = sub.queue_position ? `(queued: ${sub.queue_position}) ` : "(queued) ";
+  else if (total) prefix = `(${graded}/${total}) `;
+  document.title = `${prefix}Submission #${sub.id} · Footholds Judge`;
 }
 
 function renderHold() {

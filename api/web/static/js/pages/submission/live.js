@@ -3,7 +3,7 @@
 import { API, api } from "../../api.js";
 import { $, clear, h, pageAlert, verdictCss } from "../../dom.js";
 import { streamEvents } from "../../sse.js";
-import { renderHeader } from "./header.js";
+import { renderHeader, renderTabTitle } from "./header.js";
 import { renderFinal } from "./result.js";
 import { firstFailure, isFailure, page } from "./state.js";
 import { forgetExplanations, showTest } from "./test-detail.js";
@@ -28,6 +28,7 @@ function updateProgress(statusText) {
     if (failed.length) text += ` · test #${failed[0].index + 1} failed (${failed[0].verdict})`;
   }
   $("#live-text").textContent = text;
+  renderTabTitle(graded, planned ? total : 0);
   const strip = $("#test-strip");
   while (strip.children.length < total) strip.appendChild(h("li", { class: "tick tick-pending" }));
   [...tests.values()].forEach((test) => {
@@ -93,6 +94,29 @@ function statusText(status) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// While queued, the position is asked for again every few seconds (the event stream says
+// when the status changes, not how the queue moves).
+const QUEUE_POLL_MS = 2000;
+let queueTimer = null;
+
+function watchQueue(signal) {
+  clearTimeout(queueTimer);
+  if (page.sub.status !== "queued" || signal.aborted) return;
+  queueTimer = setTimeout(async () => {
+    try {
+      const fresh = await api(`/submissions/${page.id}`);
+      if (signal.aborted || page.sub.status !== "queued") return;
+      if (fresh.status === "queued") {
+        page.sub.queue_position = fresh.queue_position;
+        renderHeader();
+      }
+    } catch {
+      // the stream reports trouble; the position is a nicety
+    }
+    watchQueue(signal);
+  }, QUEUE_POLL_MS);
+}
+
 // Streams the judging until it is done; a dropped stream is reopened after a backoff, and a
 // judging that finished meanwhile is fetched whole.
 export async function follow() {
@@ -107,6 +131,7 @@ export async function follow() {
     page.planned = 0;
   }
   updateProgress(statusText(page.sub.status));
+  watchQueue(controller.signal);
   let failures = 0;
   while (page.sub.status !== "done" && !controller.signal.aborted) {
     try {

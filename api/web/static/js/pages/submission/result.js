@@ -1,7 +1,7 @@
 // The finished judging drawn whole: header, summary, source, tests, the first failure and a
 // counterexample, and the submission's earlier judgings.
 import { $, clear, formatDate, h, verdictBadge } from "../../dom.js";
-import { renderHeader, renderSummary } from "./header.js";
+import { renderHeader, renderSummary, renderTabTitle } from "./header.js";
 import { renderSource } from "./source.js";
 import { firstFailure, page, timeText } from "./state.js";
 import { showCounterexample, showTest } from "./test-detail.js";
@@ -25,7 +25,7 @@ export function renderFinal() {
   else $("#counterexample").hidden = true;
   renderJudgings();
   $("#submission").setAttribute("aria-busy", "false");
-  document.title = `#${sub.id} ${sub.verdict} · Footholds Judge`;
+  renderTabTitle();
 }
 
 function renderJudgings() {

@@ -2,6 +2,8 @@
 // counterexample of a failing random or worst-case board.
 import { api } from "../../api.js";
 import { drawCase, replay } from "../../boards.js";
+import { copyCallButton } from "../../calls.js";
+import { comparison, printedOutput } from "../../results.js";
 import { $, clear, formatValue, h, plural, verdictBadge, verdictLabel } from "../../dom.js";
 import { hiddenFailures, isFailure, page, timeText, visibleInput } from "./state.js";
 
@@ -10,14 +12,6 @@ const explanations = new Map(); // test index -> promise of its optimal line
 // A new judging's tests are other tests: their lines are fetched again.
 export function forgetExplanations() {
   explanations.clear();
-}
-
-function comparison(expected, got, verdict) {
-  const returned = verdict === "WA" ? formatValue(got) : got === null || got === undefined ? "no answer" : formatValue(got);
-  return h("dl", { class: "compare" },
-    h("div", { class: "compare-item compare-expected" }, h("dt", {}, "Expected"), h("dd", {}, h("code", {}, formatValue(expected)))),
-    h("div", { class: `compare-item ${verdict === "AC" ? "compare-ok" : "compare-got"}` },
-      h("dt", {}, "Your function returned"), h("dd", {}, h("code", {}, returned))));
 }
 
 function lineSection(slug, input, explanation, collapsed = false) {
@@ -81,9 +75,12 @@ export function showTest(test, isFirstFailure) {
   const layout = h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, test.input)),
     h("div", { class: "detail-info" }, comparison(test.expected, test.got, test.verdict),
+      failed ? copyCallButton(sub.problem, test.input, sub.language) : null,
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"),
         h("pre", {}, JSON.stringify(test.input)))));
   body.appendChild(layout);
+  body.appendChild(printedSection(test));
+  if (test.diagnosis) body.appendChild(diagnosisSection(sub, test.diagnosis));
   // With a shrunk counterexample below, this larger board's line is there on request. A small
   // position is the smallest board already: its line is the one to study.
   const collapsed = Boolean(test.counterexample) && test.kind !== "small";
@@ -100,6 +97,46 @@ export function showTest(test, isFirstFailure) {
     line.replaceChildren(h(collapsed ? "summary" : "h4", {}, "Optimal line of play"),
       h("p", { class: "alert alert-error" }, `Could not load the optimal line: ${error.message}`));
   });
+}
+
+// What the submission printed on this test (visible tests keep it; hidden ones never do).
+function printedSection(test) {
+  const box = h("section", { class: "test-output", "aria-label": "What your code printed" },
+    h("h4", {}, "What your code printed"));
+  const printed = printedOutput(test);
+  box.appendChild(printed || h("p", { class: "muted", id: "printed-nothing" },
+    test.stdout === undefined || test.stdout === null
+      ? "Printed output is not kept for this test."
+      : "Nothing: your code printed nothing on this test."));
+  return box;
+}
+
+// Where is the bug: the position below the failing board where the submission is wrong
+// although it is right one move later, drawn with its children (judge/diagnose.py).
+function positionCard(slug, probe, { wrong, title, language }) {
+  return h("figure", { class: ["diag-position", wrong ? "diag-wrong" : "diag-right"] },
+    h("figcaption", {}, h("strong", {}, title), " · expected ", h("code", {}, formatValue(probe.expected)),
+      ", returned ", h("code", { class: wrong ? "diag-got-wrong" : "" }, formatValue(probe.got))),
+    drawCase(slug, probe.case, { size: wrong ? "normal" : "small" }),
+    wrong ? copyCallButton(slug, probe.case, language) : null);
+}
+
+function diagnosisSection(sub, diagnosis) {
+  const children = diagnosis.children || [];
+  const depth = diagnosis.depth || 0;
+  const where = depth === 0 ? "on this very board" : `${plural(depth, "move")} below this board`;
+  return h("section", { class: "diagnosis", id: "diagnosis", "aria-labelledby": "diagnosis-title" },
+    h("h3", { id: "diagnosis-title" }, "Where is the bug?"),
+    h("p", { class: "diagnosis-summary", id: "diagnosis-summary" }, diagnosis.summary),
+    h("p", { class: "muted small" }, `The judge asked your own function about the positions below the failing board and found this one, ${where}.`),
+    h("div", { class: "diag-grid" },
+      positionCard(sub.problem, diagnosis, { wrong: true, title: "Wrong here", language: sub.language }),
+      children.length
+        ? h("div", { class: "diag-children" },
+          h("p", { class: "diag-children-title" }, `Right on all ${plural(children.length, "position")} one move later:`),
+          h("div", { class: "diag-children-grid" },
+            ...children.map((child, k) => positionCard(sub.problem, child, { wrong: false, title: `After move ${k + 1}` }))))
+        : h("p", { class: "muted diag-children" }, "No position follows this one: the game ends here.")));
 }
 
 export function showCounterexample(test) {
@@ -120,6 +157,7 @@ export function showCounterexample(test) {
   body.appendChild(h("div", { class: "detail-layout" },
     h("div", { class: "detail-board" }, drawCase(sub.problem, cx.input)),
     h("div", { class: "detail-info" }, comparison(cx.expected, cx.got, cx.verdict),
+      copyCallButton(sub.problem, cx.input, sub.language),
       h("details", { class: "raw-input" }, h("summary", {}, "Input as JSON"), h("pre", {}, JSON.stringify(cx.input))))));
   if (cx.explanation) body.appendChild(lineSection(sub.problem, cx.input, cx.explanation));
 }
