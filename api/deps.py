@@ -14,7 +14,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
 from api.schemas import DbId
-from api.security import token_user_id
+from api.security import token_identity
 from config import Settings
 from store import repo
 from store.models import Role, Run, Submission, User
@@ -92,6 +92,16 @@ def password_slot(request: Request) -> Iterator[None]:
         slots.release()
 
 
+def token_user(session: Session, token: str, secret: str) -> User | None:
+    """The user a valid token of the user's current generation names (a password reset
+    ends every earlier session), or None."""
+    identity = token_identity(token, secret)
+    if identity is None:
+        return None
+    user = repo.get_user(session=session, user_id=identity[0])
+    return user if user is not None and user.token_generation == identity[1] else None
+
+
 def get_current_user(
     session: SessionDep,
     settings: SettingsDep,
@@ -99,8 +109,7 @@ def get_current_user(
 ) -> User:
     if not token:
         raise unauthorized("not authenticated: send Authorization: Bearer <token>")
-    user_id = token_user_id(token, settings.secret_key)
-    user = repo.get_user(session=session, user_id=user_id) if user_id is not None else None
+    user = token_user(session, token, settings.secret_key)
     if user is None:
         raise unauthorized("invalid or expired token")
     if user.disabled:  # checked on every request: disabling ends the account's sessions
@@ -117,8 +126,7 @@ def get_optional_user(
     what anyone may read, where a login only adds the viewer's own part."""
     if not token:
         return None
-    user_id = token_user_id(token, settings.secret_key)
-    user = repo.get_user(session=session, user_id=user_id) if user_id is not None else None
+    user = token_user(session, token, settings.secret_key)
     return None if user is None or user.disabled else user
 
 

@@ -46,17 +46,34 @@ class PasswordSlots:
         self._semaphore.release()
 
 
-def create_token(*, user_id: int, secret: str, minutes: int) -> str:
+def create_token(*, user_id: int, secret: str, minutes: int, generation: int = 0) -> str:
+    """A session token for the user, in the user's current token generation (a new password
+    starts the next one, and the tokens of earlier ones stop working)."""
     now = utcnow()
-    claims = {"sub": str(user_id), "iat": now, "exp": now + timedelta(minutes=minutes)}
+    claims = {
+        "sub": str(user_id),
+        "gen": generation,
+        "iat": now,
+        "exp": now + timedelta(minutes=minutes),
+    }
     return jwt.encode(claims, secret, algorithm=ALGORITHM)
+
+
+def token_identity(token: str, secret: str) -> tuple[int, int] | None:
+    """(user id, token generation) of a valid token, or None for anything invalid or
+    expired. A token without a generation is of the first one."""
+    try:
+        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub"]})
+        user_id = int(claims["sub"])
+        generation = claims.get("gen", 0)
+    except (jwt.PyJWTError, ValueError, TypeError):
+        return None
+    if not 0 < user_id < 2**31 or type(generation) is not int:
+        return None
+    return user_id, generation
 
 
 def token_user_id(token: str, secret: str) -> int | None:
     """The user id a valid token names, or None for anything invalid or expired."""
-    try:
-        claims = jwt.decode(token, secret, algorithms=[ALGORITHM], options={"require": ["sub"]})
-        user_id = int(claims["sub"])
-    except (jwt.PyJWTError, ValueError, TypeError):
-        return None
-    return user_id if 0 < user_id < 2**31 else None
+    identity = token_identity(token, secret)
+    return None if identity is None else identity[0]

@@ -120,6 +120,9 @@ class User(Base):
     role: Mapped[str] = mapped_column(String(16), default=Role.STUDENT)
     # A disabled account cannot log in, and its tokens stop working (checked per request).
     disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    # Tokens carry the generation they were issued in; a new password starts a new one, so
+    # every token issued before it stops working (checked per request).
+    token_generation: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 

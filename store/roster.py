@@ -75,5 +75,7 @@ def set_disabled(*, session: Session, user: User, disabled: bool) -> None:
 
 
 def set_password_hash(*, session: Session, user: User, password_hash: str) -> None:
+    """A new password, and a new token generation: every session of the old one ends."""
     user.password_hash = password_hash
+    user.token_generation = User.token_generation + 1
     session.flush()

@@ -173,6 +173,7 @@ def login(
             )
     user = repo.get_user_by_name(session=session, username=username) if username else None
     user_id, password_hash = (user.id, user.password_hash) if user else (None, None)
+    generation = user.token_generation if user else 0
     disabled = bool(user and user.disabled)
     session.commit()  # no connection (nor SQLite's write lock) held while hashing
     ok = False
@@ -195,7 +196,10 @@ def login(
             status.HTTP_403_FORBIDDEN, detail="this account is disabled; ask an instructor"
         )
     token = create_token(
-        user_id=user_id, secret=settings.secret_key, minutes=settings.token_expire_minutes
+        user_id=user_id,
+        secret=settings.secret_key,
+        minutes=settings.token_expire_minutes,
+        generation=generation,
     )
     return Token(access_token=token)
 

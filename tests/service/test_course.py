@@ -215,16 +215,25 @@ def test_search_takes_wildcards_literally(client, session) -> None:
     assert names == ["a_b"]
 
 
-def test_a_new_password_replaces_the_old_one(client, session) -> None:
+def test_a_new_password_replaces_the_old_one_and_ends_its_sessions(client, session) -> None:
     _, teacher = account(session, "teacher", Role.INSTRUCTOR)
     student, _ = account(session, "forgetful")
+    login = client.post("/api/v1/token", data={"username": "forgetful", "password": "pw-forgetful"})
+    before = {"Authorization": f"Bearer {login.json()['access_token']}"}
+    assert client.get("/api/v1/users/me", headers=before).status_code == 200
     response = client.post(f"/api/v1/users/{student.id}/password", headers=teacher)
     assert response.status_code == 200
     password = response.json()["password"]
     old = client.post("/api/v1/token", data={"username": "forgetful", "password": "pw-forgetful"})
     assert old.status_code == 401
+    # A session opened with the old password (someone who had it) ends with it.
+    assert client.get("/api/v1/users/me", headers=before).status_code == 401
     new = client.post("/api/v1/token", data={"username": "forgetful", "password": password})
     assert new.status_code == 200
+    after = {"Authorization": f"Bearer {new.json()['access_token']}"}
+    assert client.get("/api/v1/users/me", headers=after).json()["username"] == "forgetful"
+    # The teacher's own session is untouched.
+    assert client.get("/api/v1/users/me", headers=teacher).status_code == 200
 
 
 def test_a_disabled_account_cannot_log_in_submit_or_use_its_token(client, session) -> None:
