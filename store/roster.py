@@ -70,6 +70,10 @@ def existing_names(*, session: Session, usernames: list[str]) -> set[str]:
 
 
 def set_disabled(*, session: Session, user: User, disabled: bool) -> None:
+    """Disabling also starts a new token generation, so enabling the account again does not
+    bring back the tokens it had (a stolen one among them)."""
+    if disabled and not user.disabled:
+        user.token_generation = User.token_generation + 1
     user.disabled = disabled
     session.flush()
 

@@ -6,8 +6,7 @@
   answer anyway).
 - `GET /problems/{slug}/plan`: how many tests a submission will get (the live progress bar).
 - `GET /submissions/{id}/tests/{index}/explanation`: the optimal line of play for a test the
-  viewer may see the input of (never a solver for arbitrary boards: students only get lines
-  for boards the judge already showed them).
+  viewer may see the input of (a hidden board's line only for instructors).
 - `GET /stats/problems`: acceptance per problem, and whether the viewer solved it.
 - `GET /problems/{slug}/stats` (instructors): verdict distribution and submissions per day.
 """

@@ -36,6 +36,9 @@ def create_user(*, session: Session, username: str, password_hash: str, role: Ro
 
 
 def update_user(*, session: Session, user: User, password_hash: str, role: Role) -> User:
+    """A new password (and role) for an existing account: its earlier sessions end."""
+    if password_hash != user.password_hash:
+        user.token_generation = User.token_generation + 1
     user.password_hash = password_hash
     user.role = role
     session.flush()

@@ -14,6 +14,7 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
+from api.accounts import upsert_user
 from api.deps import get_session
 from api.main import create_app
 from api.security import create_token, hash_password
@@ -253,7 +254,20 @@ def test_a_disabled_account_cannot_log_in_submit_or_use_its_token(client, sessio
     wrong = client.post("/api/v1/token", data={"username": "leaver", "password": "wrong-pw"})
     assert wrong.status_code == 401  # nothing said about the account without its password
     client.patch(f"/api/v1/users/{student.id}", json={"disabled": False}, headers=teacher)
+    # Enabled again: a fresh login works, the tokens from before (a stolen one) stay dead.
+    assert client.get("/api/v1/users/me", headers=token).status_code == 401
+    login = client.post("/api/v1/token", data={"username": "leaver", "password": "pw-leaver"})
+    fresh = {"Authorization": f"Bearer {login.json()['access_token']}"}
+    assert client.get("/api/v1/users/me", headers=fresh).status_code == 200
+
+
+def test_resetting_a_password_from_the_command_line_ends_its_sessions(client, session) -> None:
+    _, token = account(session, "admin", Role.INSTRUCTOR)
     assert client.get("/api/v1/users/me", headers=token).status_code == 200
+    upsert_user(
+        session=session, username="admin", password="same-name-new-pw", role=Role.INSTRUCTOR
+    )
+    assert client.get("/api/v1/users/me", headers=token).status_code == 401
 
 
 def test_instructors_cannot_disable_themselves_and_students_manage_nobody(client, session) -> None:
