@@ -18,6 +18,7 @@ It reports answers only, never verdicts: the expected answers are not in here, a
 submission can forge anything this process writes, so the judge outside decides.
 """
 
+import io
 import json
 import os
 import resource
@@ -40,14 +41,20 @@ MAX_REPORTED_CHARS = 32_000
 OUTPUT_LIMIT = 8192  # characters kept per stream per call (the judge outside cuts again)
 
 
-class CappedText:
+OUTPUT_JSON_BUDGET = 16 * 1024  # one stream's text once JSON-escaped (an emoji takes 12)
+
+
+class CappedText(io.TextIOBase):
     """A text stream keeping the first OUTPUT_LIMIT characters written to it, and passing
     everything on to the stream it stands in for: the sandbox's output limit still ends a
-    flood (OLE), as without capturing."""
+    flood (OLE), as without capturing. It answers what code expects of sys.stdout
+    (writelines, fileno, buffer for bytes)."""
 
     encoding = "utf-8"
+    errors = "strict"
 
     def __init__(self, through):
+        super().__init__()
         self.through = through
         self.parts = []
         self.size = 0
@@ -74,8 +81,41 @@ class CappedText:
     def writable(self):
         return True
 
+    def fileno(self):
+        return self.through.fileno()
+
+    @property
+    def buffer(self):
+        return _BytesInto(self)
+
     def getvalue(self):
         return "".join(self.parts)
+
+
+class _BytesInto:
+    """sys.stdout.buffer while capturing: bytes written are kept as text (UTF-8)."""
+
+    def __init__(self, text_stream):
+        self.text_stream = text_stream
+
+    def write(self, data):
+        self.text_stream.write(bytes(data).decode("utf-8", "replace"))
+        return len(data)
+
+    def flush(self):
+        self.text_stream.flush()
+
+
+def fit(text, dumps):
+    """The captured text, cut so that its JSON form stays within OUTPUT_JSON_BUDGET (the
+    report line is bounded outside); and whether it was cut."""
+    size = len(dumps(text))
+    if size <= OUTPUT_JSON_BUDGET:
+        return text, False
+    while size > OUTPUT_JSON_BUDGET:
+        text = text[: max(len(text) * OUTPUT_JSON_BUDGET // size - 1, 0)]
+        size = len(dumps(text))
+    return text, True
 
 
 class _TooLarge(Exception):
@@ -216,10 +256,12 @@ def main(argv):
         report.update(cpu=cpu, wall=wall, rss_kb=getrusage(rusage_self).ru_maxrss)
         if capture:
             out_text, err_text = printed
+            stdout, out_cut = fit(out_text.getvalue(), dumps)
+            stderr, err_cut = fit(err_text.getvalue(), dumps)
             report.update(
-                stdout=out_text.getvalue(),
-                stderr=err_text.getvalue(),
-                output_cut=out_text.cut or err_text.cut,
+                stdout=stdout,
+                stderr=stderr,
+                output_cut=out_text.cut or err_text.cut or out_cut or err_cut,
             )
         emit(report)
 

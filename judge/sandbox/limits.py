@@ -13,7 +13,9 @@ class RunLimits:
     memory_bytes: int  # memory of the whole process tree
     output_bytes: int = 1 << 20  # stdout + stderr
     result_bytes: int = 32 << 20  # the results channel
-    result_line_bytes: int = 64 << 10  # one line on it: longer is a malformed report
+    # One line on it: longer is a malformed report. Room for the longest a harness writes
+    # honestly: an answer (32,000 digits), a message and traceback, two streams of output.
+    result_line_bytes: int = 128 << 10
     pids: int = 32
     file_bytes: int = 1 << 20  # largest file it may write (RLIMIT_FSIZE)
     tmp_bytes: int = 8 << 20  # size of its private /tmp

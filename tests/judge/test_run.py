@@ -125,3 +125,33 @@ def test_a_wrong_combination_rule_is_found_below_the_failing_board(sandbox):
 def test_the_search_can_be_turned_off(sandbox):
     off = grade("numbergame", SWAPPED, seed=1, random_count=0, sandbox=sandbox, diagnose=False)
     assert off.verdict is Verdict.WA and all(t.diagnosis is None for t in off.tests)
+
+
+def test_wide_characters_are_cut_to_fit_and_never_change_the_verdict(sandbox):
+    source = (
+        "import sys\ndef solution(board):\n"
+        "    print('\\U0001F7E9' * 6000)\n    print('\\u2500' * 6000, file=sys.stderr)\n"
+        "    return 0\n"
+    )
+    result = run_cases("numbergame", source, [{"board": [0]}, {"board": [5]}], sandbox=sandbox)
+    first, second = result.to_dict()["results"]
+    assert (first["verdict"], second["verdict"]) == ("AC", "WA")
+    for case in (first, second):
+        assert case["output_cut"] is True
+        assert 1000 < len(case["stdout"]) < 6000 and set(case["stdout"]) == {"\U0001f7e9"}
+        assert 1000 < len(case["stderr"]) < 6000 and set(case["stderr"]) == {"\u2500"}
+
+
+def test_the_usual_ways_of_writing_to_stdout_work_while_output_is_kept(sandbox):
+    source = (
+        "import os, sys\ndef solution(board):\n"
+        "    sys.stdout.writelines(['a\\n', 'b\\n'])\n"
+        "    sys.stdout.buffer.write(b'bytes\\n')\n"
+        "    assert isinstance(sys.stdout.fileno(), int) and not sys.stdout.closed\n"
+        "    sys.stdout.flush()\n"
+        "    return sum(board)\n"
+    )
+    result = run_cases("numbergame", source, [{"board": [1, 2]}], sandbox=sandbox)
+    (case,) = result.to_dict()["results"]
+    assert case["verdict"] == "WA" and case["answer"] == 3
+    assert case["stdout"] == "a\nb\nbytes\n"
