@@ -45,7 +45,11 @@ class NoAnswer:
 
 
 def diagnose_first_failure(
-    module: Problem, source: bytes, sandbox: Sandbox, result: GradeResult
+    module: Problem,
+    source: bytes,
+    sandbox: Sandbox,
+    result: GradeResult,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> None:
     """Attach a diagnosis to the first failing visible test, when it is a wrong answer or an
     error and the problem offers the search. Starts from the shrunk counterexample when there
@@ -64,6 +68,8 @@ def diagnose_first_failure(
     got = _graded_answer(shown.verdict, shown.message, shown.got)
     try:
         found = search(module, source, sandbox, shown.input, got)
+    except interrupts:
+        raise  # the caller stops the grading (a task's soft time limit)
     except Exception:
         log.exception("searching for where the bug is failed")  # the verdict stands without it
         return

@@ -28,6 +28,7 @@ from judge.answers import Opaque, describe
 from judge.problems import Case, Problem
 
 DEFAULT_MAX_CALLS = 300
+SHOWN_CHARS = 200  # a forged answer is shown this long at most, as everywhere else
 DEFAULT_BUDGET_S = 10.0
 
 # The submission's answers for a batch of positions, in order. An answer that is not a
@@ -74,7 +75,8 @@ def answer_json(got: Any) -> Any:
     """An answer for the JSON result: an exact int as is, anything else in words."""
     if type(got) is int:
         return got
-    return describe(got) if isinstance(got, Opaque) else str(got)
+    text = describe(got) if isinstance(got, (Opaque, list)) else str(got)
+    return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
 def offers_diagnosis(problem: Problem) -> bool:
@@ -239,6 +241,6 @@ def summarise(problem: Problem, wrong: Probe, children: Sequence[Probe]) -> str:
 
 
 def _returned(got: Any) -> str:
-    if type(got) is int or isinstance(got, Opaque):
+    if type(got) is int or isinstance(got, (Opaque, list)):
         return f"returned {answer_json(got)}"
-    return str(got)  # it did not return: the reason, e.g. "raised IndexError"
+    return answer_json(got)  # it did not return: the reason, e.g. "raised IndexError"

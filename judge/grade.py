@@ -43,6 +43,9 @@ log = logging.getLogger(__name__)
 INFRASTRUCTURE_ERRORS = (SandboxUnavailable, OSError)
 
 MAX_SOURCE_BYTES = 64 * 1024
+# Printed output kept over a whole grading (each test's is cut at OUTPUT_LIMIT already): it is
+# stored with every judging and sent with every view of it.
+SUBMISSION_OUTPUT_CHARS = 64 * 1024
 
 
 class _ProgressFailed(Exception):
@@ -122,7 +125,7 @@ def grade(
             for t in planned
         ]
         runners = _run_planned(
-            module, raw, sandbox, deadline, planned, expected, result, on_test, diagnose
+            module, raw, sandbox, deadline, planned, expected, result, on_test, diagnose, interrupts
         )
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
@@ -166,10 +169,22 @@ def _run_planned(
     result: GradeResult,
     on_test: Callable[[TestResult], None] | None,
     diagnose: bool,
+    interrupts: tuple[type[BaseException], ...],
 ) -> list[Runner]:
     """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
     visible tier's runner (the only one whose figures a student may see) first."""
     stopped = False
+    output_left = SUBMISSION_OUTPUT_CHARS
+
+    def keep_output(test: TestResult) -> None:
+        """Cut the test's printed output to what the submission's budget has left."""
+        nonlocal output_left
+        printed = len(test.stdout) + len(test.stderr)
+        if printed > output_left:
+            test.stdout = test.stdout[:output_left]
+            test.stderr = test.stderr[: output_left - len(test.stdout)]
+            test.output_cut = True
+        output_left -= len(test.stdout) + len(test.stderr)
 
     def answer_of(index: int) -> Any:
         test = planned[index]
@@ -180,6 +195,7 @@ def _run_planned(
 
     def finish_test(test_result: TestResult, outcome: Outcome) -> bool:
         nonlocal stopped
+        keep_output(test_result)
         result.tests.append(test_result)
         _report(on_test, test_result)
         # After a time-out the rest would most likely time out too, each costing the full
@@ -261,9 +277,9 @@ def _run_planned(
         if not hidden_tier:
             # Before any process holds a hidden input: nothing a student reads may come from a
             # run after one did (it could have left a trace a later run picks up).
-            shrink_first_failure(module, source, sandbox, planned, result, time_s)
+            shrink_first_failure(module, source, sandbox, planned, result, time_s, interrupts)
             if diagnose:
-                diagnose_first_failure(module, source, sandbox, result)
+                diagnose_first_failure(module, source, sandbox, result, interrupts)
 
     done = {t.index for t in result.tests}
     for index in range(len(planned)):

@@ -27,6 +27,9 @@ from judge.verdict import TestKind, TestResult, Verdict
 log = logging.getLogger(__name__)
 
 MAX_CASES = 10
+# A run's whole budget: a slow or looping source cannot hold the run lane for the problem's
+# full grading budget (runs share one lane, and a student reruns often).
+RUN_BUDGET_S = 20.0
 __all__ = ["MAX_CASES", "OUTPUT_LIMIT", "RunResult", "case_json", "run_cases"]
 
 DONE, COMPILE_ERROR, INTERNAL_ERROR = "done", "compile_error", "internal_error"
@@ -97,10 +100,13 @@ def run_cases(
     *,
     sandbox: Sandbox,
     on_case: Callable[[TestResult], None] | None = None,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> RunResult:
     """Run `source` on the samples (cases None) or on `cases`; `on_case` sees each result as
     it is decided. Raises like planned_cases for bad cases and one of INFRASTRUCTURE_ERRORS
-    when the sandbox cannot run (nothing was decided: retry); whatever `on_case` raises."""
+    when the sandbox cannot run (nothing was decided: retry); whatever `on_case` raises, and
+    the caller's `interrupts` (a task's soft time limit) as they are. After a time-out the
+    remaining cases are not run (SKIPPED): each would most likely wait out its limit too."""
     module = problems.get(problem) if isinstance(problem, str) else problem
     planned = planned_cases(module, cases)
     result = RunResult(module.SLUG, DONE)
@@ -110,29 +116,39 @@ def run_cases(
         result.status, result.message = COMPILE_ERROR, why
         return result
 
+    def report(test: TestResult) -> None:
+        result.results.append(test)
+        if on_case is not None:
+            try:
+                on_case(test)
+            except Exception as exc:
+                raise _CallerFailed from exc
+
     def judge_case(index: int, outcome: Outcome) -> bool:
         test = planned[index]
         if outcome.verdict is Verdict.AC:
             ok, message = module.check(test.case, test.expected, outcome.got)
             if not ok:
                 outcome.verdict, outcome.message = Verdict.WA, message
-        result.results.append(test_result(index, test, outcome))
-        if on_case is not None:
-            try:
-                on_case(result.results[-1])
-            except Exception as exc:
-                raise _CallerFailed from exc
-        return True  # every case runs: a run is for seeing each one
+        report(test_result(index, test, outcome))
+        return not (outcome.verdict is Verdict.TLE and outcome.fatal)
 
-    deadline = time.monotonic() + module.LIMITS.total_s
+    deadline = time.monotonic() + min(module.LIMITS.total_s, RUN_BUDGET_S)
     runner = Runner(module, raw, sandbox, module.LIMITS.time_s, deadline, capture_output=True)
     try:
         runner.run([t.case for t in planned], judge_case)
+        done = {test.index for test in result.results}
+        for index, test in enumerate(planned):
+            if index not in done:
+                message = "not run after a time limit exceeded"
+                report(TestResult(index, test.kind, Verdict.SKIPPED, message=message))
     except CompileError as exc:
         result.status, result.message, result.results = COMPILE_ERROR, str(exc), []
     except _CallerFailed as exc:
         raise (exc.__cause__ or exc) from None
     except INFRASTRUCTURE_ERRORS:
+        raise
+    except interrupts:
         raise
     except Exception as exc:
         log.exception("running a %s source failed", module.SLUG)

@@ -29,6 +29,7 @@ def shrink_first_failure(
     planned: list[PlannedTest],
     result: GradeResult,
     time_s: float,
+    interrupts: tuple[type[BaseException], ...] = (),
 ) -> None:
     """A failing random board or worst case (the first failure so far) shrunk to a smallest
     failing one. (A failing small position is shown as it is: nothing is smaller.)"""
@@ -39,6 +40,8 @@ def shrink_first_failure(
             failing.counterexample = shrink(
                 module, source, sandbox, planned[failing.index], failing, time_s
             )
+        except interrupts:
+            raise  # the caller stops the grading (a task's soft time limit)
         except Exception:
             log.exception("shrinking a counterexample failed")  # the verdict stands without it
 

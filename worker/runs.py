@@ -69,7 +69,12 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
 
     try:
         result = run_cases(
-            claim.problem, claim.source, claim.cases, sandbox=runtime.sandbox, on_case=on_case
+            claim.problem,
+            claim.source,
+            claim.cases,
+            sandbox=runtime.sandbox,
+            on_case=on_case,
+            interrupts=(SoftTimeLimitExceeded,),
         )
     except judge.grade.INFRASTRUCTURE_ERRORS:
         store("giving it back", lambda s: repo.release_run(session=s, claim=claim))

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from store.db import rowcount
 from store.models import Run, RunStatus, User, utcnow
-from store.repo.limits import MINUTE, check_per_minute
+from store.repo.limits import MINUTE, RateLimited, check_per_minute
 from store.repo.live import Progress, ProgressCursor
 from store.repo.submissions import may_see
 
@@ -31,6 +31,7 @@ UNCLAIMED_AFTER = timedelta(minutes=2)
 INTERRUPTED = "the run was interrupted (the judge restarted); run it again"
 NO_RUNNER = "no runner is available right now; try again in a minute"
 FINISHED = (RunStatus.DONE, RunStatus.ERROR)
+ACTIVE_RUN_RETRY_S = 2
 
 
 def create_run_limited(
@@ -42,11 +43,24 @@ def create_run_limited(
     cases: list[Any] | None,
     per_minute: int,
 ) -> Run:
-    """A new queued run, unless the user made `per_minute` runs in the last minute (then
-    RateLimited). The user's row is locked first, so concurrent requests count one after
-    another (as for submissions; their rate is a separate one)."""
+    """A new queued run, unless the user has a run still queued or running, or made
+    `per_minute` runs in the last minute (then RateLimited): one student's runs never queue
+    up in front of everyone else's on the run lane. The user's row is locked first, so
+    concurrent requests count one after another (as for submissions; their rate is a
+    separate one)."""
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     now = utcnow()  # after the lock: rows committed while we waited are in the past
+    going = session.scalar(
+        select(Run.id)
+        .where(Run.user_id == user_id, Run.status.not_in(FINISHED))
+        .order_by(Run.id)
+        .limit(1)
+    )
+    if going is not None:
+        raise RateLimited(
+            f"your run {going} is still going: wait for its results, then run again",
+            ACTIVE_RUN_RETRY_S,
+        )
     recent = list(
         session.scalars(
             select(Run.created_at)

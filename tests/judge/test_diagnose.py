@@ -211,3 +211,16 @@ def test_diving_down_a_line_of_play_needs_few_batches(name):
     assert plain_batches[0] == 1  # the starting position alone
     assert len(dive_batches) <= 4 < len(plain_batches)
     assert dived.calls == sum(dive_batches) <= dg.DEFAULT_MAX_CALLS
+
+
+def test_a_forged_answer_is_shown_short():
+    huge = [10**3999] * 15  # what a submission may return one move below
+    case = {"board": [3, -1, 4]}
+
+    def ask(cases):
+        return [huge for _ in cases]
+
+    found = dg.diagnose(numbergame, case, ask, got=99)
+    assert found is not None
+    report = found.to_json()
+    assert len(report["got"]) <= dg.SHOWN_CHARS and len(found.summary) < 1000

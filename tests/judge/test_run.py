@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge import problems
-from judge.grade import grade
+from judge.grade import SUBMISSION_OUTPUT_CHARS, grade
 from judge.problems import InvalidCase
 from judge.run import MAX_CASES, OUTPUT_LIMIT, run_cases
 from judge.runner import _printed
@@ -155,3 +155,19 @@ def test_the_usual_ways_of_writing_to_stdout_work_while_output_is_kept(sandbox):
     (case,) = result.to_dict()["results"]
     assert case["verdict"] == "WA" and case["answer"] == 3
     assert case["stdout"] == "a\nb\nbytes\n"
+
+
+def test_after_a_time_out_the_other_cases_are_skipped(sandbox):
+    source = "def solution(board):\n    while board[0] == 1:\n        pass\n    return 0\n"
+    cases = [{"board": [0]}, {"board": [1]}, {"board": [0]}]
+    result = run_cases("numbergame", source, cases, sandbox=sandbox)
+    verdicts = [case["verdict"] for case in result.to_dict()["results"]]
+    assert verdicts == ["AC", "TLE", "SKIPPED"]
+
+
+def test_a_grading_keeps_a_bounded_amount_of_printed_output(sandbox):
+    source = "def solution(board):\n    print('z' * 20_000)\n    return sum(board)\n"
+    result = grade("numbergame", source, seed=2, random_count=5, sandbox=sandbox)
+    printed = [len(t.stdout) + len(t.stderr) for t in result.tests]
+    assert sum(printed) == SUBMISSION_OUTPUT_CHARS
+    assert printed[0] == OUTPUT_LIMIT and all(t.output_cut for t in result.tests if t.kind.visible)
