@@ -6,6 +6,7 @@ import inspect
 import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -33,6 +34,9 @@ from config import Settings
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
 from store.stats import StatsCache, TotalsTally
 
+if TYPE_CHECKING:
+    from celery import Celery
+
 log = logging.getLogger(__name__)
 
 
@@ -52,14 +56,20 @@ def create_app(
         from worker.queue import Enqueuer, RunEnqueuer
         from worker.strength import StrengthRequester
 
+        # One Celery app for what the caller left out, made now (it enqueues) or, when the
+        # caller gave its own enqueue, when first needed. "is None", not "or": a caller's
+        # recorder may be an empty list.
+        celery = make_celery(settings) if enqueue is None else None
+
+        def tasks_app() -> Celery:
+            return celery if celery is not None else make_celery(settings)
+
         if enqueue is None:
-            celery = make_celery(settings)
-            enqueue = Enqueuer(celery)
-            request_strength = request_strength or StrengthRequester(lambda: celery)
-            enqueue_run = enqueue_run or RunEnqueuer(celery)
-        else:  # made when first needed (an app built with its own enqueue)
-            request_strength = request_strength or StrengthRequester(lambda: make_celery(settings))
-            enqueue_run = enqueue_run or RunEnqueuer(make_celery(settings))
+            enqueue = Enqueuer(tasks_app())
+        if request_strength is None:
+            request_strength = StrengthRequester(tasks_app)
+        if enqueue_run is None:
+            enqueue_run = RunEnqueuer(tasks_app())
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
