@@ -149,7 +149,14 @@ def test_student_journey(service, open_page):
     expect(page.locator("#file-note")).to_contain_text(RIGHT.name)
     page.get_by_role("button", name="Submit", exact=True).click()
     right_id = submission_id(page)
-    expect(verdict).to_have_attribute("data-verdict", "AC", timeout=GRADE_TIMEOUT_MS)
+    page.wait_for_function(
+        "() => document.querySelector('#sub-verdict').dataset.verdict",
+        timeout=GRADE_TIMEOUT_MS,
+    )
+    accepted = service.request("GET", f"/api/v1/submissions/{right_id}", token).json()
+    failed = [(t["index"], t["kind"], t["verdict"], t["message"]) for t in accepted["tests"]]
+    assert accepted["verdict"] == "AC", [f for f in failed if f[2] != "AC"]
+    expect(verdict).to_have_attribute("data-verdict", "AC")
     expect(page.locator("#detail")).to_be_hidden()
     expect(page.locator("#counterexample")).to_be_hidden()
     expect(page.locator("#tests-body tr.row-failed")).to_have_count(0)
