@@ -62,8 +62,11 @@ export class CodeEditor {
     this.status = status;
     this.lineCount = 0;
 
-    // A multi-line insertion can fire an input event per line: paint once per frame.
+    // A multi-line insertion can fire an input event per line: paint once per frame. A
+    // change still waiting for its frame is handed on when the page is left (the draft saved),
+    // else text typed just before following a link would be lost.
     ta.addEventListener("input", () => this.schedule());
+    window.addEventListener("pagehide", () => this.flush());
     ta.addEventListener("keydown", (event) => this.onKeyDown(event));
     for (const name of ["keyup", "click", "select", "focus"]) {
       ta.addEventListener(name, () => this.afterMove());
@@ -94,11 +97,16 @@ export class CodeEditor {
 
   schedule() {
     if (this.frame) return;
-    this.frame = requestAnimationFrame(() => {
-      this.frame = null;
-      this.refresh();
-      this.onChange(this.value);
-    });
+    this.frame = requestAnimationFrame(() => this.flush());
+  }
+
+  // Paint and report a pending change now (nothing when none is pending).
+  flush() {
+    if (!this.frame) return;
+    cancelAnimationFrame(this.frame);
+    this.frame = null;
+    this.refresh();
+    this.onChange(this.value);
   }
 
   refresh() {
