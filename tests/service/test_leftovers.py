@@ -43,23 +43,30 @@ def leftovers(tmp: Path) -> set[str]:
 def kill_mid_grading(stack: Stack, host_tmp: Path) -> set[str]:
     """Start a worker, kill it while it grades; the directories it leaves behind."""
     before = leftovers(host_tmp)
-    stack.start_worker()
-    token = stack.register(f"victim-{os.urandom(4).hex()}")
-    # Stuck in its first test: one sandbox run, so its directory stays until the kill (a
-    # grading between two runs, e.g. after the visible tier, has none at that moment).
-    sid = stack.submit(token, "footholds", STUCK)
-    wait_for(
-        lambda: (
-            any(n.startswith("judge-box-") for n in leftovers(host_tmp) - before)
-            and stack.detail(token, sid)["status"] == "running"
-        ),
-        timeout=60,
-        interval=0.05,
-        what="grading to start",
-        context=stack.logs,
-    )
-    stack.kill("worker")  # SIGKILL to the worker and its pool: nothing gets to clean up
-    left = leftovers(host_tmp) - before
+    # A stuck test times out after a second or two and its sandbox directory goes until the
+    # next run starts: a kill that lands in that gap leaves no judge-box directory, so try again.
+    for _attempt in range(3):
+        stack.start_worker()
+        token = stack.register(f"victim-{os.urandom(4).hex()}")
+        sid = stack.submit(token, "footholds", STUCK)
+        wait_for(
+            lambda: stack.detail(token, sid)["status"] == "running",  # noqa: B023
+            timeout=60,
+            what="grading to start",
+            context=stack.logs,
+        )
+        # Checked just before the kill, without an HTTP call in between.
+        wait_for(
+            lambda: any(n.startswith("judge-box-") for n in leftovers(host_tmp) - before),
+            timeout=60,
+            interval=0.01,
+            what="a sandbox run to start",
+            context=stack.logs,
+        )
+        stack.kill("worker")  # SIGKILL to the worker and its pool: nothing gets to clean up
+        left = leftovers(host_tmp) - before
+        if {n.rsplit("-", 1)[0] for n in left} == {"judge-box", "pymp-judge"}:
+            break
     assert {n.rsplit("-", 1)[0] for n in left} == {"judge-box", "pymp-judge"}
     # The pool processes die a moment after the main one (the kernel drops their locks).
     wait_for(
