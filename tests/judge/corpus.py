@@ -46,3 +46,39 @@ def submissions(*folders: str) -> list[Submission]:
             problem = "footholds" if folder == "hostile" else path.stem.split("_", 1)[0]
             found.append(Submission(path, folder, problem, expectation(path)))
     return found
+
+
+# Other languages: tests/submissions/<language>/<folder>/<problem>_<name>.<ext>, the first line
+# "// expect: VERDICT" and, for a whole program, a second line "// style: stdio" ("#" for .py).
+@dataclass(frozen=True)
+class LanguageSubmission:
+    path: Path
+    language: str
+    folder: str
+    problem: str
+    style: str
+    expected: frozenset[Verdict]
+
+    @property
+    def id(self) -> str:
+        return f"{self.language}/{self.folder}/{self.path.name}"
+
+
+def language_submissions(language: str, *folders: str) -> list[LanguageSubmission]:
+    found = []
+    for folder in folders:
+        paths = sorted(p for p in (ROOT / language / folder).glob("*") if p.is_file())
+        if not paths:  # else the tests parametrized over it would be skipped, not failed
+            raise FileNotFoundError(f"no submissions in {ROOT / language / folder}")
+        for path in paths:
+            head = path.read_text(encoding="utf-8", errors="replace").split("\n", 2)
+            comment = "#" if path.suffix == ".py" else "//"
+            if not head[0].startswith(f"{comment} expect:"):
+                raise ValueError(f"{path}: first line must be '{comment} expect: VERDICT'")
+            verdicts = head[0].removeprefix(f"{comment} expect:").split(",")
+            expected = frozenset(Verdict(v.strip()) for v in verdicts)
+            stdio = len(head) > 1 and head[1].strip() == f"{comment} style: stdio"
+            style = "stdio" if stdio else "function"
+            problem = path.stem.split("_", 1)[0]
+            found.append(LanguageSubmission(path, language, folder, problem, style, expected))
+    return found

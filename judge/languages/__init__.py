@@ -1,0 +1,53 @@
+"""Language plug-ins: one module per language in this package, each defining `LANGUAGE`
+(judge/languages/base.py says what it provides)."""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from functools import cache
+
+from judge.languages.base import Language, LanguageUnavailable, RunRequest, Style, UnknownLanguage
+
+__all__ = [
+    "Language",
+    "LanguageUnavailable",
+    "RunRequest",
+    "Style",
+    "UnknownLanguage",
+    "all_languages",
+    "by_extension",
+    "get_language",
+]
+
+DEFAULT = "python"
+
+
+@cache
+def all_languages() -> dict[str, Language]:
+    found: dict[str, Language] = {}
+    for info in pkgutil.iter_modules(__path__):
+        if info.name.startswith("_") or info.name == "base":
+            continue
+        module = importlib.import_module(f"{__name__}.{info.name}")
+        language = getattr(module, "LANGUAGE", None)
+        if language is not None:
+            found[language.name] = language
+    return dict(sorted(found.items()))
+
+
+def get_language(name: str) -> Language:
+    try:
+        return all_languages()[name]
+    except KeyError:
+        known = ", ".join(all_languages())
+        raise UnknownLanguage(f"unknown language {name!r}; known: {known}") from None
+
+
+def by_extension(filename: str) -> Language | None:
+    """The language a file name's ending names (".cc" -> C++), or None."""
+    lower = filename.lower()
+    for language in all_languages().values():
+        if any(lower.endswith(ext) for ext in language.extensions):
+            return language
+    return None

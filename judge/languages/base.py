@@ -1,0 +1,101 @@
+"""The language plug-in contract: what a language module provides so that a problem, written
+once with a typed signature, can be graded in it (see docs/ARCHITECTURE.md, "Languages").
+
+A language module in this package defines one object `LANGUAGE` following `Language`. Nothing
+in it names a problem: drivers and templates are generated from the problem's PARAMS,
+PARAM_TYPES and ANSWER (and, for the stdio style, its input format).
+
+Two styles:
+- FUNCTION: the student writes `solution(...)` (a function, or a method of class Solution on
+  the JVM); the language's driver reads the tests from /box, calls it per test and reports on
+  the results channel with the harness protocol of judge/harness.py (ready / result / error
+  events, answers in the kinds judge/answers.py decodes). The judge outside decides verdicts.
+- STDIO: the student writes a whole program reading the problem's input format on stdin and
+  writing one answer line per case on stdout; stdout is the results channel.
+
+Compiling (when `build_command` returns a command) runs in the sandbox with BUILD limits and
+writes the artifact under /box/out; judge/build.py caches it by (language, toolchain version,
+hash of everything compiled) and hands the directory to `run_command` as `artifact`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from enum import StrEnum
+from typing import Protocol
+
+from judge.problems import Case, Problem
+from judge.sandbox.command import Command
+from judge.sandbox.limits import RunLimits
+
+
+class Style(StrEnum):
+    FUNCTION = "function"
+    STDIO = "stdio"
+
+
+@dataclass(frozen=True)
+class RunRequest:
+    """One sandboxed run of a built submission on `cases`, starting at test `start`."""
+
+    problem: Problem
+    style: Style
+    source: bytes
+    artifact: str | None  # host directory of the compiled artifact; None when not compiled
+    cases: Sequence[Case]
+    start: int = 0
+    capture_output: bool = False  # function style: report what each call printed
+
+
+class Language(Protocol):
+    name: str  # the API and CLI value: "python", "cpp", "java", "kotlin"
+    title: str  # shown on pages: "C++17"
+    extensions: tuple[str, ...]  # upload file name endings, first is the canonical one
+    source_name: str  # the submission's file name in the sandbox and in messages
+    highlight: str  # the editor's syntax mode
+    # Fairness: the problem's time limit is multiplied by time_factor, plus time_extra_s per
+    # process start (a JVM's start), and memory_extra_mb is added to its memory limit.
+    time_factor: float
+    time_extra_s: float
+    memory_extra_mb: int
+
+    def version(self) -> str:
+        """The toolchain's version ("g++ 12.2.0"); raises LanguageUnavailable when missing."""
+        ...
+
+    def template(self, problem: Problem, style: Style) -> str:
+        """A starting source: the signature (function style) or a reading loop (stdio)."""
+        ...
+
+    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command | None:
+        """The compile step (writes under /box/out), or None when the language runs the
+        source directly. Every file compiled (source plus generated driver) is in
+        `Command.files`: the build cache keys on them."""
+        ...
+
+    def build_limits(self) -> RunLimits:
+        """Limits of the compile step."""
+        ...
+
+    def run_command(self, request: RunRequest) -> Command:
+        """The run of the tests from `request.start` on."""
+        ...
+
+    def run_limits(self, base: RunLimits) -> RunLimits:
+        """The run's limits from the problem's (`base`): more processes and no RLIMIT_AS for
+        a JVM, for example."""
+        ...
+
+    def clean_compile_message(self, text: str) -> str:
+        """The compiler's message as a student may see it: only the submission's file name
+        and line numbers, never a path of the judge or the toolchain."""
+        ...
+
+
+class LanguageUnavailable(RuntimeError):
+    """The language's toolchain is not installed here."""
+
+
+class UnknownLanguage(LookupError):
+    pass
