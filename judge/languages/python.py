@@ -27,7 +27,7 @@ INTERPRETER = ("{python}", "-I", "-S", "-B")
 SYNTAX_CHECK = b"""\
 import sys
 try:
-    with open("/box/solution.py", "rb") as f:
+    with open("solution.py", "rb") as f:
         compile(f.read(), "solution.py", "exec", dont_inherit=True)
 except SyntaxError as exc:
     where = f"line {exc.lineno}" if exc.lineno else "unknown line"
@@ -80,14 +80,20 @@ class Python:
 
     def run_command(self, request: RunRequest) -> Command:
         if request.style is Style.STDIO:
-            return Command(argv=(*INTERPRETER, "-u", f"/box/{SOURCE}"), files={SOURCE: request.source})
+            return Command(
+                argv=(*INTERPRETER, "-u", f"/box/{SOURCE}"), files={SOURCE: request.source}
+            )
         spec = json.dumps({"params": list(request.problem.PARAMS), "tests": list(request.cases)})
         args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
         if request.capture_output:
             args.append("--output")
         return Command(
             argv=(*INTERPRETER, "/box/harness.py", *args),
-            files={"harness.py": harness_source(), SOURCE: request.source, "tests.json": spec.encode()},
+            files={
+                "harness.py": harness_source(),
+                SOURCE: request.source,
+                "tests.json": spec.encode(),
+            },
         )
 
     def run_limits(self, base: RunLimits) -> RunLimits:
@@ -104,7 +110,13 @@ def _version() -> str:
 
     try:
         out = subprocess.run(
-            [default_python(), "-I", "-S", "-c", "import platform; print(platform.python_version())"],
+            [
+                default_python(),
+                "-I",
+                "-S",
+                "-c",
+                "import platform; print(platform.python_version())",
+            ],
             capture_output=True,
             text=True,
             timeout=10,
