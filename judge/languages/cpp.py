@@ -131,7 +131,10 @@ def _limits_script(problem: Problem) -> bytes:
     """An implicit linker script: static data (code, globals, arrays) within the memory limit,
     so a gigabyte global array is a compile error saying why, not a program that cannot start."""
     limit = problem.LIMITS.memory_mb << 20
-    message = f"the program's static data (global arrays) exceeds the memory limit of {problem.LIMITS.memory_mb} MB"
+    message = (
+        "the program's static data (global arrays) exceeds the memory limit of "
+        f"{problem.LIMITS.memory_mb} MB"
+    )
     return f'ASSERT(_end - __executable_start <= {limit}, "{message}")\n'.encode()
 
 
@@ -202,9 +205,12 @@ def _script_inputs(paths: list[str]) -> list[str]:
 
 MAX_MESSAGE_LINES = 60
 # "file:line:col: kind: text", "file: In function ...:", "file:line:col:   required from here"
-_DIAGNOSTIC = re.compile(r"^(?P<file>[^\s:][^:]*?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?)? ?(?P<rest>.*)$")
+_DIAGNOSTIC = re.compile(
+    r"^(?P<file>[^\s:][^:]*?):(?:(?P<line>\d+):(?:(?P<col>\d+):)?)? ?(?P<rest>.*)$"
+)
 _CONTEXT = re.compile(r"^\s+(\d+\s+)?\|")  # the source line and caret under a diagnostic
 _PATH = re.compile(r"(?<![\w.])/(?:[\w.+-]+/)+(?=[\w.+-])")  # a directory part of a path
+_TEMP_OBJECT = re.compile(r"\bcc\w{6}\.o\b")  # the compiler's object file in /tmp
 _STATIC_ASSERT = re.compile(r"error: static assertion failed: (?P<message>.*)$")
 
 
@@ -213,7 +219,8 @@ def clean_message(text: str) -> str:
     name, the driver's own lines left out, warnings dropped; no directory of the judge, the
     sandbox or the toolchain."""
     kept: list[str] = []
-    keep_context = False
+    keep_context = dropping_notes = False
+    heading = ""
     for raw in text.splitlines():
         line = raw.rstrip()
         if not line:
@@ -225,22 +232,41 @@ def clean_message(text: str) -> str:
         keep_context = False
         if line.startswith("In file included from") or line.lstrip().startswith("from "):
             continue
-        line = _PATH.sub("", line)
+        line = _PATH.sub("", line).replace("judge_student_main_", "main")
+        line = _TEMP_OBJECT.sub("solution.o", line)
         assertion = _STATIC_ASSERT.search(line)
+        if line.startswith(f"{DRIVER_NAME}:("):  # the linker's place in the one object file
+            kept.append("ld: " + line.split(": ", 1)[-1])
+            continue
         if line.startswith(DRIVER_NAME):
             if assertion:  # the driver's check of solution's signature: the student's error
                 kept.append(f"{SOURCE_NAME}: error: {assertion.group('message')}")
             continue  # the driver's own lines say nothing the student wrote
+        if line.startswith("See <") or line == "compilation terminated.":
+            continue
+        if "File size limit exceeded" in line:
+            kept.append("g++: error: the compiled code is larger than the size limit")
+            continue
         match = _DIAGNOSTIC.match(line)
-        if match and " warning: " in f" {match.group('rest')}":
+        if match:
+            rest = f" {match.group('rest')}"
+            if " warning: " in rest or (" note: " in rest and dropping_notes):
+                dropping_notes = True  # a warning's notes go with it
+                continue
+            dropping_notes = False
+        if match and match.group("line") is None and match.group("rest").startswith("In "):
+            heading = line  # "solution.cpp: In function ...": shown only above an error
             continue
         if line.startswith(("ld:", "collect2:", "g++:", "as:")) or match:
+            if heading:
+                kept.append(heading)
+                heading = ""
             kept.append(line)
             keep_context = True
     if not kept and text.strip():
         kept.append("compilation failed")
     if len(kept) > MAX_MESSAGE_LINES:
-        kept = kept[:MAX_MESSAGE_LINES] + [f"... ({len(kept) - MAX_MESSAGE_LINES} more lines)"]
+        kept = [*kept[:MAX_MESSAGE_LINES], f"... ({len(kept) - MAX_MESSAGE_LINES} more lines)"]
     return "\n".join(kept)
 
 

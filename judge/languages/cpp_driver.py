@@ -50,7 +50,9 @@ def cpp_type(value_type: ValueType, std: str = "std::") -> str:
 
 def signature(problem: Problem) -> str:
     """The function a student writes, as the templates and messages show it."""
-    params = ", ".join(f"{cpp_type(problem.PARAM_TYPES[name], '')} {name}" for name in problem.PARAMS)
+    params = ", ".join(
+        f"{cpp_type(problem.PARAM_TYPES[name], '')} {name}" for name in problem.PARAMS
+    )
     return f"{cpp_type(problem.ANSWER, '')} solution({params})"
 
 
@@ -87,9 +89,10 @@ def driver_source(problem: Problem) -> str:
     )
 
 
-PRELUDE = r"""// The judge's driver (generated): reads /box/tests.txt, calls solution per test, reports.
+PRELUDE = r"""// The judge's driver (generated): reads tests.txt, calls solution per test, reports.
 #include <cxxabi.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <pthread.h>
 #include <sys/resource.h>
 #include <time.h>
@@ -157,7 +160,8 @@ void json_string(std::string& out, const std::string& s) {
     }
     std::size_t len = c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
     bool ok = len > 0 && c <= 0xf4 && i + len <= n;
-    for (std::size_t k = 1; ok && k < len; ++k) ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
+    for (std::size_t k = 1; ok && k < len; ++k)
+      ok = (static_cast<unsigned char>(s[i + k]) & 0xc0) == 0x80;
     if (ok && len == 3) {  // no overlongs, no surrogates
       unsigned char d = static_cast<unsigned char>(s[i + 1]);
       ok = !(c == 0xe0 && d < 0xa0) && !(c == 0xed && d >= 0xa0);
@@ -330,10 +334,8 @@ void encode(std::string& out, const T& value, int depth, Budget& budget) {
     }
     out += "]}";
   } else {
-    std::string name = std::is_floating_point_v<V> && std::is_same_v<V, double> ? "double"
-                                                                              : type_name<V>();
-    out += "{\"type\":" + json(name.substr(0, 100)) + ",\"repr\":" + json(repr(value).substr(0, 200)) +
-           "}";
+    out += "{\"type\":" + json(type_name<V>().substr(0, 100)) +
+           ",\"repr\":" + json(repr(value).substr(0, 200)) + "}";
   }
 }
 
@@ -498,34 +500,53 @@ std::string number_text(double value) {
 
 // What a call prints on one fd: a pipe read by a thread that keeps the first kOutputLimit
 // bytes and passes everything on to the real fd, so the sandbox's output limit still ends a
-// flood (OLE), as without capturing.
+// flood (OLE), as without capturing. The thread stops when told (a child the call forked may
+// hold the pipe open forever); without a thread nothing is captured (a full pipe would block).
 struct Capture {
   int fd = -1;
   int saved = -1;
   int read_end = -1;
+  int wake[2] = {-1, -1};
   pthread_t thread{};
   bool running = false;
   std::string kept;
   bool cut = false;
 
+  // One chunk from the pipe: kept (up to the limit) and passed on. False at its end.
+  bool take(char* buffer, std::size_t size) {
+    ssize_t n = ::read(read_end, buffer, size);
+    if (n < 0 && errno == EINTR) return true;
+    if (n <= 0) return false;
+    std::size_t room = kOutputLimit - kept.size();
+    if (static_cast<std::size_t>(n) > room) cut = true;
+    kept.append(buffer, std::min(room, static_cast<std::size_t>(n)));
+    const char* p = buffer;
+    while (n > 0) {
+      ssize_t w = ::write(saved, p, static_cast<std::size_t>(n));
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      p += w;
+      n -= w;
+    }
+    return true;
+  }
+
   static void* pump(void* self_) {
     auto* self = static_cast<Capture*>(self_);
     char buffer[1 << 14];
     for (;;) {
-      ssize_t n = ::read(self->read_end, buffer, sizeof buffer);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      std::size_t room = kOutputLimit - self->kept.size();
-      if (static_cast<std::size_t>(n) > room) self->cut = true;
-      self->kept.append(buffer, std::min(room, static_cast<std::size_t>(n)));
-      const char* p = buffer;
-      while (n > 0) {
-        ssize_t w = ::write(self->saved, p, static_cast<std::size_t>(n));
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) break;
-        p += w;
-        n -= w;
+      pollfd fds[2] = {{self->read_end, POLLIN, 0}, {self->wake[0], POLLIN, 0}};
+      if (poll(fds, 2, -1) < 0) {
+        if (errno == EINTR) continue;
+        break;
       }
+      if (fds[1].revents) {  // told to stop: what is in the pipe now, then no more
+        fcntl(self->read_end, F_SETFL, O_NONBLOCK);
+        while (self->take(buffer, sizeof buffer)) {
+        }
+        break;
+      }
+      if (fds[0].revents && !self->take(buffer, sizeof buffer)) break;
     }
     return nullptr;
   }
@@ -536,24 +557,34 @@ struct Capture {
     cut = false;
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return;
-    saved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    if (saved < 0 || dup2(ends[1], fd) < 0) {
+    if (pipe2(wake, O_CLOEXEC) != 0) {
       ::close(ends[0]);
       ::close(ends[1]);
+      wake[0] = wake[1] = -1;
+      return;
+    }
+    read_end = ends[0];
+    saved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
+    running = saved >= 0 && pthread_create(&thread, nullptr, &Capture::pump, this) == 0;
+    if (!running || dup2(ends[1], fd) < 0) {
+      ::close(ends[1]);
+      stop();
       return;
     }
     ::close(ends[1]);
-    read_end = ends[0];
-    running = pthread_create(&thread, nullptr, &Capture::pump, this) == 0;
   }
 
   void stop() {
-    if (saved >= 0) dup2(saved, fd);  // closes the pipe's last write end: the pump sees EOF
-    if (running) pthread_join(thread, nullptr);
+    if (saved >= 0) dup2(saved, fd);
+    if (running) {
+      (void)!::write(wake[1], "x", 1);
+      pthread_join(thread, nullptr);
+    }
     running = false;
-    if (read_end >= 0) ::close(read_end);
-    if (saved >= 0) ::close(saved);
-    saved = read_end = -1;
+    for (int* p : {&read_end, &saved, &wake[0], &wake[1]}) {
+      if (*p >= 0) ::close(*p);
+      *p = -1;
+    }
   }
 };
 
