@@ -78,12 +78,8 @@ class BuildCache:
         written into: its entries would run as compiled submissions."""
         try:
             os.makedirs(self.directory, mode=0o700, exist_ok=True)
-            for sub in ("entries", "staging"):
-                os.makedirs(os.path.join(self.directory, sub), mode=0o700, exist_ok=True)
-            for path in (
-                self.directory,
-                *(os.path.join(self.directory, s) for s in ("entries", "staging")),
-            ):
+            for path in (self.directory, *self._subdirs()):
+                os.makedirs(path, mode=0o700, exist_ok=True)  # after its parent was checked
                 st = os.lstat(path)
                 if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
                     log.warning("build cache %s is not a private directory: not used", path)
@@ -92,6 +88,9 @@ class BuildCache:
             log.warning("build cache %s cannot be used: %s", self.directory, exc)
             return False
         return True
+
+    def _subdirs(self) -> tuple[str, str]:
+        return os.path.join(self.directory, "entries"), os.path.join(self.directory, "staging")
 
     def _entry(self, key: str) -> str:
         return os.path.join(self.directory, "entries", key)
