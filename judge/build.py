@@ -328,6 +328,9 @@ def _check_outcome(language: Language, outcome: RunOutcome, limits: RunLimits) -
             _bounded(cut)
             + f"\n(the compiler's messages went past {limits.output_bytes >> 10} KiB: cut)"
         )
+    if outcome.exit_code == 0 and outcome.output_refused is not None:
+        # What the build wrote did not come out of the sandbox (a link, a fifo, too much).
+        raise CompileError(f"the build's output was refused: {outcome.output_refused}")
     if outcome.exit_code != 0:
         message = language.clean_compile_message(text)
         if not message.strip():
