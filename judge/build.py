@@ -31,7 +31,7 @@ import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from judge import answers
@@ -61,8 +61,8 @@ class BuildCache:
 
     @classmethod
     def for_user(
-        cls, environ: dict[str, str] | os._Environ[str], max_bytes: int = DEFAULT_CACHE_BYTES
-    ):
+        cls, environ: Mapping[str, str], max_bytes: int = DEFAULT_CACHE_BYTES
+    ) -> BuildCache:
         """The command line's cache: under $XDG_CACHE_HOME, else a directory of this user's
         in /tmp."""
         base = environ.get("XDG_CACHE_HOME")
