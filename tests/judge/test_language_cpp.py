@@ -48,8 +48,8 @@ def test_a_compiled_program_runs_with_nothing_of_the_host():
     request = RunRequest(FOOTHOLDS, Style.FUNCTION, b"", "/some/artifact", [], start=3)
     command = LANGUAGE.run_command(request)
     assert command.layout is not None and command.layout.binds == ()
-    assert command.trees == {"out": "/some/artifact"}
-    assert command.argv[:1] == ("/box/out/solution",) and "3" in command.argv
+    assert command.trees == {"bin": "/some/artifact"}
+    assert command.argv[:1] == ("/box/bin/solution",) and "3" in command.argv
     assert command.files["tests.txt"] == b"0\n"
 
 
