@@ -12,6 +12,7 @@ from judge import problems
 from judge.grade import grade
 from judge.languages import RunRequest, Style, by_extension, get_language
 from judge.languages.cpp import LANGUAGE, clean_message, compiler_layout
+from judge.languages.tests_text import encode_cases
 from judge.run import run_cases
 from judge.verdict import Verdict
 
@@ -161,3 +162,10 @@ def test_a_student_main_is_never_called(sandbox):
     source = f"{HEAD}int main() {{ abort(); }}\nint solution{FOOTHOLDS_SIGNATURE} {{ return 0; }}\n"
     result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
     assert {t.verdict for t in result.results} <= {Verdict.AC, Verdict.WA}
+
+
+def test_tests_text_is_typed_tokens():
+    case = {"board": [[1, 1, 1], [1, 0, 1]], "aloc": [1, 0], "bloc": [1, 2]}
+    numbergame = problems.get("numbergame")
+    assert encode_cases(FOOTHOLDS, [case]) == b"1\n2 3 1 1 1 3 1 0 1 2 1 0 2 1 2\n"
+    assert encode_cases(numbergame, [{"board": [-3]}, {"board": []}]) == b"2\n1 -3\n0\n"
