@@ -169,3 +169,18 @@ def test_tests_text_is_typed_tokens():
     numbergame = problems.get("numbergame")
     assert encode_cases(FOOTHOLDS, [case]) == b"1\n2 3 1 1 1 3 1 0 1 2 1 0 2 1 2\n"
     assert encode_cases(numbergame, [{"board": [-3]}, {"board": []}]) == b"2\n1 -3\n0\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "signal"),
+    [
+        ("int* p = nullptr; return *p + board.size();", "11 (segmentation fault)"),
+        ("abort();", "6 (aborted)"),
+    ],
+)
+def test_a_crash_is_named_by_its_signal(body, signal, sandbox):
+    source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    first = result.results[0]
+    assert first.verdict is Verdict.RE
+    assert first.message == f"the process was killed by signal {signal}", first.message
