@@ -499,95 +499,120 @@ std::string number_text(double value) {
   return text;
 }
 
-// What a call prints on one fd: a pipe read by a thread that keeps the first kOutputLimit
-// bytes and passes everything on to the real fd, so the sandbox's output limit still ends a
-// flood (OLE), as without capturing. The thread stops when told (a child the call forked may
-// hold the pipe open forever); without a thread nothing is captured (a full pipe would block).
+// What a call prints on one fd. For the whole run the fd is a pipe read by one thread that
+// passes everything on to the real fd, so the sandbox's output limit still ends a flood (OLE),
+// and keeps the first kOutputLimit bytes of the current call. A call's end is a random mark the
+// driver writes into the pipe after it: everything the call wrote comes before it (a child it
+// forked may write later: counted in a later call, never waited for). Without the thread
+// nothing is captured (a full pipe nobody reads would block the call).
 struct Capture {
-  int fd = -1;
-  int saved = -1;
-  int read_end = -1;
-  int wake[2] = {-1, -1};
-  pthread_t thread{};
+  int fd = -1, saved = -1, read_end = -1, write_end = -1;
   bool running = false;
-  std::string kept;
+  std::string mark;
+  pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+  pthread_cond_t marked_cond = PTHREAD_COND_INITIALIZER;
+  bool marked = false;
+  std::string kept;  // this call's, under `lock`
   bool cut = false;
 
-  // One chunk from the pipe: kept (up to the limit) and passed on. False at its end.
-  bool take(char* buffer, std::size_t size) {
-    ssize_t n = ::read(read_end, buffer, size);
-    if (n < 0 && errno == EINTR) return true;
-    if (n <= 0) return false;
+  void pass(const char* p, std::size_t n) {
+    pthread_mutex_lock(&lock);
     std::size_t room = kOutputLimit - kept.size();
-    if (static_cast<std::size_t>(n) > room) cut = true;
-    kept.append(buffer, std::min(room, static_cast<std::size_t>(n)));
-    const char* p = buffer;
+    if (n > room) cut = true;
+    kept.append(p, std::min(room, n));
+    pthread_mutex_unlock(&lock);
     while (n > 0) {
-      ssize_t w = ::write(saved, p, static_cast<std::size_t>(n));
+      ssize_t w = ::write(saved, p, n);
       if (w < 0 && errno == EINTR) continue;
       if (w <= 0) break;
       p += w;
-      n -= w;
+      n -= static_cast<std::size_t>(w);
     }
-    return true;
   }
 
   static void* pump(void* self_) {
     auto* self = static_cast<Capture*>(self_);
+    std::string pending;
     char buffer[1 << 14];
     for (;;) {
-      pollfd fds[2] = {{self->read_end, POLLIN, 0}, {self->wake[0], POLLIN, 0}};
-      if (poll(fds, 2, -1) < 0) {
-        if (errno == EINTR) continue;
-        break;
+      ssize_t n = ::read(self->read_end, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      pending.append(buffer, static_cast<std::size_t>(n));
+      std::size_t at;
+      while ((at = pending.find(self->mark)) != std::string::npos) {
+        self->pass(pending.data(), at);
+        pending.erase(0, at + self->mark.size());
+        pthread_mutex_lock(&self->lock);
+        self->marked = true;
+        pthread_cond_signal(&self->marked_cond);
+        pthread_mutex_unlock(&self->lock);
       }
-      if (fds[1].revents) {  // told to stop: what is in the pipe now, then no more
-        fcntl(self->read_end, F_SETFL, O_NONBLOCK);
-        while (self->take(buffer, sizeof buffer)) {
-        }
-        break;
-      }
-      if (fds[0].revents && !self->take(buffer, sizeof buffer)) break;
+      // Keep what could be the start of a mark; pass the rest on.
+      std::size_t keep = std::min(pending.size(), self->mark.size() - 1);
+      self->pass(pending.data(), pending.size() - keep);
+      pending.erase(0, pending.size() - keep);
     }
     return nullptr;
   }
 
-  void start(int which) {
+  void open(int which, const std::string& token) {
     fd = which;
-    kept.clear();
-    cut = false;
+    mark = token;
     int ends[2];
     if (pipe2(ends, O_CLOEXEC) != 0) return;
-    if (pipe2(wake, O_CLOEXEC) != 0) {
-      ::close(ends[0]);
-      ::close(ends[1]);
-      wake[0] = wake[1] = -1;
-      return;
-    }
     read_end = ends[0];
+    write_end = ends[1];
     saved = fcntl(fd, F_DUPFD_CLOEXEC, 3);
-    running = saved >= 0 && pthread_create(&thread, nullptr, &Capture::pump, this) == 0;
-    if (!running || dup2(ends[1], fd) < 0) {
-      ::close(ends[1]);
-      stop();
-      return;
-    }
-    ::close(ends[1]);
+    running = saved >= 0 && pthread_create(&pump_thread, nullptr, &Capture::pump, this) == 0;
   }
 
-  void stop() {
-    if (saved >= 0) dup2(saved, fd);
-    if (running) {
-      (void)!::write(wake[1], "x", 1);
-      pthread_join(thread, nullptr);
+  pthread_t pump_thread{};
+
+  void begin() {
+    pthread_mutex_lock(&lock);
+    kept.clear();
+    cut = marked = false;
+    pthread_mutex_unlock(&lock);
+    if (running) dup2(write_end, fd);
+  }
+
+  // What the call printed; `was_cut` when it printed more than kOutputLimit bytes.
+  std::string end(bool& was_cut) {
+    if (!running) return "";
+    dup2(saved, fd);
+    const char* p = mark.data();
+    std::size_t n = mark.size();
+    while (n > 0) {
+      ssize_t w = ::write(write_end, p, n);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) return "";
+      p += w;
+      n -= static_cast<std::size_t>(w);
     }
-    running = false;
-    for (int* p : {&read_end, &saved, &wake[0], &wake[1]}) {
-      if (*p >= 0) ::close(*p);
-      *p = -1;
-    }
+    pthread_mutex_lock(&lock);
+    while (!marked) pthread_cond_wait(&marked_cond, &lock);
+    std::string text = kept;
+    was_cut = was_cut || cut;
+    pthread_mutex_unlock(&lock);
+    return text;
   }
 };
+
+std::string random_mark() {
+  unsigned char bytes[16] = {};
+  if (FILE* f = std::fopen("/dev/urandom", "rb")) {
+    if (std::fread(bytes, 1, sizeof bytes, f) != sizeof bytes) bytes[0] ^= 1;
+    std::fclose(f);
+  }
+  std::string mark = "\x1b[judge-end-";
+  static const char hex[] = "0123456789abcdef";
+  for (unsigned char b : bytes) {
+    mark += hex[b >> 4];
+    mark += hex[b & 15];
+  }
+  return mark + "]";
+}
 
 // The captured text as a JSON string within kOutputBudget characters; `cut` when shortened.
 std::string fitted(const std::string& text, bool& cut) {
@@ -629,15 +654,21 @@ int run(int argc, char** argv) {
   long long count = reader.number();
   std::vector<Args> tests(static_cast<std::size_t>(count));
   for (auto& test : tests) reader.read(test);
+  static Capture& out = *new Capture;  // never destroyed: its thread runs to the exit
+  static Capture& err = *new Capture;
+  if (capture) {
+    std::string mark = random_mark();
+    out.open(1, mark);
+    err.open(2, mark);
+  }
   emit("{\"event\":\"ready\"}");
   for (long long index = start; index < count; ++index) {
-    Capture out, err;
     if (capture) {
       std::fflush(stdout);
       std::fflush(stderr);
       std::cout.flush();
-      out.start(1);
-      err.start(2);
+      out.begin();
+      err.begin();
     }
     std::string report;
     double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID), wall0 = seconds(CLOCK_MONOTONIC);
@@ -678,10 +709,9 @@ int run(int argc, char** argv) {
       std::fflush(stderr);
       std::cout.flush();
       std::cerr.flush();
-      out.stop();
-      err.stop();
-      bool cut = out.cut || err.cut;
-      std::string stdout_json = fitted(out.kept, cut), stderr_json = fitted(err.kept, cut);
+      bool cut = false;
+      std::string out_text = out.end(cut), err_text = err.end(cut);
+      std::string stdout_json = fitted(out_text, cut), stderr_json = fitted(err_text, cut);
       report += ",\"stdout\":" + stdout_json + ",\"stderr\":" + stderr_json +
                 ",\"output_cut\":" + (cut ? "true" : "false");
     }
