@@ -25,7 +25,14 @@ import subprocess
 from functools import cache
 
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.languages.cpp_driver import DRIVER_NAME, SOURCE_NAME, driver_source, signature
+from judge.languages.cpp_driver import (
+    DRIVER_NAME,
+    RUNTIME_NAME,
+    SOURCE_NAME,
+    driver_source,
+    runtime_source,
+    signature,
+)
 from judge.languages.tests_text import encode_cases
 from judge.problems import Problem
 from judge.sandbox.command import Command
@@ -97,7 +104,8 @@ class Cpp:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
         if style is Style.FUNCTION:
             files[DRIVER_NAME] = driver_source(problem).encode()
-            inputs: tuple[str, ...] = (DRIVER_NAME,)
+            files[RUNTIME_NAME] = runtime_source().encode()
+            inputs: tuple[str, ...] = (DRIVER_NAME, RUNTIME_NAME)
         else:
             files[STDIO_PRELUDE] = STDIO_PRELUDE_SOURCE
             inputs = ("-include", STDIO_PRELUDE, SOURCE_NAME)
@@ -255,10 +263,10 @@ def clean_message(text: str) -> str:
         line = _PATH.sub("", line).replace("judge_student_main_", "main")
         line = _TEMP_OBJECT.sub("solution.o", line)
         assertion = _STATIC_ASSERT.search(line)
-        if line.startswith(f"{DRIVER_NAME}:("):  # the linker's place in the one object file
+        if line.startswith((f"{DRIVER_NAME}:(", f"{RUNTIME_NAME}:(")):  # the linker's place
             kept.append("ld: " + line.split(": ", 1)[-1])
             continue
-        if line.startswith(DRIVER_NAME):
+        if line.startswith((DRIVER_NAME, RUNTIME_NAME)):
             if assertion:  # the driver's check of solution's signature: the student's error
                 kept.append(f"{SOURCE_NAME}: error: {assertion.group('message')}")
             continue  # the driver's own lines say nothing the student wrote
