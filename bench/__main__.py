@@ -40,8 +40,8 @@ def main() -> int:
     if args.only in (None, "languages"):
         from bench import languages
 
-        print("== compiled languages (python -m bench --only languages)")
-        languages.run(report, repeat=args.repeat)
+        print("== languages (python -m bench --only languages)")
+        languages.run(report, repeat=min(args.repeat, 3))
     if args.only in (None, "service") and importlib.util.find_spec("bench.service"):
         from bench import service
 
