@@ -72,6 +72,8 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
             claim.problem,
             claim.source,
             claim.cases,
+            language=claim.language,
+            style=claim.style,
             sandbox=runtime.sandbox,
             on_case=on_case,
             interrupts=(SoftTimeLimitExceeded,),

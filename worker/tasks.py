@@ -230,6 +230,8 @@ def grade_job(
         result = judge.grade.grade(
             job.problem,
             job.source,
+            language=job.language,
+            style=job.style,
             hidden_cases=job.hidden_cases,
             seed=job.seed,
             random_count=runtime.settings.random_count,

@@ -8,6 +8,7 @@ import pkgutil
 from functools import cache
 
 from judge.languages.base import Language, LanguageUnavailable, RunRequest, Style, UnknownLanguage
+from judge.problems import Problem
 
 __all__ = [
     "Language",
@@ -18,6 +19,7 @@ __all__ = [
     "all_languages",
     "by_extension",
     "get_language",
+    "styles_of",
 ]
 
 DEFAULT = "python"
@@ -51,3 +53,11 @@ def by_extension(filename: str) -> Language | None:
         if any(lower.endswith(ext) for ext in language.extensions):
             return language
     return None
+
+
+def styles_of(problem: Problem) -> tuple[Style, ...]:
+    """The styles a problem offers: a function always, a whole program on stdin/stdout when
+    it declares an input format (its STDIO attribute)."""
+    if getattr(problem, "STDIO", None) is not None:
+        return (Style.FUNCTION, Style.STDIO)
+    return (Style.FUNCTION,)
