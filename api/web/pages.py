@@ -17,9 +17,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from api import languages
 from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
+from judge.languages import styles_of
 from judge.verdict import Verdict
 
 router = APIRouter(include_in_schema=False)
@@ -143,6 +145,8 @@ def problem_page(request: Request, slug: str) -> Response:
         return not_found(request, f"There is no problem called “{slug}”.")
     limits = module.LIMITS
     samples = sample_explanations(slug)
+    offered = [s.value for s in styles_of(module)]
+    per_language = [language.model_dump() for language in languages.on_problem(module)]
     return page(
         request,
         "problem.html",
@@ -151,12 +155,17 @@ def problem_page(request: Request, slug: str) -> Response:
         public=True,
         problem={"slug": slug, "title": module.TITLE, "params": list(module.PARAMS)},
         limits=limits,
+        styles=offered,
+        languages=per_language,
         statement_html=render_markdown(module.STATEMENT),
         page_data={
             "slug": slug,
             "title": module.TITLE,
             "params": list(module.PARAMS),
             "samples": samples,
+            "styles": offered,
+            # Each language's templates and limits here (GET /api/v1/problems/{slug} has the same).
+            "languages": per_language,
         },
     )
 
