@@ -21,7 +21,7 @@ from api import languages
 from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
-from judge.languages import styles_of
+from judge.languages import all_languages, styles_of
 from judge.verdict import Verdict
 
 router = APIRouter(include_in_schema=False)
@@ -89,11 +89,20 @@ def problem_list() -> list[dict[str, Any]]:
     ]
 
 
+def language_titles() -> list[dict[str, str]]:
+    """Each language's name and title: the pages show the title wherever a verdict is."""
+    return [{"name": n, "title": lang.title} for n, lang in all_languages().items()]
+
+
 def page(request: Request, name: str, *, status_code: int = 200, **context: Any) -> Response:
     context.setdefault("page_data", {})
     context["page_data"].setdefault("problems", problem_list())
+    context["page_data"].setdefault("language_titles", language_titles())
     response = templates.TemplateResponse(
-        request, name, {"problems": problem_list(), **context}, status_code=status_code
+        request,
+        name,
+        {"problems": problem_list(), "language_titles": language_titles(), **context},
+        status_code=status_code,
     )
     response.headers.update(SECURITY_HEADERS)
     return response

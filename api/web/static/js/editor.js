@@ -232,7 +232,7 @@ export class CodeEditor {
       const line = value.slice(lineStart, ta.selectionStart);
       let indent = line.match(/^[ \t]*/)[0];
       if (this.mode !== "python") {
-        if (/[{(\[]\s*(\/\/.*)?$/.test(line)) indent += INDENT;
+        if (/[{([]\s*(\/\/.*)?$/.test(line)) indent += INDENT;
       } else if (/:\s*(#.*)?$/.test(line)) indent += INDENT;
       else if (/^\s*(return|pass|break|continue|raise)\b/.test(line)) indent = indent.slice(0, Math.max(0, indent.length - INDENT.length));
       this.replace(ta.selectionStart, ta.selectionEnd, "\n" + indent);
