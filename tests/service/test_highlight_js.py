@@ -17,10 +17,10 @@ HIGHLIGHT_JS = STATIC_DIR / "js" / "highlight.js"
 BRACES_JS = STATIC_DIR / "js" / "highlight-c.js"
 
 SAMPLES = {
-    "cpp": '#include <vector>\nusing namespace std;\n// the move count\n'
+    "cpp": "#include <vector>\nusing namespace std;\n// the move count\n"
     'int solution(vector<vector<int>> board) { auto s = R"(a"b)"; return 0x1F + 2LL; }\n'
     "/* unterminated",
-    "java": 'import java.util.*;\nclass Solution {\n  @Override public int solution(int[][] b) '
+    "java": "import java.util.*;\nclass Solution {\n  @Override public int solution(int[][] b) "
     '{ String s = "x\\"y"; char c = \'q\'; return 0; } // done\n}\n',
     "kotlin": "data class State(val x: Int)\nenum class Dir { UP }\n"
     'fun solution(board: Array<IntArray>): Int { val s = """raw "q" """; return 0 }\n',
@@ -34,14 +34,16 @@ const out = { kinds: {}, rebuilt: {}, html: highlight("a < b && c > 'd'", "cpp")
 for (const [mode, text] of Object.entries(samples)) {
   const tokens = tokenizeBraces(text, mode);
   out.rebuilt[mode] = tokens.map((t) => t.text).join("") === text;
-  out.kinds[mode] = Object.fromEntries(tokens.filter((t) => t.text.trim()).map((t) => [t.text, t.type]));
+  const named = tokens.filter((t) => t.text.trim()).map((t) => [t.text, t.type]);
+  out.kinds[mode] = Object.fromEntries(named);
 }
 let seed = 11;
 const random = () => (seed = (seed * 1103515245 + 12345) %% 2147483648) / 2147483648;
 const alphabet = "ab1 \\n\\t\\"'/*#@<>{}()R\\\\.xe+-_u";
 out.fuzz = 0;
 for (let round = 0; round < 3000; round++) {
-  const text = Array.from({ length: Math.floor(random() * 30) }, () => alphabet[Math.floor(random() * alphabet.length)]).join("");
+  const pick = () => alphabet[Math.floor(random() * alphabet.length)];
+  const text = Array.from({ length: Math.floor(random() * 30) }, pick).join("");
   for (const mode of ["cpp", "java", "kotlin"]) {
     if (tokenizeBraces(text, mode).map((t) => t.text).join("") !== text) out.fuzz++;
   }
