@@ -7,18 +7,27 @@ import importlib
 import pkgutil
 from functools import cache
 
-from judge.languages.base import Language, LanguageUnavailable, RunRequest, Style, UnknownLanguage
-from judge.problems import Problem
+from judge.languages.base import (
+    Language,
+    LanguageUnavailable,
+    NotOffered,
+    RunRequest,
+    Style,
+    UnknownLanguage,
+)
+from judge.problems import Problem, offered_styles
 
 __all__ = [
     "Language",
     "LanguageUnavailable",
+    "NotOffered",
     "RunRequest",
     "Style",
     "UnknownLanguage",
     "all_languages",
     "by_extension",
     "get_language",
+    "resolve",
     "styles_of",
 ]
 
@@ -56,8 +65,17 @@ def by_extension(filename: str) -> Language | None:
 
 
 def styles_of(problem: Problem) -> tuple[Style, ...]:
-    """The styles a problem offers: a function always, a whole program on stdin/stdout when
-    it declares an input format (its STDIO attribute)."""
-    if getattr(problem, "STDIO", None) is not None:
-        return (Style.FUNCTION, Style.STDIO)
-    return (Style.FUNCTION,)
+    """The styles a problem offers, as Styles (judge.problems.offered_styles gives names)."""
+    return tuple(Style(name) for name in offered_styles(problem))
+
+
+def resolve(problem: Problem, language: str, style: str) -> tuple[Language, Style]:
+    """The language and style a submission names, or NotOffered (a ValueError) saying which
+    ones there are: checked before anything runs."""
+    found = get_language(language)
+    offered = offered_styles(problem)
+    if style not in offered:
+        raise NotOffered(
+            f"{problem.SLUG} is not graded in style {style!r}; offered: {', '.join(offered)}"
+        )
+    return found, Style(style)
