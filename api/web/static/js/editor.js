@@ -20,6 +20,7 @@ export class CodeEditor {
     this.onChange = onChange || (() => {});
     this.tabReleased = false;
     this.build();
+    this.root.dataset.language = this.mode;
     this.refresh();
   }
 
