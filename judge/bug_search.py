@@ -14,8 +14,11 @@ from typing import Any
 
 from judge.answers import Opaque
 from judge.budget import DIAGNOSIS_BUDGET_S
+from judge.build import BuildCache, built
 from judge.diagnose import UNKNOWN, Diagnosis, Stopped, diagnose, offers_diagnosis
+from judge.languages import NotOffered, Style, resolve
 from judge.problems import Case, Problem
+from judge.program import Program
 from judge.runner import Outcome, Runner
 from judge.sandbox import Sandbox
 from judge.verdict import GradeResult, Verdict
@@ -46,7 +49,7 @@ class NoAnswer:
 
 def diagnose_first_failure(
     module: Problem,
-    source: bytes,
+    program: Program,
     sandbox: Sandbox,
     result: GradeResult,
     interrupts: tuple[type[BaseException], ...] = (),
@@ -60,6 +63,7 @@ def diagnose_first_failure(
         or not failing.kind.visible
         or failing.verdict not in (Verdict.WA, Verdict.RE)
         or not offers_diagnosis(module)
+        or program.style != "function"  # a whole program answers its input, not a position
     ):
         return
     shown = failing.counterexample or failing
@@ -67,7 +71,7 @@ def diagnose_first_failure(
         return
     got = _graded_answer(shown.verdict, shown.message, shown.got)
     try:
-        found = search(module, source, sandbox, shown.input, got)
+        found = search(module, program, sandbox, shown.input, got)
     except interrupts:
         raise  # the caller stops the grading (a task's soft time limit)
     except Exception:
@@ -87,17 +91,34 @@ def _graded_answer(verdict: Verdict, message: str, got: Any) -> Any:
 
 
 def search(
-    module: Problem, source: bytes, sandbox: Sandbox, case: Case, got: Any = UNKNOWN
+    module: Problem,
+    program: Program | bytes,
+    sandbox: Sandbox,
+    case: Case,
+    got: Any = UNKNOWN,
+    *,
+    language: str = "python",
+    style: str = "function",
+    build_cache: BuildCache | None = None,
 ) -> Diagnosis | None:
     """Run the search below `case`, on which the submission answered `got` (asked again
-    when not given), asking the submission in the sandbox."""
+    when not given), asking the submission in the sandbox. `program`: a program a grading
+    built (judge/build.py), or a source in `language`, built here. Only function-style
+    programs answer for any position: another style is refused (NotOffered)."""
+    if isinstance(program, bytes):
+        plugin, chosen = resolve(module, language, style)
+        with built(module, plugin, chosen, program, sandbox, build_cache) as runnable:
+            return search(module, runnable, sandbox, case, got)
+    if program.style is not Style.FUNCTION:
+        raise NotOffered("where is the bug is searched for function-style programs only")
+    runnable = program
     deadline = time.monotonic() + DIAGNOSIS_BUDGET_S
     call_time_s = min(module.LIMITS.time_s, CALL_TIME_S)
 
     def ask(cases: Sequence[Case]) -> list[Any]:
         got: list[Any] = [None] * len(cases)
         # The source compiled in the graded run: a compile error reported now is forged.
-        runner = Runner(module, source, sandbox, call_time_s, deadline, compile_checked=True)
+        runner = Runner(module, runnable, sandbox, call_time_s, deadline, compile_checked=True)
 
         def record(index: int, outcome: Outcome) -> bool:
             got[index] = outcome.got if outcome.verdict is Verdict.AC else NoAnswer(outcome)

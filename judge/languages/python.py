@@ -27,7 +27,7 @@ INTERPRETER = ("{python}", "-I", "-S", "-B")
 SYNTAX_CHECK = b"""\
 import sys
 try:
-    with open("/box/solution.py", "rb") as f:
+    with open("solution.py", "rb") as f:
         compile(f.read(), "solution.py", "exec", dont_inherit=True)
 except SyntaxError as exc:
     where = f"line {exc.lineno}" if exc.lineno else "unknown line"

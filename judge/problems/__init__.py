@@ -104,7 +104,9 @@ def offered_styles(problem: Problem) -> tuple[str, ...]:
 
 def stdio_input(problem: Problem, cases: Sequence[Case]) -> bytes:
     """The stdin of one stdio-style run on `cases`."""
-    stdio: StdioFormat = getattr(problem, "STDIO")
+    stdio: StdioFormat | None = getattr(problem, "STDIO", None)
+    if stdio is None:
+        raise ValueError(f"{problem.SLUG} declares no stdin/stdout format")
     return stdio.write_input(cases).encode()
 
 

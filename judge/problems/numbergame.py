@@ -69,7 +69,6 @@ two -1000s: the first player ends 1000 behind.
 """
 
 
-
 def write_input(cases: Sequence[Case]) -> str:
     """Algospot's NUMBERGAME input: the number of cases C, then per case a line with n and a
     line with the n numbers."""
