@@ -67,7 +67,9 @@ class Java:
         name = self._file(style)
         files = {name: source}
         if style == Style.FUNCTION:
-            driver = jvm.java_driver(problem, SOURCE, problem.LIMITS.memory_mb)
+            driver = jvm.java_driver(
+                problem, SOURCE, problem.LIMITS.memory_mb, self.signature(problem)
+            )
             files[f"{jvm.DRIVER}.java"] = driver
         javac = [
             f"{jvm.java_home()}/bin/javac",

@@ -191,7 +191,7 @@ def _depths(problem: Problem) -> list[int]:
     return [_depth(problem.PARAM_TYPES[name]) for name in problem.PARAMS]
 
 
-def java_driver(problem: Problem, source_name: str, heap_mb: int) -> bytes:
+def java_driver(problem: Problem, source_name: str, heap_mb: int, signature: str) -> bytes:
     """Java source of the driver calling `new Solution().solution(...)` with the problem's
     parameters; heap_mb is only quoted in the out-of-memory message."""
     depths = _depths(problem)
@@ -225,11 +225,12 @@ def java_driver(problem: Problem, source_name: str, heap_mb: int) -> bytes:
             "READERS": "".join(readers),
             "READ_ARGS": reads,
             "CALL_ARGS": calls,
+            "SIGNATURE": signature,
         },
     ).encode()
 
 
-def kotlin_driver(problem: Problem, source_name: str, heap_mb: int) -> bytes:
+def kotlin_driver(problem: Problem, source_name: str, heap_mb: int, signature: str) -> bytes:
     """Kotlin source of the driver calling `Solution().solution(...)`."""
     depths = _depths(problem)
     readers = []
@@ -258,6 +259,7 @@ def kotlin_driver(problem: Problem, source_name: str, heap_mb: int) -> bytes:
             "READERS": "".join(readers),
             "READ_ARGS": f"{reads}" if reads else "",
             "CALL_ARGS": calls,
+            "SIGNATURE": signature,
         },
     ).encode()
 
@@ -283,12 +285,16 @@ MESSAGE_CHARS = 4000
 _HEADER = re.compile(r"^(?:/box/)?([\w.$-]+\.(?:java|kt)):(\d+)(?::\d+)?: (error|warning): ")
 # What ends a diagnostic without starting one: javac's count, a JVM's or kotlinc's own notes.
 _TRAILER = re.compile(r"^(\d+ (errors?|warnings?)|OpenJDK .*|warning: .*|error: .*|info: .*)$")
+_EXPECTED = re.compile(r"// EXPECTED: ([\w ()\[\]<>:,]{1,300})$", re.M)
 _PATH = re.compile(r"(?:/[\w.+-]+){2,}/?")  # any absolute path left in a kept line
 
 
-def clean_compile_message(text: str, source_name: str, signature: str) -> str:
+def clean_compile_message(text: str, source_name: str, call: str) -> str:
     """The diagnostics about the submission's file: errors only, its name without a
-    directory; errors in the driver become one line saying which signature it calls."""
+    directory; errors in the driver become one line saying what it calls (the signature the
+    compiler echoed from the driver's call line, where it did)."""
+    echoed = _EXPECTED.search(text)
+    signature = f"{call}, declared as {echoed.group(1)}" if echoed else call
     kept: list[str] = []
     keeping = False
     driver_errors = 0
@@ -310,8 +316,8 @@ def clean_compile_message(text: str, source_name: str, signature: str) -> str:
             kept.append(_PATH.sub("<path>", line).rstrip())
     if driver_errors:
         kept.append(
-            f"{source_name}: the judge calls {signature}: a class or method of that "
-            "signature was not found or does not match"
+            f"{source_name}: the judge calls {signature}; no such class and method "
+            "were found, or their types do not match"
         )
     if not kept:
         kept.append(f"{source_name}: the compiler failed without a message about this file")

@@ -96,7 +96,9 @@ class Kotlin:
     def build_command(self, problem: Problem, style: Style, source: bytes) -> Command:
         files = {SOURCE: source}
         if style == Style.FUNCTION:
-            driver = jvm.kotlin_driver(problem, SOURCE, problem.LIMITS.memory_mb)
+            driver = jvm.kotlin_driver(
+                problem, SOURCE, problem.LIMITS.memory_mb, self.signature(problem)
+            )
             files[f"{jvm.DRIVER}.kt"] = driver
         argv = [
             jvm.java_binary(),
