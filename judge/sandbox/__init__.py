@@ -22,9 +22,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import make_jail
@@ -33,6 +34,7 @@ from judge.sandbox.processes import Jail
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, LockedDir, locked_dir, remove_stale
 
 __all__ = [
+    "Command",
     "OverlongLine",
     "Process",
     "RunLimits",
@@ -222,32 +224,47 @@ class Sandbox:
     def run_python(
         self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
     ) -> Process:
+        """Run `script` (one of `files`) on the sandbox's Python with `args`."""
+        argv = ("{python}", "-I", "-S", "-B", f"/box/{script}", *args)
+        return self.run(Command(argv=argv, files=files), limits)
+
+    def run(self, command: Command, limits: RunLimits) -> Process:
+        """Start `command` (judge/sandbox/command.py says what each field does)."""
         box: LockedDir = locked_dir(RUN_DIR_PREFIX)
         workdir = box.path
         jail = None
         pipes: list[int] = []
+        stdin = None
         try:
             os.chmod(workdir, 0o755)
-            for name, data in files.items():
-                if "/" in name or name.startswith("."):
+            for name, data in command.files.items():
+                if "/" in name or name.startswith(".") or name == "out" or name in command.trees:
                     raise ValueError(f"bad file name {name!r}")
                 path = Path(workdir, name)
                 path.write_bytes(data)
                 path.chmod(0o444)
+            if command.stdin is not None:
+                stdin_path = Path(workdir, ".stdin")
+                stdin_path.write_bytes(command.stdin)
+                stdin_path.chmod(0o444)
+                stdin = os.open(stdin_path, os.O_RDONLY)
             jail = self._jail_factory(limits)
             results_r, results_w = os.pipe()
             output_r, output_w = os.pipe()
             pipes += (results_r, results_w, output_r, output_w)
-            argv_args = [a.replace("{results_fd}", str(results_w)) for a in args]
-            command = jail.command(self.python, workdir, script, argv_args)
+
+            def resolve(arg: str) -> str:
+                return arg.replace("{results_fd}", str(results_w)).replace("{python}", self.python)
+
+            argv = jail.command(replace(command, argv=tuple(map(resolve, command.argv))), workdir)
             popen = subprocess.Popen(
-                command,
-                stdin=subprocess.DEVNULL,
-                stdout=output_w,
+                argv,
+                stdin=subprocess.DEVNULL if stdin is None else stdin,
+                stdout=results_w if command.stdout_to_results else output_w,
                 stderr=output_w,
                 pass_fds=(results_w, *jail.pass_fds),
-                env=jail.environment(),
-                cwd="/",
+                env=jail.environment(command),
+                cwd=jail.cwd(workdir),
                 preexec_fn=jail.preexec,
                 start_new_session=True,
             )
@@ -256,13 +273,39 @@ class Sandbox:
                 jail.abort()  # the slot, cgroup and descriptors it took
             for fd in pipes:
                 os.close(fd)
+            if stdin is not None:
+                os.close(stdin)
+            _reclaim(command.writable)
             box.remove()
             raise
         os.close(results_w)
         os.close(output_w)
+        if stdin is not None:
+            os.close(stdin)
         jail.started(popen)
 
-        return Process(popen, results_r, output_r, limits, jail, box.remove)
+        def cleanup() -> None:
+            _reclaim(command.writable)
+            box.remove()
+
+        return Process(popen, results_r, output_r, limits, jail, cleanup)
+
+
+def _reclaim(writable: str | None) -> None:
+    """Hand a compile run's output directory back to us (it was the run's uid's): owner
+    changed without following any link the run left in it, nothing writable by others."""
+    if writable is None or not os.path.isdir(writable):
+        return
+    uid, gid = os.geteuid(), os.getegid()
+    for root, dirs, files in os.walk(writable):
+        for name in dirs + files:
+            path = os.path.join(root, name)
+            with contextlib.suppress(OSError):
+                os.chown(path, uid, gid, follow_symlinks=False)
+                if not os.path.islink(path):
+                    os.chmod(path, os.lstat(path).st_mode & 0o755)
+    os.chown(writable, uid, gid)
+    os.chmod(writable, 0o755)
 
 
 def make_sandbox(config: SandboxConfig) -> Sandbox:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from judge.sandbox.cgroups import CgroupManager, RunCgroup
+from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import SandboxUnavailable
 from judge.sandbox.layout import Layout, global_proc_files, layout_for, warm_page_cache
@@ -29,7 +30,6 @@ from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
 BWRAP = "/usr/bin/bwrap"
 # Processes bwrap itself keeps in the tree: the outer monitor and the sandbox's pid 1.
 BWRAP_TASKS = 2
-NOFILE = 64
 # RLIMIT_NPROC is a backstop above pids.max (the exact whole-tree bound), not the bound: on
 # Linux 6.x the uid's process count lags seconds behind a finished sandbox (user-namespace
 # ucounts), and an exact NPROC made back-to-back runs on one uid fail with EAGAIN (measured:
@@ -38,6 +38,7 @@ NPROC_SLACK = 64
 SHM_BYTES = 1 << 20  # /dev/shm (POSIX semaphores of multiprocessing need a few bytes)
 MIN_AS_HEADROOM = 256 << 20  # RLIMIT_AS above the cgroup limit: a backstop, not the limit
 BARE_AS_HEADROOM = 64 << 20  # RLIMIT_AS above the limit when it is the only memory bound
+JVM_BARE_AS_HEADROOM = 4 << 30  # a JVM's reservations (code cache, class space) over its heap
 
 
 @dataclass
@@ -50,6 +51,7 @@ class BwrapConfig:
     as_root: bool
     subreaper: bool
     notes: list[str]
+    warm: bool = True  # close the page-cache channel (SandboxConfig.shared_by_students)
 
 
 class BwrapJail(Jail):
@@ -89,17 +91,27 @@ class BwrapJail(Jail):
         self._join = tuple(self._cgroup.join_paths) if self._cgroup else ()
 
     # -- starting -------------------------------------------------------------------------
-    def command(self, python: str, workdir: str, script: str, args: list[str]) -> list[str]:
+    def command(self, command: Command, workdir: str) -> list[str]:
+        """bwrap's command line for `command` (its argv already resolved) in `workdir`."""
         # What the machine-wide /proc files show inside (a device node cannot stand in: /proc
         # is mounted nodev).
         empty = os.path.join(workdir, ".empty")
         with open(empty, "x"):
             pass
         os.chmod(empty, 0o444)
+        if command.writable is not None:
+            os.mkdir(os.path.join(workdir, "out"), 0o555)  # the mount point of the output
+        for name in command.trees:
+            os.mkdir(os.path.join(workdir, name), 0o555)
         if self.config.as_root:
-            # Only the slot uid (and root) may read the submission on the host.
+            # Only the slot uid (and root) may read the submission on the host, and write the
+            # compiler's output.
             os.chown(workdir, self.slot.uid, self.slot.gid)
             os.chmod(workdir, 0o500)
+            if command.writable is not None:
+                os.chown(command.writable, self.slot.uid, self.slot.gid)
+        if command.writable is not None:
+            os.chmod(command.writable, 0o700)
         r, w = os.pipe()
         try:
             os.write(w, self.config.filter_bytes)  # a few hundred bytes: fits the pipe buffer
@@ -111,7 +123,9 @@ class BwrapJail(Jail):
         # us (the subreaper) and must be reaped by us.
         self._info_r, self._info_w = os.pipe()
         self.pass_fds = (r, self._info_w)
-        layout = self.config.layout
+        layout = command.layout or self.config.layout
+        if layout.warm and self.config.warm:
+            warm_once(layout)
         argv = [
             BWRAP,
             "--unshare-all",
@@ -129,6 +143,10 @@ class BwrapJail(Jail):
             "--info-fd",
             str(self._info_w),
         ]
+        for name, value in sorted(command.env.items()):
+            argv += ["--setenv", name, value]
+        for target, link in layout.symlinks:
+            argv += ["--symlink", target, link]
         for source, dest in layout.binds:
             argv += ["--ro-bind", source, dest]
         for mask in layout.masks:
@@ -150,6 +168,12 @@ class BwrapJail(Jail):
             "--ro-bind",
             workdir,
             "/box",
+        ]
+        for name, source in sorted(command.trees.items()):
+            argv += ["--ro-bind", source, f"/box/{name}"]
+        if command.writable is not None:
+            argv += ["--bind", command.writable, "/box/out"]
+        argv += [
             "--chdir",
             "/box",
             # bwrap's own root and /dev are uncapped tmpfs: make them read-only (the /tmp and
@@ -158,17 +182,16 @@ class BwrapJail(Jail):
             "/dev",
             "--remount-ro",
             "/",
-            layout.python,
-            "-I",
-            "-S",
-            "-B",
-            f"/box/{script}",
-            *args,
+            *command.argv,
         ]
         return argv
 
-    def environment(self) -> dict[str, str]:
-        # bwrap's own environment: readable inside as /proc/1/environ. Nothing else.
+    def cwd(self, workdir: str) -> str:
+        return "/"  # bwrap's own; the program's is /box (--chdir)
+
+    def environment(self, command: Command) -> dict[str, str]:
+        # bwrap's own environment: readable inside as /proc/1/environ. Nothing else (the
+        # command's own is set by --setenv).
         return {"PATH": "/usr/bin:/bin"}
 
     def preexec(self) -> None:
@@ -188,13 +211,18 @@ class BwrapJail(Jail):
         cpu = math.ceil(limits.cpu_s) + 1
         setrlimit = resource.setrlimit
         setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        if self._cgroup is not None:
-            address_space = limits.memory_bytes + max(limits.memory_bytes, MIN_AS_HEADROOM)
-        else:
-            address_space = limits.memory_bytes + BARE_AS_HEADROOM
-        setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        if limits.address_space:
+            if self._cgroup is not None:
+                address_space = limits.memory_bytes + max(limits.memory_bytes, MIN_AS_HEADROOM)
+            else:
+                address_space = limits.memory_bytes + BARE_AS_HEADROOM
+            setrlimit(resource.RLIMIT_AS, (address_space, address_space))
+        elif self._cgroup is None:
+            # A JVM without a cgroup: only a loose backstop (its -Xmx bounds the heap).
+            address_space = limits.memory_bytes * 4 + JVM_BARE_AS_HEADROOM
+            setrlimit(resource.RLIMIT_AS, (address_space, address_space))
         setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
-        setrlimit(resource.RLIMIT_NOFILE, (NOFILE, NOFILE))
+        setrlimit(resource.RLIMIT_NOFILE, (limits.nofile, limits.nofile))
         setrlimit(resource.RLIMIT_CORE, (0, 0))
         setrlimit(resource.RLIMIT_MEMLOCK, (0, 0))
         if self.config.as_root:
@@ -333,13 +361,14 @@ def check_bwrap(config: BwrapConfig) -> None:
     try:
         with open(os.path.join(workdir, "check.py"), "w") as f:
             f.write("print('ok')\n")
-        argv = jail.command(config.python, workdir, "check.py", [])
+        check = Command(argv=(config.python, "-I", "-S", "-B", "/box/check.py"))
+        argv = jail.command(check, workdir)
         try:
             proc = subprocess.run(
                 argv,
                 capture_output=True,
                 timeout=30,
-                env=jail.environment(),
+                env=jail.environment(check),
                 pass_fds=jail.pass_fds,
                 preexec_fn=jail.preexec,
                 cwd="/",
@@ -360,6 +389,12 @@ def check_bwrap(config: BwrapConfig) -> None:
             )
     finally:
         box.remove()
+
+
+@lru_cache(maxsize=16)
+def warm_once(layout: Layout) -> None:
+    """warm_page_cache, once per process and layout (a language's, at its first run)."""
+    warm_page_cache(layout)
 
 
 @lru_cache(maxsize=8)
@@ -392,8 +427,18 @@ def bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfi
             "could not become a child subreaper: sandbox processes orphaned by a kill "
             "are reaped by init, not by the judge"
         )
-    bwrap = BwrapConfig(python, layout, filter_bytes, slots, cgroups, as_root, subreaper, notes)
+    bwrap = BwrapConfig(
+        python,
+        layout,
+        filter_bytes,
+        slots,
+        cgroups,
+        as_root,
+        subreaper,
+        notes,
+        warm=config.shared_by_students,
+    )
     check_bwrap(bwrap)
     if config.shared_by_students:
-        warm_page_cache(layout)
+        warm_once(layout)
     return bwrap

@@ -19,6 +19,9 @@ answers, read line by line with the same bounds as a harness's reports).
 read-write at /box/out: the compiler's output. The sandbox hands it to the run's uid for the
 run and back to the caller after it; what is in it is the submission's and must be treated
 as such (sizes checked, run only inside the sandbox).
+
+Trees and `writable` are bound by bwrap as the run's uid: their parent directories must be
+passable by other users (mode o+x, as /tmp is), which pytest's tmp_path, for one, is not.
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ import json
 import os
 import subprocess
 import tempfile
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -38,9 +39,46 @@ def global_proc_files() -> tuple[str, ...]:
 
 @dataclass(frozen=True)
 class Layout:
-    python: str  # the interpreter binary (real path), bound at the same path
     binds: tuple[tuple[str, str], ...]  # (host source, sandbox path), all read-only
     masks: tuple[str, ...]  # directories inside the binds covered by an empty read-only tmpfs
+    symlinks: tuple[tuple[str, str], ...] = ()  # (target, sandbox path): merged-/usr links
+    python: str = ""  # the interpreter binary (real path) of a Python layout
+    # Read every bound file before the first run (warm_page_cache). False only for what runs
+    # with no secret in reach and nothing of the submission executing (a compiler): warming a
+    # whole toolchain tree would read gigabytes.
+    warm: bool = True
+
+
+# Debian 12 is merged-/usr: these are symlinks into /usr, which binaries' paths name (the
+# dynamic loader is /lib64/ld-linux-x86-64.so.2).
+MERGED_USR_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
+
+
+def toolchain_layout(
+    paths: Iterable[str],
+    *,
+    linked: Iterable[str] = (),
+    masks: Iterable[str] = (),
+    warm: bool = True,
+) -> Layout:
+    """A layout binding `paths` (files or directories, each at its own path, read-only), the
+    shared libraries the ELF files `linked` load (and the dynamic loader), and the host's
+    merged-/usr symlinks, so a toolchain's binaries resolve inside as outside. Paths that do
+    not exist here are left out (the run then fails visibly)."""
+    binds = []
+    for dest, source in _ldd(list(linked)) if linked else ():
+        # Named through /lib or /lib64, which are symlinks inside too: bind where they lead.
+        binds.append(
+            (source, os.path.join(os.path.realpath(os.path.dirname(dest)), os.path.basename(dest)))
+        )
+    for path in paths:
+        real = os.path.realpath(path)
+        if os.path.exists(real):
+            binds.append((real, real))
+            if real != path and not os.path.islink(os.path.dirname(path)):
+                binds.append((real, path))  # also where it is named (/usr/bin/java...)
+    symlinks = tuple((os.readlink(link), link) for link in MERGED_USR_LINKS if os.path.islink(link))
+    return Layout(tuple(dict.fromkeys(binds)), tuple(masks), symlinks, warm=warm)
 
 
 _PROBE = r"""
@@ -116,7 +154,9 @@ def _layout(python: str, mtime: float) -> Layout:
         s = os.path.realpath(s)
         if os.path.isdir(s) and any(s.startswith(r + "/") for r in roots):
             masks.add(s)
-    return Layout(python, tuple((src, dst) for dst, src in binds.items()), tuple(sorted(masks)))
+    return Layout(
+        tuple((src, dst) for dst, src in binds.items()), tuple(sorted(masks)), python=python
+    )
 
 
 def layout_for(python: str, cache_dir: str | None = None) -> Layout:
@@ -178,9 +218,9 @@ def _read_layout_cache(path: str, python: str) -> Layout | None:
                 return None
             record = json.load(f)
         layout = Layout(
-            str(record["python"]),
             tuple((str(src), str(dst)) for src, dst in record["binds"]),
             tuple(str(m) for m in record["masks"]),
+            python=str(record["python"]),
         )
         if layout.python != python or record["stamps"] != _dir_stamps(layout):
             return None

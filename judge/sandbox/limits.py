@@ -19,6 +19,11 @@ class RunLimits:
     pids: int = 32
     file_bytes: int = 1 << 20  # largest file it may write (RLIMIT_FSIZE)
     tmp_bytes: int = 8 << 20  # size of its private /tmp
+    # RLIMIT_AS as a backstop above the cgroup's memory limit. False for a JVM, which
+    # reserves far more address space than it uses: its memory is the cgroup's limit (and
+    # -Xmx) alone.
+    address_space: bool = True
+    nofile: int = 64  # open files (RLIMIT_NOFILE)
 
 
 @dataclass

@@ -12,6 +12,7 @@ import signal
 import subprocess
 import time
 
+from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits, Usage
 
 _PR_SET_CHILD_SUBREAPER = 36
@@ -29,18 +30,32 @@ class Jail:
         self.notes = notes
         self._usage_before = resource.getrusage(resource.RUSAGE_CHILDREN)
 
-    def command(self, python: str, workdir: str, script: str, args: list[str]) -> list[str]:
-        return [python, "-I", "-S", "-B", os.path.join(workdir, script), *args]
+    def command(self, command: Command, workdir: str) -> list[str]:
+        """Unconfined, /box is `workdir` itself: the paths under it are rewritten, the trees
+        and the output directory are symlinks in it. The run's cwd is `workdir`."""
+        for name, source in command.trees.items():
+            os.symlink(source, os.path.join(workdir, name))
+        if command.writable is not None:
+            os.symlink(command.writable, os.path.join(workdir, "out"))
 
-    def environment(self) -> dict[str, str]:
-        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}
+        def local(arg: str) -> str:
+            return workdir + arg[4:] if arg == "/box" or arg.startswith("/box/") else arg
+
+        return [local(arg) for arg in command.argv]
+
+    def cwd(self, workdir: str) -> str:
+        return workdir
+
+    def environment(self, command: Command) -> dict[str, str]:
+        return {"PATH": "/usr/bin:/bin", "LANG": "C.UTF-8", **command.env}
 
     def preexec(self) -> None:
         """Runs in the child between fork and exec: per-process limits."""
         limits = self.limits
         cpu = int(limits.cpu_s) + 1
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, cpu + 1))
-        resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
+        if limits.address_space:
+            resource.setrlimit(resource.RLIMIT_AS, (limits.memory_bytes, limits.memory_bytes))
         resource.setrlimit(resource.RLIMIT_FSIZE, (limits.file_bytes, limits.file_bytes))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 

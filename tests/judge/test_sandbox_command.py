@@ -1,0 +1,172 @@
+"""Sandbox.run: any command, not only Python: a toolchain's layout, trees bound at /box/NAME,
+stdin, stdout as the results channel, a writable output directory for a compiler, and the
+limits a JVM needs (no RLIMIT_AS, more open files)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from judge.sandbox import Command, RunLimits, SandboxConfig, make_sandbox
+from judge.sandbox.layout import toolchain_layout
+
+LIMITS = RunLimits(cpu_s=5, wall_s=10, memory_bytes=128 << 20)
+ECHO_CPP = """
+#include <iostream>
+#include <string>
+int main() { std::string word; while (std::cin >> word) std::cout << word.size() << std::endl; }
+"""
+
+
+@pytest.fixture
+def shared_dir() -> Iterator[Path]:
+    """A host directory the sandbox uids may read (pytest's tmp_path is root's alone, as an
+    artifact directory must not be)."""
+    path = Path(tempfile.mkdtemp(prefix="judge-test-tree-"))
+    path.chmod(0o755)
+    yield path
+    shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def sandbox():
+    return make_sandbox(SandboxConfig())
+
+
+def python(code: str, **fields) -> Command:
+    return Command(
+        argv=("{python}", "-I", "-S", "-B", "/box/main.py"),
+        files={"main.py": code.encode()},
+        **fields,
+    )
+
+
+def lines(proc) -> list[str]:
+    found = []
+    while (line := proc.read_result(timeout=10)) is not None:
+        found.append(line.decode())
+    return found
+
+
+def test_a_compiled_program_reads_stdin_and_answers_on_the_results_channel(sandbox, shared_dir):
+    tmp_path = shared_dir
+    subprocess.run(
+        ["g++", "-O2", "-static", "-o", tmp_path / "echo", "-x", "c++", "-"],
+        input=ECHO_CPP.encode(),
+        check=True,
+    )
+    command = Command(
+        argv=("/box/bin/echo",),
+        trees={"bin": str(tmp_path)},
+        layout=toolchain_layout(()),  # a static binary needs nothing of the host
+        stdin=b"one three\nfive\n",
+        stdout_to_results=True,
+    )
+    with sandbox.run(command, LIMITS) as proc:
+        assert lines(proc) == ["3", "5", "4"]
+    assert proc.outcome.exit_code == 0
+
+
+def test_a_compiler_writes_only_its_output_directory_which_comes_back_ours(sandbox, shared_dir):
+    out = shared_dir / "out"
+    out.mkdir()
+    code = """
+import os
+open("/box/out/artifact", "w").write("built")
+os.symlink("/etc/passwd", "/box/out/link")
+for path in ("/box/elsewhere", "/tmp/../box/x"):
+    try:
+        open(path, "w")
+    except OSError:
+        pass
+    else:
+        print("WROTE", path)
+"""
+    with sandbox.run(python(code, writable=str(out)), LIMITS) as proc:
+        assert proc.read_result(timeout=10) is None
+    assert proc.outcome.exit_code == 0, proc.outcome.output
+    assert b"WROTE" not in proc.outcome.output
+    assert (out / "artifact").read_text() == "built"
+    assert os.stat(out / "artifact").st_uid == os.geteuid()
+    link = out / "link"
+    assert link.is_symlink() and os.lstat(link).st_uid == os.geteuid()
+    assert os.stat("/etc/passwd").st_uid == 0  # the reclaim did not follow the link
+    assert not os.stat(out).st_mode & 0o022
+
+
+def test_the_commands_environment_and_the_merged_usr_links(sandbox):
+    code = """
+import json, os
+print(json.dumps({"env": os.environ.get("JUDGE_TEST_VAR"), "lib64": os.path.islink("/lib64")}))
+"""
+    command = python(code, env={"JUDGE_TEST_VAR": "set"}, stdout_to_results=True)
+    with sandbox.run(command, LIMITS) as proc:
+        seen = json.loads(proc.read_result(timeout=10))
+    assert seen["env"] == "set"
+    # The Python layout binds its own libraries; a toolchain layout brings the links:
+    with sandbox.run(
+        Command(
+            argv=("/usr/bin/true",),
+            layout=toolchain_layout(["/usr/bin/true"], linked=["/usr/bin/true"]),
+        ),
+        LIMITS,
+    ) as proc:
+        proc.read_result(timeout=10)
+    assert proc.outcome.exit_code == 0, proc.outcome.output
+
+
+RESERVE = """
+import mmap
+try:
+    mmap.mmap(-1, 2 << 30, flags=mmap.MAP_PRIVATE | mmap.MAP_ANONYMOUS | 0x4000)  # MAP_NORESERVE
+    print("reserved")
+except OSError:
+    print("refused")
+"""
+
+
+def test_a_jvm_style_run_may_reserve_address_space_beyond_its_memory(sandbox):
+    results = []
+    for address_space in (True, False):
+        limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=128 << 20, address_space=address_space)
+        with sandbox.run(python(RESERVE, stdout_to_results=True), limits) as proc:
+            results.append(proc.read_result(timeout=10))
+    assert results == [b"refused", b"reserved"]
+
+
+OPEN_FILES = """
+import os
+fds = []
+try:
+    for _ in range(100):
+        fds.append(os.open("/box/main.py", os.O_RDONLY))
+    print("100 open")
+except OSError:
+    print("refused at", len(fds))
+"""
+
+
+def test_open_files_are_bounded_by_the_limit(sandbox):
+    seen = []
+    for nofile in (64, 256):
+        limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=128 << 20, nofile=nofile)
+        with sandbox.run(python(OPEN_FILES, stdout_to_results=True), limits) as proc:
+            seen.append(proc.read_result(timeout=10).decode())
+    assert seen[0].startswith("refused at") and seen[1] == "100 open"
+
+
+def test_the_unconfined_jail_maps_box_paths_to_its_directory(tmp_path):
+    unconfined = make_sandbox(SandboxConfig(mode="none"))
+    (tmp_path / "data.txt").write_text("tree file")
+    code = "print(open('/box/tree/data.txt'.replace('/box', __import__('os').getcwd())).read())"
+    command = python(code, trees={"tree": str(tmp_path)}, stdout_to_results=True)
+    with unconfined.run(command, LIMITS) as proc:
+        assert proc.read_result(timeout=10) == b"tree file"
+    assert shutil.which("g++")  # the C++ test above needs it: a missing compiler fails, not skips
