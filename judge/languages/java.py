@@ -39,7 +39,8 @@ class Java:
                 "import java.io.*;\nimport java.util.*;\n\n"
                 "public class Main {\n"
                 "    public static void main(String[] args) throws IOException {\n"
-                "        BufferedReader in = new BufferedReader(new InputStreamReader(System.in));\n"
+                "        BufferedReader in =\n"
+                "            new BufferedReader(new InputStreamReader(System.in));\n"
                 "        StringBuilder out = new StringBuilder();\n"
                 "        int cases = Integer.parseInt(in.readLine().trim());\n"
                 "        for (int c = 0; c < cases; c++) {\n"
@@ -92,14 +93,12 @@ class Java:
         return jvm.build_limits()
 
     def run_command(self, request: RunRequest) -> Command:
-        argv = jvm.jvm_flags(request.problem.LIMITS.memory_mb) + ["-cp", "/box/out"]
+        argv = [*jvm.jvm_flags(request.problem.LIMITS.memory_mb), "-cp", "/box/out"]
         if request.style == Style.STDIO:
             return Command(
                 argv=(*argv, "Main"),
                 layout=jvm.layout(),
                 trees=_out(request),
-                stdin=jvm.stdio_input(request.problem, request.cases),
-                stdout_to_results=True,
             )
         args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
         return Command(

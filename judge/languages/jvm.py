@@ -11,7 +11,6 @@ from __future__ import annotations
 import glob
 import os
 import re
-from collections.abc import Sequence
 from dataclasses import replace
 from functools import cache
 from importlib import resources
@@ -19,8 +18,8 @@ from importlib import resources
 from judge.answers import INT, ListType, ValueType
 from judge.languages.base import LanguageUnavailable, RunRequest
 from judge.languages.tests_text import encode_cases
-from judge.problems import Case, Problem
-from judge.sandbox.layout import Layout, _ldd
+from judge.problems import Problem
+from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
 
 JDK_GLOB = "/usr/lib/jvm/java-17-openjdk-*"
@@ -29,6 +28,7 @@ DRIVER = "Judge__Driver"  # the driver's class: a name no submission picks by ch
 STACK_MB = 64  # the stack of the thread that calls solution: deep, but an end to recursion
 MEMORY_EXTRA_MB = 160  # the JVM beside its heap (measured: ~70 MB for a small program)
 TIME_EXTRA_S = 1.0  # a JVM's start, per process (measured in the sandbox: see README)
+NOFILE = 256  # the JDK's modules, libraries and jars, beside what the program opens
 PIDS = 64  # a JVM's own threads (about 20) with room for a few of the submission's
 COMPILE_TIME_S = 30.0
 COMPILE_MEMORY_MB = 1024
@@ -47,6 +47,7 @@ RUN_FLAGS = (
     "-Xss1m",
     "-Djava.io.tmpdir=/tmp",
     "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",  # the driver opens the results fd by number
 )
 
 
@@ -76,7 +77,7 @@ def java_binary() -> str:
 
 @cache
 def jdk_version() -> str:
-    """"17.0.15", from the JDK's release file (no JVM started)."""
+    """ "17.0.15", from the JDK's release file (no JVM started)."""
     try:
         with open(os.path.join(java_home(), "release"), encoding="utf-8") as f:
             found = re.search(r'^JAVA_VERSION="([^"]+)"', f.read(), re.M)
@@ -88,24 +89,15 @@ def jdk_version() -> str:
 
 
 @cache
-def _jdk_binds() -> tuple[tuple[str, str], ...]:
-    home = java_home()
-    libs = [os.path.join(home, "bin", name) for name in ("java", "javac")]
-    libs += sorted(glob.glob(os.path.join(home, "lib", "*.so")))
-    libs += sorted(glob.glob(os.path.join(home, "lib", "server", "*.so")))
-    binds = {home: home, JDK_CONF: JDK_CONF}
-    for dest, source in _ldd(libs):
-        if not dest.startswith(home + "/"):
-            binds.setdefault(dest, source)
-    return tuple((source, dest) for dest, source in binds.items())
-
-
 def layout(extra: tuple[str, ...] = ()) -> Layout:
-    """The JDK, its configuration and libraries, and `extra` files (jars), read-only, each at
-    its real path (no symlink to follow inside)."""
-    binds = list(_jdk_binds())
-    binds += [(path, path) for path in extra]
-    return Layout(python=java_binary(), binds=tuple(binds), masks=())
+    """The JDK, its configuration (conf/ links into /etc) and the libraries it loads, and
+    `extra` files (jars), read-only. Not warmed: the JDK's 130 MB modules file is read by
+    every JVM anyway."""
+    home = java_home()
+    linked = [os.path.join(home, "bin", name) for name in ("java", "javac")]
+    linked += sorted(glob.glob(os.path.join(home, "lib", "*.so")))
+    linked += sorted(glob.glob(os.path.join(home, "lib", "server", "*.so")))
+    return toolchain_layout([home, JDK_CONF, *extra], linked=linked, warm=False)
 
 
 def jvm_flags(heap_mb: int) -> list[str]:
@@ -113,7 +105,7 @@ def jvm_flags(heap_mb: int) -> list[str]:
 
 
 def run_limits(base: RunLimits) -> RunLimits:
-    return replace(base, pids=max(base.pids, PIDS), **_no_address_space())
+    return replace(base, pids=max(base.pids, PIDS), address_space=False, nofile=NOFILE)
 
 
 def build_limits() -> RunLimits:
@@ -124,32 +116,13 @@ def build_limits() -> RunLimits:
         output_bytes=256 << 10,
         pids=PIDS,
         file_bytes=16 << 20,  # one class file: a huge static array initialiser stays small
-        **_no_address_space(),
+        address_space=False,
+        nofile=NOFILE,
     )
-
-
-def _no_address_space() -> dict[str, object]:
-    """RunLimits(address_space=False) where the sandbox knows the field (the lead's branch)."""
-    fields = getattr(RunLimits, "__dataclass_fields__", {})
-    return {"address_space": False} if "address_space" in fields else {}
 
 
 def tests_text(request: RunRequest) -> bytes:
     return encode_cases(request.problem, request.cases)
-
-
-def stdio_input(problem: Problem, cases: Sequence[Case]) -> bytes:
-    """Stand-in until the problem's own input format lands (wt-core): the number of cases,
-    then each parameter on its lines (a list: its length, then its items)."""
-    lines = [str(len(cases))]
-    for case in cases:
-        for name in problem.PARAMS:
-            value = case[name]
-            if isinstance(value, list):
-                lines += [str(len(value)), " ".join(str(v) for v in value)]
-            else:
-                lines.append(str(value))
-    return ("\n".join(lines) + "\n").encode()
 
 
 # -- drivers -------------------------------------------------------------------------------
@@ -203,7 +176,7 @@ def java_driver(problem: Problem, source_name: str, heap_mb: int, signature: str
         readers.append(
             f"    static {kind} read{d}() {{\n"
             f"        int n = nextInt();\n"
-            f"        if (n < 0) throw new IllegalStateException(\"bad tests file\");\n"
+            f'        if (n < 0) throw new IllegalStateException("bad tests file");\n'
             f"        {kind} a = {alloc};\n"
             f"        for (int i = 0; i < n; i++) a[i] = {inner};\n"
             f"        return a;\n"
@@ -236,13 +209,10 @@ def kotlin_driver(problem: Problem, source_name: str, heap_mb: int, signature: s
     readers = []
     for d in range(1, max(depths, default=0) + 1):
         inner = "nextInt()" if d == 1 else f"read{d - 1}()"
-        if d == 1:
-            make = "IntArray(n) { nextInt() }"
-        else:
-            make = f"Array(n) {{ {inner} }}"
+        make = "IntArray(n) { nextInt() }" if d == 1 else f"Array(n) {{ {inner} }}"
         readers.append(
             f"private fun read{d}(): {_kotlin_depth(d)} {{\n"
-            f'    val n = nextInt()\n'
+            f"    val n = nextInt()\n"
             f'    if (n < 0) throw IllegalStateException("bad tests file")\n'
             f"    return {make}\n"
             f"}}\n\n"

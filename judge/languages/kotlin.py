@@ -68,7 +68,8 @@ class Kotlin:
         return f"kotlinc {kotlin} (OpenJDK {jvm.jdk_version()})"
 
     def signature(self, problem: Problem) -> str:
-        params = ", ".join(f"{p}: {jvm.kotlin_type(problem.PARAM_TYPES[p])}" for p in problem.PARAMS)
+        types = problem.PARAM_TYPES
+        params = ", ".join(f"{p}: {jvm.kotlin_type(types[p])}" for p in problem.PARAMS)
         return f"fun solution({params}): {jvm.kotlin_type(problem.ANSWER)}"
 
     def template(self, problem: Problem, style: Style) -> str:
@@ -134,8 +135,6 @@ class Kotlin:
                 argv=(*argv, MAIN_CLASS),
                 layout=layout,
                 trees=trees,
-                stdin=jvm.stdio_input(request.problem, request.cases),
-                stdout_to_results=True,
             )
         args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
         return Command(
