@@ -50,8 +50,27 @@ class ValueType(ABC):
             return False, f"expected {show(expected)}, got {show(got)}"
         return True, f"correct: {show(got)}"
 
+    def parse_line(self, line: str) -> Any:
+        """The answer a whole program wrote on one line (the stdio style), read strictly:
+        only spaces and tabs around it are forgiven. Raises BadAnswerLine with a message a
+        student can act on."""
+        raise BadAnswerLine(f"answers of type {self.name} cannot be read from a line")
+
     def __str__(self) -> str:
         return self.name
+
+
+class BadAnswerLine(ValueError):
+    """An answer line of a whole program that is not a value of the answer's type."""
+
+
+# An int as a program prints it: an optional minus, no leading zeros ("-0" is not one).
+_INT_LINE = re.compile(r"(0|-?[1-9][0-9]*)")
+
+
+def _quoted(line: str) -> str:
+    text = clean_text(line, 40)
+    return repr(text + ("..." if len(line) > 40 else ""))
 
 
 @dataclass(frozen=True)
@@ -62,6 +81,14 @@ class IntType(ValueType):
 
     def accepts(self, value: Any) -> bool:
         return type(value) is int
+
+    def parse_line(self, line: str) -> int:
+        text = line.strip(" \t\r")
+        if not text:
+            raise BadAnswerLine("expected an int, got an empty line")
+        if len(text) > MAX_INT_DIGITS or not _INT_LINE.fullmatch(text):
+            raise BadAnswerLine(f"expected an int, got {_quoted(text)}")
+        return int(text)
 
 
 @dataclass(frozen=True)
@@ -74,6 +101,13 @@ class ListType(ValueType):
 
     def accepts(self, value: Any) -> bool:
         return type(value) is list and all(self.item.accepts(v) for v in value)
+
+    def parse_line(self, line: str) -> list[Any]:
+        """Items separated by single spaces (a list of ints: "1 2 3"; empty: an empty line)."""
+        text = line.strip(" \t\r")
+        if isinstance(self.item, ListType):
+            raise BadAnswerLine(f"answers of type {self.name} cannot be read from a line")
+        return [self.item.parse_line(word) for word in text.split(" ")] if text else []
 
 
 INT = IntType()

@@ -16,6 +16,7 @@ from judge.answers import Opaque
 from judge.budget import DIAGNOSIS_BUDGET_S
 from judge.diagnose import UNKNOWN, Diagnosis, Stopped, diagnose, offers_diagnosis
 from judge.problems import Case, Problem
+from judge.program import Program, python_program
 from judge.runner import Outcome, Runner
 from judge.sandbox import Sandbox
 from judge.verdict import GradeResult, Verdict
@@ -46,7 +47,7 @@ class NoAnswer:
 
 def diagnose_first_failure(
     module: Problem,
-    source: bytes,
+    program: Program,
     sandbox: Sandbox,
     result: GradeResult,
     interrupts: tuple[type[BaseException], ...] = (),
@@ -60,6 +61,7 @@ def diagnose_first_failure(
         or not failing.kind.visible
         or failing.verdict not in (Verdict.WA, Verdict.RE)
         or not offers_diagnosis(module)
+        or program.style != "function"  # a whole program answers its input, not a position
     ):
         return
     shown = failing.counterexample or failing
@@ -67,7 +69,7 @@ def diagnose_first_failure(
         return
     got = _graded_answer(shown.verdict, shown.message, shown.got)
     try:
-        found = search(module, source, sandbox, shown.input, got)
+        found = search(module, program, sandbox, shown.input, got)
     except interrupts:
         raise  # the caller stops the grading (a task's soft time limit)
     except Exception:
@@ -87,17 +89,19 @@ def _graded_answer(verdict: Verdict, message: str, got: Any) -> Any:
 
 
 def search(
-    module: Problem, source: bytes, sandbox: Sandbox, case: Case, got: Any = UNKNOWN
+    module: Problem, program: Program | bytes, sandbox: Sandbox, case: Case, got: Any = UNKNOWN
 ) -> Diagnosis | None:
     """Run the search below `case`, on which the submission answered `got` (asked again
-    when not given), asking the submission in the sandbox."""
+    when not given), asking the submission in the sandbox. `program`: a function-style
+    program (judge/build.py), or a Python source."""
+    runnable = python_program(program) if isinstance(program, bytes) else program
     deadline = time.monotonic() + DIAGNOSIS_BUDGET_S
     call_time_s = min(module.LIMITS.time_s, CALL_TIME_S)
 
     def ask(cases: Sequence[Case]) -> list[Any]:
         got: list[Any] = [None] * len(cases)
         # The source compiled in the graded run: a compile error reported now is forged.
-        runner = Runner(module, source, sandbox, call_time_s, deadline, compile_checked=True)
+        runner = Runner(module, runnable, sandbox, call_time_s, deadline, compile_checked=True)
 
         def record(index: int, outcome: Outcome) -> bool:
             got[index] = outcome.got if outcome.verdict is Verdict.AC else NoAnswer(outcome)

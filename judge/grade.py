@@ -2,7 +2,10 @@
 verdict; the first visible failure shrunk to a smallest one (shrink.py).
 
     result = grade("footholds", source, hidden_cases=[{"input": case, "answer": 5}], seed=7,
-                   sandbox=make_sandbox(SandboxConfig()))
+                   sandbox=make_sandbox(SandboxConfig()), language="cpp", style="function")
+
+The submission is compiled once (judge/build.py, cached by BuildCache when one is given) and
+the same program runs every tier, the shrinking and the search for the bug.
 
 Visible tests (samples, every small position, the worst cases, random boards) run in one
 sandboxed process and hidden boards in another, so nothing a student sees comes from a process
@@ -18,16 +21,21 @@ import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 import judge
 from judge import answers, problems
 from judge.bug_search import diagnose_first_failure
+from judge.build import BuildCache, built
+from judge.languages import Style, resolve
 from judge.plan import PlannedTest, plan_tests, small_answers
 from judge.problems import Problem
-from judge.runner import CompileError, Outcome, Runner
+from judge.program import CompileError, Program
+from judge.runner import Outcome, Runner, runner_for
 from judge.sandbox import Sandbox, SandboxUnavailable
 from judge.shrink import shrink_first_failure
+from judge.stdio_runner import BATCH, SMALL_BATCH, StdioRunner
 from judge.verdict import (
     Counterexample,
     GradeResult,
@@ -65,8 +73,17 @@ def grade(
     max_source_bytes: int = MAX_SOURCE_BYTES,
     diagnose: bool = True,
     interrupts: tuple[type[BaseException], ...] = (),
+    language: str = "python",
+    style: str = "function",
+    build_cache: BuildCache | None = None,
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
+
+    `language` (a judge.languages name) and `style` ("function", or "stdio" for a whole
+    program where the problem offers it): an unknown language or a style the problem does
+    not offer raises judge.languages.NotOffered (a ValueError) before anything runs, and a
+    language whose toolchain is missing LanguageUnavailable. `build_cache`: where compiled
+    programs are kept between gradings (None: compiled afresh, nothing kept).
 
     Visible tests (samples, small positions, worst cases, random boards) and hidden boards run
     in separate sandboxes: the process whose messages, answers and timings a student sees
@@ -82,6 +99,8 @@ def grade(
     """
     started = time.monotonic()
     module = problems.get(problem) if isinstance(problem, str) else problem
+    plugin, chosen = resolve(module, language, style)
+    plugin.version()  # LanguageUnavailable now, not a verdict later
     seed = secrets.randbelow(2**31) if seed is None else seed
     result = GradeResult(
         problem=module.SLUG,
@@ -93,6 +112,8 @@ def grade(
         judge_version=judge.__version__,
         sandboxed=sandbox.sandboxed,
         sandbox_notes=list(sandbox.notes),
+        language=plugin.name,
+        style=chosen.value,
     )
     if not sandbox.sandboxed:
         result.message = "UNSANDBOXED (JUDGE_SANDBOX=none): development use only. "
@@ -124,9 +145,19 @@ def grade(
             else solver.submit(module.reference, t.case)
             for t in planned
         ]
-        runners = _run_planned(
-            module, raw, sandbox, deadline, planned, expected, result, on_test, diagnose, interrupts
-        )
+        with built(module, plugin, chosen, raw, sandbox, build_cache) as program:
+            runners = _run_planned(
+                module,
+                program,
+                sandbox,
+                deadline,
+                planned,
+                expected,
+                result,
+                on_test,
+                diagnose and chosen is Style.FUNCTION,  # the search asks about positions
+                interrupts,
+            )
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
         result.tests = []
@@ -161,7 +192,7 @@ class _SmallGroup:
 
 def _run_planned(
     module: Problem,
-    source: bytes,
+    program: Program,
     sandbox: Sandbox,
     deadline: float,
     planned: list[PlannedTest],
@@ -170,7 +201,7 @@ def _run_planned(
     on_test: Callable[[TestResult], None] | None,
     diagnose: bool,
     interrupts: tuple[type[BaseException], ...],
-) -> list[Runner]:
+) -> list[Runner | StdioRunner]:
     """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
     visible tier's runner (the only one whose figures a student may see) first."""
     stopped = False
@@ -231,7 +262,7 @@ def _run_planned(
         return finish_test(_small_result(module, group, test, want, outcome), outcome)
 
     time_s = module.LIMITS.time_s
-    runners = []
+    runners: list[Runner | StdioRunner] = []
     for hidden_tier in (False, True):
         tier = [i for i, t in enumerate(planned) if t.kind.visible is not hidden_tier]
         # One case per test, and one per position of the small tier.
@@ -263,23 +294,25 @@ def _run_planned(
             # The hidden tier's source was compiled by the visible tier's first process.
             # Printed output is kept for visible tests only (a hidden run's output could carry
             # its inputs).
-            runner = Runner(
+            runner = runner_for(
                 module,
-                source,
+                program,
                 sandbox,
                 time_s,
                 deadline,
                 compile_checked=hidden_tier,
                 capture_output=not hidden_tier,
             )
+            if isinstance(runner, StdioRunner):
+                runner.batches = partial(_batch_end, owners)
             runners.append(runner)
             runner.run(cases, judge_one, resume)
         if not hidden_tier:
             # Before any process holds a hidden input: nothing a student reads may come from a
             # run after one did (it could have left a trace a later run picks up).
-            shrink_first_failure(module, source, sandbox, planned, result, time_s, interrupts)
+            shrink_first_failure(module, program, sandbox, planned, result, time_s, interrupts)
             if diagnose:
-                diagnose_first_failure(module, source, sandbox, result, interrupts)
+                diagnose_first_failure(module, program, sandbox, result, interrupts)
 
     done = {t.index for t in result.tests}
     for index in range(len(planned)):
@@ -293,6 +326,20 @@ def _run_planned(
     result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
     result.verdict = overall_verdict(result.tests)
     return runners
+
+
+def _batch_end(
+    owners: Sequence[tuple[int, _SmallGroup | None, int]], start: int, count: int
+) -> int:
+    """Where a stdio run starting at case `start` ends: up to BATCH tests, or up to
+    SMALL_BATCH positions of the small tier, never both in one run."""
+    group = owners[start][1]
+    if group is not None:
+        return min(group.first + group.count, start + SMALL_BATCH, count)
+    end = start + 1
+    while end < min(start + BATCH, count) and owners[end][1] is None:
+        end += 1
+    return end
 
 
 def _small_result(
@@ -382,7 +429,9 @@ def _output(kind: TestKind, outcome: Outcome) -> dict[str, Any]:
     return {"stdout": outcome.stdout, "stderr": outcome.stderr, "output_cut": outcome.output_cut}
 
 
-def _finish(result: GradeResult, started: float, runners: Sequence[Runner] = ()) -> GradeResult:
+def _finish(
+    result: GradeResult, started: float, runners: Sequence[Runner | StdioRunner] = ()
+) -> GradeResult:
     """The submission's figures. Peak memory and longest time are those of the visible tests:
     a student sees them, and a hidden test's time or memory could encode its input."""
     visible = [t for t in result.tests if t.kind.visible]

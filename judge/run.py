@@ -17,10 +17,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge import problems
+from judge.build import BuildCache, built
 from judge.grade import INFRASTRUCTURE_ERRORS, test_result, unreadable
+from judge.languages import resolve
 from judge.plan import PlannedTest
 from judge.problems import Problem
-from judge.runner import OUTPUT_LIMIT, CompileError, Outcome, Runner
+from judge.program import CompileError
+from judge.runner import OUTPUT_LIMIT, Outcome, runner_for
 from judge.sandbox import Sandbox
 from judge.verdict import TestKind, TestResult, Verdict
 
@@ -101,13 +104,20 @@ def run_cases(
     sandbox: Sandbox,
     on_case: Callable[[TestResult], None] | None = None,
     interrupts: tuple[type[BaseException], ...] = (),
+    language: str = "python",
+    style: str = "function",
+    build_cache: BuildCache | None = None,
 ) -> RunResult:
     """Run `source` on the samples (cases None) or on `cases`; `on_case` sees each result as
     it is decided. Raises like planned_cases for bad cases and one of INFRASTRUCTURE_ERRORS
     when the sandbox cannot run (nothing was decided: retry); whatever `on_case` raises, and
     the caller's `interrupts` (a task's soft time limit) as they are. After a time-out the
-    remaining cases are not run (SKIPPED): each would most likely wait out its limit too."""
+    remaining cases are not run (SKIPPED): each would most likely wait out its limit too.
+    `language`, `style`, `build_cache` as for judge.grade.grade (NotOffered, a ValueError,
+    for a language or style there is not)."""
     module = problems.get(problem) if isinstance(problem, str) else problem
+    plugin, chosen = resolve(module, language, style)
+    plugin.version()  # LanguageUnavailable now, not an internal error later
     planned = planned_cases(module, cases)
     result = RunResult(module.SLUG, DONE)
     raw = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
@@ -134,9 +144,12 @@ def run_cases(
         return not (outcome.verdict is Verdict.TLE and outcome.fatal)
 
     deadline = time.monotonic() + min(module.LIMITS.total_s, RUN_BUDGET_S)
-    runner = Runner(module, raw, sandbox, module.LIMITS.time_s, deadline, capture_output=True)
     try:
-        runner.run([t.case for t in planned], judge_case)
+        with built(module, plugin, chosen, raw, sandbox, build_cache) as program:
+            runner = runner_for(
+                module, program, sandbox, module.LIMITS.time_s, deadline, capture_output=True
+            )
+            runner.run([t.case for t in planned], judge_case)
         done = {test.index for test in result.results}
         for index, test in enumerate(planned):
             if index not in done:

@@ -1,8 +1,10 @@
-"""The runner: one source run on a list of cases in the sandbox, each answer read, checked for
-forgery and turned into an outcome (verdict, figures, the answer it gave).
+"""The runner: a function-style program run on a list of cases in the sandbox, each answer
+read, checked for forgery and turned into an outcome (verdict, figures, the answer it gave).
 
+The program's language says how a run is started (`Language.run_command`: Python's harness,
+a compiled driver); every language's driver speaks the harness protocol of judge/harness.py.
 A test that times out or kills its process gets its verdict and the run resumes in a fresh
-sandbox at the next test. Expected answers never enter the sandbox: the harness reports
+sandbox at the next test. Expected answers never enter the sandbox: the driver reports
 answers, and every figure or text it reports is validated, bounded and sanitised here.
 """
 
@@ -10,24 +12,29 @@ from __future__ import annotations
 
 import json
 import math
+import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
-from importlib import resources
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import judge
 from judge import answers
 from judge.budget import STARTUP_S
+from judge.languages.base import RunRequest
 from judge.problems import Problem
-from judge.sandbox import OverlongLine, Process, RunLimits, Sandbox
+from judge.program import CompileError, Program
+from judge.sandbox import OverlongLine, Process, RunLimits, RunOutcome, Sandbox
 from judge.verdict import Verdict
 
+if TYPE_CHECKING:
+    from judge.stdio_runner import StdioRunner
 
-@cache  # read once per process, not once per sandboxed run
-def harness_source() -> bytes:
-    return resources.files(judge).joinpath("harness.py").read_bytes()
+__all__ = ["CompileError", "Outcome", "Runner", "parse_report"]
+
+# Errors a driver reports for running out of memory, in each language's words.
+MEMORY_ERRORS = frozenset(
+    {"MemoryError", "std::bad_alloc", "java.lang.OutOfMemoryError", "OutOfMemoryError"}
+)
 
 
 @dataclass
@@ -44,10 +51,6 @@ class Outcome:
     stdout: str = ""  # what the call printed, when the runner captures output
     stderr: str = ""
     output_cut: bool = False
-
-
-class CompileError(Exception):
-    pass
 
 
 def _reject_constant(name: str) -> None:
@@ -83,10 +86,16 @@ def _number(report: Mapping[str, Any], key: str) -> float:
 
 
 class Runner:
-    """Runs one source on a list of cases, resuming in a fresh sandbox after a fatal test.
+    """Runs one function-style program on a list of cases, resuming in a fresh sandbox
+    after a fatal test.
 
-    `compile_checked`: an earlier process already compiled and loaded this source, so a
-    compile error reported now is a lie (a submission choosing its own error text), not CE.
+    `time_s` is the problem's limit per test; the language's `time_factor` scales it, and
+    its `time_extra_s` (a JVM's start) is added to the first test of each process, which
+    also pays for loading the program. Its `memory_extra_mb` is added to the problem's
+    memory, and `run_limits` adjusts the rest (threads, address space).
+    `compile_checked`: an earlier process already compiled and loaded this source (or it was
+    compiled by judge/build.py), so a compile error reported now is a lie (a submission
+    choosing its own error text), not CE.
     `capture_output`: keep what each call prints (visible tests only: output is a channel
     for anything the process read, so a run holding hidden inputs never reports it).
     """
@@ -94,24 +103,28 @@ class Runner:
     def __init__(
         self,
         problem: Problem,
-        source: bytes,
+        program: Program,
         sandbox: Sandbox,
         time_s: float,
         deadline: float,
         compile_checked: bool = False,
         capture_output: bool = False,
     ) -> None:
+        language = program.language
         self.problem = problem
-        self.source = source
+        self.program = program
         self.sandbox = sandbox
-        self.time_s = time_s
+        self.time_s = time_s * language.time_factor
+        self.start_s = language.time_extra_s  # per process, on its first test
         self.deadline = deadline  # time.monotonic() at which the whole budget ends
-        self.compile_checked = compile_checked
+        self.compile_checked = compile_checked or program.artifact is not None
         self.capture_output = capture_output
         self.notes: list[str] = []
         self.peak_memory_kb = 0
-        self.memory_limit_kb = problem.LIMITS.memory_mb << 10
+        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+        self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
+        self._limit_s = self.time_s  # the current test's limit
 
     def run(
         self,
@@ -124,50 +137,46 @@ class Runner:
 
         Raises CompileError when the source does not compile or has no callable solution.
         """
-        spec = json.dumps({"params": list(self.problem.PARAMS), "tests": list(cases)}).encode()
-        files = {"harness.py": harness_source(), "solution.py": self.source, "tests.json": spec}
         start = 0
         while start < len(cases):
             remaining = self.deadline - time.monotonic()
             if remaining <= 0:
-                for index in range(start, len(cases)):
-                    first = index == start
-                    verdict = Verdict.TLE if first else Verdict.SKIPPED
-                    message = (
-                        "the submission's total time budget ran out"
-                        if first
-                        else ("not run: the total time budget ran out")
-                    )
-                    if not judge_one(index, Outcome(verdict, message)):
-                        break
+                out_of_budget(start, len(cases), judge_one)
                 return
-            start = self._run_from(files, len(cases), start, remaining, judge_one)
+            start = self._run_from(cases, start, remaining, judge_one)
             if resume is not None:
                 start = resume(start)
 
-    def _run_from(self, files, count, start, remaining, judge_one) -> int:
+    def _run_from(self, cases, start, remaining, judge_one) -> int:
         """One sandboxed process from test `start`; returns where the next one resumes."""
-        limits = RunLimits(
-            cpu_s=remaining,
-            wall_s=remaining + 1.0,
-            memory_bytes=self.problem.LIMITS.memory_mb << 20,
+        program, count = self.program, len(cases)
+        language, name = program.language, program.language.source_name
+        limits = language.run_limits(
+            RunLimits(cpu_s=remaining, wall_s=remaining + 1.0, memory_bytes=self.memory_mb << 20)
         )
-        args = ["--results-fd", "{results_fd}", "--start", str(start)]
-        proc = self.sandbox.run_python(
-            files, "harness.py", args + ["--output"] * self.capture_output, limits
+        request = RunRequest(
+            self.problem,
+            program.style,
+            program.source,
+            program.artifact,
+            cases,
+            start,
+            self.capture_output,
         )
+        proc = self.sandbox.run(language.run_command(request), limits)
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
+        self._limit_s = self.time_s + self.start_s
         with proc:
             try:
-                ready = self._read(proc, min(STARTUP_S + self.time_s, remaining))
+                ready = self._read(proc, min(STARTUP_S + self._limit_s, remaining))
             except TimeoutError:
                 proc.kill()
                 return self._fail_rest(
                     start,
                     count,
-                    Outcome(Verdict.TLE, "solution.py did not finish loading in time"),
+                    Outcome(Verdict.TLE, f"{name} did not finish loading in time"),
                     judge_one,
                 )
             except answers.MalformedReport as exc:
@@ -176,7 +185,7 @@ class Runner:
                 return self._fail_rest(start, count, outcome, judge_one)
             if ready is None:
                 outcome = self._died(proc, 0.0)
-                outcome.message = "the process died while loading solution.py: " + outcome.message
+                outcome.message = f"the process died while loading {name}: " + outcome.message
                 return self._fail_rest(start, count, outcome, judge_one)
             event = ready.get("event")
             if event == "compile_error" and not self.compile_checked:
@@ -187,7 +196,7 @@ class Runner:
                     count,
                     Outcome(
                         Verdict.RE,
-                        "solution.py raised an exception while loading: " + _error_text(ready),
+                        f"{name} raised an exception while loading: " + _error_text(ready),
                     ),
                     judge_one,
                 )
@@ -201,6 +210,7 @@ class Runner:
             self.compile_checked = True
             for index in range(start, count):
                 outcome = self._one(proc, index)
+                self._limit_s = self.time_s
                 keep_going = judge_one(index, outcome)
                 if not keep_going:
                     return count
@@ -235,7 +245,8 @@ class Runner:
     def _answer(self, proc: Process, index: int) -> tuple[Outcome, dict[str, Any] | None]:
         """The test's outcome, and the report it came from (None when there was none)."""
         began = time.monotonic()
-        timeout = min(self.time_s * 1.2 + 0.5, max(self.deadline - began, 0.0))
+        limit_s = self._limit_s
+        timeout = min(limit_s * 1.2 + 0.5, max(self.deadline - began, 0.0))
         try:
             report = self._read(proc, timeout)
         except TimeoutError:
@@ -244,7 +255,7 @@ class Runner:
             proc.kill()
             return Outcome(
                 Verdict.TLE,
-                f"no answer within {self.time_s:g} s",
+                f"no answer within {limit_s:g} s",
                 cpu_s=cpu,
                 wall_s=wall,
                 fatal=True,
@@ -266,10 +277,11 @@ class Runner:
             rss_kb = min(int(_number(report, "rss_kb")), self.memory_limit_kb)
             self.peak_memory_kb = max(self.peak_memory_kb, rss_kb)
             if report["event"] == "error":
-                if report.get("error") == "MemoryError":
+                error = report.get("error")
+                if isinstance(error, str) and error in MEMORY_ERRORS:
                     return Outcome(
                         Verdict.MLE,
-                        "memory limit exceeded (MemoryError)",
+                        f"memory limit exceeded ({error})",
                         cpu_s=cpu,
                         wall_s=wall,
                         rss_kb=rss_kb,
@@ -284,10 +296,10 @@ class Runner:
             return Outcome(
                 Verdict.RE, f"the process wrote a malformed report ({exc})", wall_s=wall, fatal=True
             ), None
-        if cpu > self.time_s:
+        if cpu > limit_s:
             return Outcome(
                 Verdict.TLE,
-                f"took {cpu:.2f} s of CPU, the limit is {self.time_s:g} s",
+                f"took {cpu:.2f} s of CPU, the limit is {limit_s:g} s",
                 got=got,
                 cpu_s=cpu,
                 wall_s=wall,
@@ -301,18 +313,8 @@ class Runner:
         result = proc.finish(grace=0.5)
         self.notes.extend(n for n in result.notes if n not in self.notes)
         self.peak_memory_kb = max(self.peak_memory_kb, result.peak_memory_bytes // 1024)
-        outcome = Outcome(Verdict.RE, cpu_s=cpu, wall_s=wall, fatal=True)
-        if result.limit == "memory":
-            outcome.verdict, outcome.message = Verdict.MLE, "memory limit exceeded"
-        elif result.limit in ("output", "results"):
-            outcome.verdict, outcome.message = Verdict.OLE, "output limit exceeded"
-        elif result.limit in ("cpu", "wall"):
-            outcome.verdict, outcome.message = Verdict.TLE, "time limit exceeded"
-        elif result.signal is not None:
-            outcome.message = f"the process was killed by signal {result.signal}"
-        else:
-            outcome.message = f"the process exited with code {result.exit_code}"
-        return outcome
+        verdict, message = death(result)
+        return Outcome(verdict, message, cpu_s=cpu, wall_s=wall, fatal=True)
 
     def _fail_rest(self, start, count, outcome: Outcome, judge_one) -> int:
         for index in range(start, count):
@@ -335,3 +337,60 @@ def _error_text(report: Mapping[str, Any]) -> str:
     message = answers.clean_text(report.get("message", ""), 1000)
     trace = answers.clean_text(report.get("traceback", ""), 4000)
     return f"{error}: {message}" + (f"\n{trace}" if trace else "")
+
+
+def out_of_budget(start: int, count: int, judge_one: Callable[[int, Outcome], bool]) -> None:
+    """The submission's whole budget is spent: TLE for the test at `start`, the rest
+    skipped."""
+    for index in range(start, count):
+        first = index == start
+        verdict = Verdict.TLE if first else Verdict.SKIPPED
+        message = (
+            "the submission's total time budget ran out"
+            if first
+            else "not run: the total time budget ran out"
+        )
+        if not judge_one(index, Outcome(verdict, message)):
+            break
+
+
+def death(result: RunOutcome) -> tuple[Verdict, str]:
+    """Why a process ended before it answered everything: a limit it hit, a signal, an exit
+    code."""
+    if result.limit == "memory":
+        return Verdict.MLE, "memory limit exceeded"
+    if result.limit in ("output", "results"):
+        return Verdict.OLE, "output limit exceeded"
+    if result.limit in ("cpu", "wall"):
+        return Verdict.TLE, "time limit exceeded"
+    if result.signal is not None:
+        return Verdict.RE, f"the process was killed by signal {signal_name(result.signal)}"
+    return Verdict.RE, f"the process exited with code {result.exit_code}"
+
+
+def runner_for(
+    problem: Problem,
+    program: Program,
+    sandbox: Sandbox,
+    time_s: float,
+    deadline: float,
+    compile_checked: bool = False,
+    capture_output: bool = False,
+) -> Runner | StdioRunner:
+    """The runner of the program's style: the harness protocol (function style) or whole
+    programs on stdin and stdout (judge/stdio_runner.py). Both run(cases, judge_one,
+    resume) alike."""
+    if program.style == "stdio":
+        from judge.stdio_runner import StdioRunner
+
+        return StdioRunner(problem, program, sandbox, time_s, deadline, capture_output)
+    return Runner(problem, program, sandbox, time_s, deadline, compile_checked, capture_output)
+
+
+def signal_name(number: int) -> str:
+    """'11 (segmentation fault)': the number, and what it means when the system knows."""
+    try:
+        meaning = signal.strsignal(number)
+    except ValueError:
+        meaning = None
+    return f"{number} ({meaning.lower()})" if meaning else str(number)

@@ -12,7 +12,8 @@ from judge import answers
 from judge.budget import SHRINK_BUDGET_S
 from judge.plan import PlannedTest
 from judge.problems import Problem
-from judge.runner import Outcome, Runner
+from judge.program import Program
+from judge.runner import Outcome, runner_for
 from judge.sandbox import Sandbox
 from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict
 
@@ -24,7 +25,7 @@ SHRINK_CANDIDATES = 40  # candidates tried per round, in one sandboxed run
 
 def shrink_first_failure(
     module: Problem,
-    source: bytes,
+    program: Program,
     sandbox: Sandbox,
     planned: list[PlannedTest],
     result: GradeResult,
@@ -38,7 +39,7 @@ def shrink_first_failure(
     if failing and failing.kind in shrinkable and failing.verdict in (Verdict.WA, Verdict.RE):
         try:
             failing.counterexample = shrink(
-                module, source, sandbox, planned[failing.index], failing, time_s
+                module, program, sandbox, planned[failing.index], failing, time_s
             )
         except interrupts:
             raise  # the caller stops the grading (a task's soft time limit)
@@ -48,13 +49,14 @@ def shrink_first_failure(
 
 def shrink(
     module: Problem,
-    source: bytes,
+    program: Program,
     sandbox: Sandbox,
     test: PlannedTest,
     failing: TestResult,
     time_s: float,
 ) -> Counterexample:
-    """Greedily replace the failing case by a smaller one the submission still fails."""
+    """Greedily replace the failing case by a smaller one the submission still fails (run as
+    `program`: its language and style, compiled once by the grading)."""
     case, expected = test.case, test.expected
     verdict, message, got = failing.verdict, failing.message, failing.got
     deadline = time.monotonic() + SHRINK_BUDGET_S
@@ -84,7 +86,7 @@ def shrink(
                 return False
             return True  # slower or odder on a smaller case: not a cleaner counterexample
 
-        runner = Runner(module, source, sandbox, min(time_s, 2.0), deadline)
+        runner = runner_for(module, program, sandbox, min(time_s, 2.0), deadline)
         runner.run(candidates, judge_candidate)
         if not found:
             break

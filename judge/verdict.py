@@ -124,6 +124,8 @@ class GradeResult:
     max_time_ms: float = 0.0
     peak_memory_kb: int = 0
     wall_ms: float = 0.0
+    language: str = "python"  # judge.languages: the name of the submission's language
+    style: str = "function"  # "function" or "stdio" (a whole program)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

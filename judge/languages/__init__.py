@@ -7,17 +7,27 @@ import importlib
 import pkgutil
 from functools import cache
 
-from judge.languages.base import Language, LanguageUnavailable, RunRequest, Style, UnknownLanguage
+from judge.languages.base import (
+    Language,
+    LanguageUnavailable,
+    NotOffered,
+    RunRequest,
+    Style,
+    UnknownLanguage,
+)
+from judge.problems import Problem, offered_styles
 
 __all__ = [
     "Language",
     "LanguageUnavailable",
+    "NotOffered",
     "RunRequest",
     "Style",
     "UnknownLanguage",
     "all_languages",
     "by_extension",
     "get_language",
+    "resolve",
 ]
 
 DEFAULT = "python"
@@ -51,3 +61,15 @@ def by_extension(filename: str) -> Language | None:
         if any(lower.endswith(ext) for ext in language.extensions):
             return language
     return None
+
+
+def resolve(problem: Problem, language: str, style: str) -> tuple[Language, Style]:
+    """The language and style a submission names, or NotOffered (a ValueError) saying which
+    ones there are: checked before anything runs."""
+    found = get_language(language)
+    offered = offered_styles(problem)
+    if style not in offered:
+        raise NotOffered(
+            f"{problem.SLUG} is not graded in style {style!r}; offered: {', '.join(offered)}"
+        )
+    return found, Style(style)

@@ -97,5 +97,10 @@ class LanguageUnavailable(RuntimeError):
     """The language's toolchain is not installed here."""
 
 
-class UnknownLanguage(LookupError):
+class NotOffered(ValueError):
+    """A language or style a grading cannot take: refused before anything runs, with a
+    message saying which are offered."""
+
+
+class UnknownLanguage(NotOffered, LookupError):
     pass

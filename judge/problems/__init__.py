@@ -27,6 +27,11 @@ Optional, for every plan:
     canonical(case) -> key    equal for positions that are the same game (rotations...)
     WORST_CASES: list[case]   the longest games, fixed in every plan
 
+Optional, for the stdin/stdout style (a whole program; judge/stdio_runner.py):
+
+    STDIO: StdioFormat        how a run's cases are written on stdin; one answer per line,
+                              read by ANSWER.parse_line
+
 Optional, for "where is the bug" (judge/diagnose.py):
 
     children(case) -> list[case]   the valid positions one move later
@@ -41,7 +46,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 import random
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from types import ModuleType
@@ -77,6 +82,32 @@ class View:
 
     kind: str
     bounds: Mapping[str, int] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class StdioFormat:
+    """A problem's input/output format for whole programs (the stdio style): `write_input`
+    turns the cases of one run into the text on its stdin (so several cases per run, as
+    the judges the problem comes from do); the program writes one answer per line, each
+    read by the problem's ANSWER type (`ValueType.parse_line`). `statement` describes the
+    format for the problem page."""
+
+    write_input: Callable[[Sequence[Case]], str]
+    statement: str = ""
+
+
+def offered_styles(problem: Problem) -> tuple[str, ...]:
+    """The styles a problem is graded in: "function" always (every problem has a typed
+    signature), "stdio" when it declares an input/output format."""
+    return ("function", "stdio") if getattr(problem, "STDIO", None) is not None else ("function",)
+
+
+def stdio_input(problem: Problem, cases: Sequence[Case]) -> bytes:
+    """The stdin of one stdio-style run on `cases`."""
+    stdio: StdioFormat | None = getattr(problem, "STDIO", None)
+    if stdio is None:
+        raise ValueError(f"{problem.SLUG} declares no stdin/stdout format")
+    return stdio.write_input(cases).encode()
 
 
 class Problem(Protocol):
@@ -160,6 +191,9 @@ def check_contract(module: ModuleType) -> None:
         _check_types(module, sample["input"])
         if not module.ANSWER.accepts(sample["answer"]):
             raise TypeError(f"problem {name}: a sample answer is not of type {module.ANSWER}")
+    stdio = getattr(module, "STDIO", None)
+    if stdio is not None and not isinstance(stdio, StdioFormat):
+        raise TypeError(f"problem {name}: STDIO must be a StdioFormat")
     if hasattr(module, "small_cases") != hasattr(module, "canonical"):
         raise TypeError(f"problem {name}: small_cases() needs canonical() and back")
     for case in getattr(module, "WORST_CASES", ()):

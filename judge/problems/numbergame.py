@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from judge.answers import INT, list_of
-from judge.problems import Case, InvalidCase, Limits, View
+from judge.problems import Case, InvalidCase, Limits, StdioFormat, View
 from judge.problems._common import check_keys, is_int, short
 
 SLUG = "numbergame"
@@ -67,6 +67,42 @@ together with a -1000. One optimal line: the first player takes a -1000 from the
 second player deletes `[-1000, -3]` from the left, and each player then takes one of the last
 two -1000s: the first player ends 1000 behind.
 """
+
+
+def write_input(cases: Sequence[Case]) -> str:
+    """Algospot's NUMBERGAME input: the number of cases C, then per case a line with n and a
+    line with the n numbers."""
+    lines = [str(len(cases))]
+    for case in cases:
+        board = case["board"]
+        lines += [str(len(board)), " ".join(str(v) for v in board)]
+    return "\n".join(lines) + "\n"
+
+
+STDIO = StdioFormat(
+    write_input,
+    statement="""\
+## Input and output (whole program)
+
+The first line holds the number of cases `C`. Each case is two lines: `n`, then the `n`
+numbers of the row separated by spaces. For each case, print the answer on a line of its own.
+
+```
+2
+5
+-1000 -1000 -3 -1000 -1000
+6
+100 -1000 -1000 100 -1000 -1000
+```
+
+prints
+
+```
+-1000
+1100
+```
+""",
+)
 
 SAMPLES = [
     {"input": {"board": [-1000, -1000, -3, -1000, -1000]}, "answer": -1000},

@@ -1,0 +1,32 @@
+"""A submission ready to run: its language, its style, its source and what compiling it made.
+
+judge/build.py makes one per grading (compiling once); the runners run it as often as the
+grading needs (visible tier, hidden tier, shrinking, the search for the bug).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from judge.languages.base import Language, Style
+
+
+class CompileError(Exception):
+    """The submission does not compile (the message is the student's to read)."""
+
+
+@dataclass(frozen=True)
+class Program:
+    language: Language
+    style: Style
+    source: bytes
+    # A private read-only copy of the compiled artifact (a host directory), or None when the
+    # language runs the source as it is.
+    artifact: str | None = None
+
+
+def python_program(source: bytes) -> Program:
+    """A Python function-style program: what the judge graded before languages existed."""
+    from judge.languages import get_language
+
+    return Program(get_language("python"), Style.FUNCTION, source)

@@ -1,0 +1,197 @@
+"""The stdio style: a whole program reads several cases on stdin, in the problem's format
+(`Problem.STDIO`), and writes one answer per line on stdout, which is the results channel.
+
+Tests are batched into runs of up to BATCH cases (the small tier's tiny positions up to
+SMALL_BATCH), so most runs hold several cases: state left over from a previous case is this
+format's classic bug, and it shows. Each answer line is read as it comes and judged by the
+problem's ANSWER type (`ValueType.parse_line`: strictly, a malformed line is WA). When a run
+dies (time, memory, output, a crash) the answers already read keep their verdicts, the case
+being answered gets the run's, and the next case starts a fresh run. The last case of a run
+is judged when the run has ended, so a crash after the last answer, or lines beyond the last
+case, count against it.
+
+Time: a run may use the per-case limit times its cases, plus the language's start. A
+program may hold its output back (a buffered stdout) and print every answer at its end, so
+the time shown for a test is the CPU used since the previous answer line: the run's share
+for that case when answers are flushed as they are found, otherwise the whole run on the last
+one. Only the run's limit decides TLE. Memory is the run's peak, shown on its last case.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import replace
+from typing import Any
+
+from judge import answers
+from judge.languages.base import RunRequest, Style
+from judge.problems import Problem, stdio_input
+from judge.program import Program
+from judge.runner import OUTPUT_LIMIT, Outcome, death, out_of_budget
+from judge.sandbox import OverlongLine, Process, RunLimits, Sandbox
+from judge.verdict import Verdict
+
+BATCH = 8  # cases per run
+SMALL_BATCH = 64  # small-tier positions per run (each takes microseconds; a start does not)
+LINE_BYTES = 8192  # one answer line: more is WA (an int answer has at most 4000 digits)
+RESULT_BYTES = 1 << 20  # all of a run's stdout: more is OLE
+
+
+def default_batches(start: int, count: int) -> int:
+    """Where the run starting at case `start` ends (exclusive)."""
+    return min(start + BATCH, count)
+
+
+class StdioRunner:
+    """Runs a whole program on a list of cases, BATCH at a time; the same `run` as
+    judge.runner.Runner, so grading and shrinking use either."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        program: Program,
+        sandbox: Sandbox,
+        time_s: float,
+        deadline: float,
+        capture_output: bool = False,
+        batches: Callable[[int, int], int] = default_batches,
+    ) -> None:
+        language = program.language
+        self.problem = problem
+        self.program = program
+        self.sandbox = sandbox
+        self.time_s = time_s * language.time_factor
+        self.start_s = language.time_extra_s
+        self.deadline = deadline
+        self.capture_output = capture_output  # the run's stderr, on its last case
+        self.batches = batches
+        self.notes: list[str] = []
+        self.peak_memory_kb = 0
+        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+
+    def run(
+        self,
+        cases: Sequence[dict[str, Any]],
+        judge_one: Callable[[int, Outcome], bool],
+        resume: Callable[[int], int] | None = None,
+    ) -> None:
+        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
+        run ends early, the next starts at `resume(next index)` (default: the next one)."""
+        start = 0
+        while start < len(cases):
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                out_of_budget(start, len(cases), judge_one)
+                return
+            end = max(start + 1, min(self.batches(start, len(cases)), len(cases)))
+            start = self._run_batch(cases, start, end, remaining, judge_one)
+            if resume is not None:
+                start = resume(start)
+
+    def _limits(self, count: int, remaining: float) -> RunLimits:
+        run_s = self.time_s * min(count, BATCH) + self.start_s
+        cpu = min(run_s, remaining)
+        return self.program.language.run_limits(
+            RunLimits(
+                cpu_s=cpu,
+                wall_s=min(2 * run_s + 1.0, remaining + 1.0),
+                memory_bytes=self.memory_mb << 20,
+                result_bytes=RESULT_BYTES,
+                result_line_bytes=LINE_BYTES,
+            )
+        )
+
+    def _run_batch(self, cases, start: int, end: int, remaining: float, judge_one) -> int:
+        """One run on cases[start:end]; returns where the next run starts, or len(cases)
+        when `judge_one` asked to stop."""
+        program, batch = self.program, list(cases[start:end])
+        limits = self._limits(len(batch), remaining)
+        request = RunRequest(
+            self.problem, Style.STDIO, program.source, program.artifact, batch, 0, False
+        )
+        command = replace(
+            program.language.run_command(request),
+            stdin=stdio_input(self.problem, batch),
+            stdout_to_results=True,
+        )
+        read: list[Outcome] = []  # the answers read, in case order
+        overlong = extra = False
+        proc = self.sandbox.run(command, limits)
+        with proc:
+            marks = [0.0, time.monotonic()]  # CPU and wall at the previous line
+            while True:
+                try:
+                    line = proc.read_result(timeout=limits.wall_s + 1.0)
+                except TimeoutError:  # the wall limit ends a run before this: a backstop
+                    proc.kill()
+                    break
+                except OverlongLine:  # the process is killed
+                    overlong = True
+                    break
+                if line is None:
+                    break
+                if len(read) == len(batch):
+                    if line.strip():  # blank lines after the last answer are forgiven
+                        extra = True
+                        proc.kill()
+                        break
+                    continue
+                read.append(self._answer(proc, line, marks))
+                # The last one waits for the run's end.
+                if len(read) < len(batch) and not judge_one(start + len(read) - 1, read[-1]):
+                    proc.kill()
+                    return len(cases)
+            result = proc.finish(grace=1.0)
+        self.notes.extend(n for n in result.notes if n not in self.notes)
+        peak_kb = result.peak_memory_bytes // 1024
+        self.peak_memory_kb = max(self.peak_memory_kb, peak_kb)
+        stderr = ""
+        if self.capture_output:
+            stderr = answers.clean_text(result.output.decode("utf-8", "replace"), OUTPUT_LIMIT)
+        cut = len(result.output) > OUTPUT_LIMIT
+
+        if overlong:
+            ended = Outcome(Verdict.WA, f"an answer line longer than {LINE_BYTES} bytes")
+        elif extra:
+            ended = Outcome(
+                Verdict.WA,
+                f"more answer lines than the {len(batch)} cases of the run's input",
+            )
+        elif result.limit is not None or result.exit_code != 0:
+            ended = Outcome(*death(result))
+        elif len(read) < len(batch):
+            ended = Outcome(
+                Verdict.WA,
+                f"no answer: the program ended after {len(read)} answer line(s) "
+                f"for the {len(batch)} cases of its input",
+            )
+        else:
+            ended = read[-1]  # a clean end after every answer: the last one stands
+        if len(read) == len(batch):
+            position = len(read) - 1  # every case answered: the end counts against the last
+            ended.got = read[-1].got
+        else:
+            position = len(read)  # the case being answered
+        if not read or ended is not read[-1]:
+            ended.cpu_s = max(result.cpu_s - marks[0], 0.0)
+            ended.wall_s = max(time.monotonic() - marks[1], 0.0)
+        ended.rss_kb = min(peak_kb, self.memory_mb << 10)
+        ended.stderr, ended.output_cut = stderr, cut and self.capture_output
+        ended.fatal = ended is not read[-1] if read else True
+        if not judge_one(start + position, ended):
+            return len(cases)
+        return start + position + 1
+
+    def _answer(self, proc: Process, line: bytes, marks: list[float]) -> Outcome:
+        """One answer line, judged by type only (the expected answer is the grader's): AC
+        with the value, or WA saying what is wrong with the line."""
+        now_cpu, now_wall = proc.cpu_seconds() or 0.0, time.monotonic()
+        cpu, wall = max(now_cpu - marks[0], 0.0), now_wall - marks[1]
+        marks[0], marks[1] = now_cpu, now_wall
+        text = line.decode("utf-8", "replace")
+        try:
+            got = self.problem.ANSWER.parse_line(text)
+        except answers.BadAnswerLine as exc:
+            return Outcome(Verdict.WA, str(exc), cpu_s=cpu, wall_s=wall)
+        return Outcome(Verdict.AC, got=got, cpu_s=cpu, wall_s=wall)
