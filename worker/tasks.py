@@ -232,6 +232,7 @@ def grade_job(
             job.source,
             language=job.language,
             style=job.style,
+            build_cache=runtime.build_cache,  # a rejudge or a rerun does not compile again
             hidden_cases=job.hidden_cases,
             seed=job.seed,
             random_count=runtime.settings.random_count,
