@@ -79,6 +79,12 @@ def on_problem(module: problems.Problem) -> list[ProblemLanguage]:
     return found
 
 
+def stdio_statement(module: problems.Problem) -> str | None:
+    """The whole program's input and output format (markdown), when the problem has one."""
+    stdio = getattr(module, "STDIO", None)
+    return None if stdio is None else str(stdio.statement)
+
+
 @dataclass(frozen=True)
 class Choice:
     language: Language

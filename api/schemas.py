@@ -125,6 +125,8 @@ class ProblemPublic(ProblemSummary):
     # format) and, per language, its templates and its limits on this problem.
     styles: list[str] = ["function"]
     languages: list[ProblemLanguage] = []
+    # The whole program's input and output format (markdown), when "stdio" is offered.
+    stdio_statement: str | None = None
 
 
 class BoardCreate(BaseModel):

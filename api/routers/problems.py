@@ -93,6 +93,7 @@ def get_problem(slug: str) -> ProblemPublic:
         param_types={name: t.name for name, t in module.PARAM_TYPES.items()},
         answer_type=module.ANSWER.name,
         styles=[s.value for s in styles_of(module)],
+        stdio_statement=languages.stdio_statement(module),
         languages=languages.on_problem(module),
     )
 

@@ -167,6 +167,7 @@ def problem_page(request: Request, slug: str) -> Response:
         styles=offered,
         languages=per_language,
         statement_html=render_markdown(module.STATEMENT),
+        stdio_html=render_markdown(text) if (text := languages.stdio_statement(module)) else None,
         page_data={
             "slug": slug,
             "title": module.TITLE,

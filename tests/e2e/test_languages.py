@@ -36,6 +36,7 @@ def test_a_student_submits_cpp_from_the_problem_page(service, open_page):
     style = page.get_by_label("Style", exact=True)
     expect(language).to_have_value("python")
     expect(style).to_be_visible()  # numbergame is also a whole program on stdin/stdout
+    expect(page.locator("#stdio-format")).to_contain_text("number of cases")
     editor.fill(PYTHON_DRAFT)
 
     # C++: its template, highlighted as C++, with its limits on this problem.

@@ -114,7 +114,10 @@ def test_each_problem_shows_its_styles_templates_and_limits_per_language(client)
     assert "vector<vector<int>> board" in templates["cpp"]
     assert "int[][] board" in templates["java"]
     assert "board: Array<IntArray>" in templates["kotlin"]
-    assert client.get("/api/v1/problems/numbergame").json()["styles"] == ["function", "stdio"]
+    numbergame = client.get("/api/v1/problems/numbergame").json()
+    assert numbergame["styles"] == ["function", "stdio"]
+    assert "number of cases `C`" in numbergame["stdio_statement"]
+    assert footholds["stdio_statement"] is None
 
 
 # ---- choosing a language and a style --------------------------------------------------------
