@@ -72,7 +72,8 @@ def on_problem(module: problems.Problem) -> list[ProblemLanguage]:
             ProblemLanguage(
                 **public(language).model_dump(),
                 templates=templates,
-                time_s=round(limits.time_s * language.time_factor + language.time_extra_s, 3),
+                time_s=round(limits.time_s * language.time_factor, 3),
+                start_s=language.time_extra_s,
                 memory_mb=limits.memory_mb + language.memory_extra_mb,
             )
         )

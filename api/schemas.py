@@ -109,7 +109,8 @@ class ProblemLanguage(LanguagePublic):
     """A language on one problem: its starting source per style and the limits it gets."""
 
     templates: dict[str, str]  # style -> source
-    time_s: float  # the problem's time_s * time_factor + time_extra_s
+    time_s: float  # per test: the problem's time_s * time_factor
+    start_s: float  # time_extra_s, added to the first test of each process (a JVM's start)
     memory_mb: int  # the problem's memory_mb + memory_extra_mb
 
 

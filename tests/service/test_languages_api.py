@@ -103,9 +103,8 @@ def test_each_problem_shows_its_styles_templates_and_limits_per_language(client)
             assert set(entry["templates"]) == set(shown["styles"])
             assert all(entry["templates"].values())
             limits = module.LIMITS
-            assert entry["time_s"] == pytest.approx(
-                limits.time_s * language.time_factor + language.time_extra_s
-            )
+            assert entry["time_s"] == pytest.approx(limits.time_s * language.time_factor)
+            assert entry["start_s"] == language.time_extra_s
             assert entry["memory_mb"] == limits.memory_mb + language.memory_extra_mb
     footholds = client.get("/api/v1/problems/footholds").json()
     assert footholds["styles"] == ["function"]

@@ -165,7 +165,7 @@ function showChoice() {
   $("#source-hint-stdio").hidden = choice.style !== "stdio";
   const limits = languages.get(choice.language);
   $("#language-limits").textContent = limits && limits.time_s !== undefined
-    ? `${titleOf(choice.language)}: ${limits.time_s} s per test, ${limits.memory_mb} MB.` : "";
+    ? `${titleOf(choice.language)}: ${limits.time_s} s per test${limits.start_s ? ` (+${limits.start_s} s on a run's first test, for the start)` : ""}, ${limits.memory_mb} MB.` : "";
   fileInput.accept = allExtensions().join(",");
 }
 
