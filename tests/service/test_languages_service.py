@@ -119,3 +119,16 @@ def test_a_kotlin_submission_streams_its_tests_and_a_cpp_run_runs(stack: Stack) 
     done = dict(stack.events(token, run.json()["id"], feed="runs"))["done"]
     assert (done["outcome"], done["language"]) == ("done", "cpp")
     assert done["results"] and all(r["verdict"] == "AC" for r in done["results"])
+
+
+def test_a_rejudge_keeps_the_language_and_style(stack: Stack) -> None:
+    token = stack.register("rejudged")
+    sid = submit(stack, token, "numbergame", "cpp", "stdio", source_of("numbergame_ok_stdio.cpp"))
+    first = stack.wait_done(token, sid, timeout=TIMEOUT_S)
+    assert first["verdict"] == "AC", first["message"]
+    teacher = stack.instructor()
+    again = stack.request("POST", f"/api/v1/submissions/{sid}/rejudge", teacher)
+    assert again.status_code == 202, again.text
+    body = stack.wait_done(token, sid, judgings=2, timeout=TIMEOUT_S)
+    assert (body["verdict"], body["language"], body["style"]) == ("AC", "cpp", "stdio")
+    assert [j["verdict"] for j in body["history"]] == ["AC", "AC"]
