@@ -55,14 +55,11 @@ class FakeSandbox:
         self.before = before  # called before failing: to break the database meanwhile
         self.runs = 0
 
-    def run(self, command, limits):  # what every language's runner calls
+    def run(self, command, limits):
         self.runs += 1
         if self.before is not None:
             self.before()
         raise self.error
-
-    def run_python(self, files, script, args, limits):
-        return self.run(None, limits)
 
 
 class Enqueued(list):
