@@ -40,6 +40,7 @@ FLAGS = (
     "-O2",
     "-static",
     "-pipe",  # no assembler files in the small private /tmp
+    "-s",  # no symbol table: a fifth smaller to cache and copy
     "-fdiagnostics-color=never",
     "-fdiagnostics-urls=never",
     "-fmax-errors=20",
@@ -49,6 +50,24 @@ TOOLS = ("/usr/bin/g++", "/usr/bin/as", "/usr/bin/ld")
 PROGRAMS = ("cc1plus", "collect2", "lto-wrapper", "liblto_plugin.so")
 # What a static link of a C++ program reads besides the gcc directory.
 LINK_FILES = ("crt1.o", "crti.o", "crtn.o", "libc.a", "libm.a", "libmvec.a")
+
+
+# A whole program's answers reach the judge line by line, as printed (not all at exit from a
+# full buffer): a time-out on a run's third case then keeps the first two answers and their
+# times. cout flushes per output too, even after sync_with_stdio(false) (the flag stays).
+STDIO_PRELUDE = "judge_stdio.hpp"
+STDIO_PRELUDE_SOURCE = b"""\
+#include <cstdio>
+#include <iostream>
+namespace judge_stdio_ {
+struct LineBuffered {
+  LineBuffered() {
+    std::setvbuf(stdout, nullptr, _IOLBF, 1 << 16);
+    std::cout.setf(std::ios::unitbuf);
+  }
+} const line_buffered;
+}  // namespace judge_stdio_
+"""
 
 
 class Cpp:
@@ -78,11 +97,12 @@ class Cpp:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
         if style is Style.FUNCTION:
             files[DRIVER_NAME] = driver_source(problem).encode()
-            main_file = DRIVER_NAME
+            inputs: tuple[str, ...] = (DRIVER_NAME,)
         else:
-            main_file = SOURCE_NAME
+            files[STDIO_PRELUDE] = STDIO_PRELUDE_SOURCE
+            inputs = ("-include", STDIO_PRELUDE, SOURCE_NAME)
         return Command(
-            argv=(GXX, *FLAGS, "-o", f"/box/out/{BINARY}", main_file, LIMITS_SCRIPT),
+            argv=(GXX, *FLAGS, "-o", f"/box/out/{BINARY}", *inputs, LIMITS_SCRIPT),
             files=files,
             layout=compiler_layout(),
             env={"PATH": "/usr/bin", "LC_ALL": "C", "TMPDIR": "/tmp"},
@@ -104,14 +124,14 @@ class Cpp:
     def run_command(self, request: RunRequest) -> Command:
         if request.artifact is None:
             raise ValueError("a C++ submission runs only once compiled")
-        trees = {"out": request.artifact}
+        trees = {"bin": request.artifact}  # the build wrote /box/out; runs read /box/bin
         if request.style is Style.STDIO:
-            return Command(argv=(f"/box/out/{BINARY}",), layout=EMPTY_LAYOUT, trees=trees)
+            return Command(argv=(f"/box/bin/{BINARY}",), layout=EMPTY_LAYOUT, trees=trees)
         args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
         if request.capture_output:
             args.append("--output")
         return Command(
-            argv=(f"/box/out/{BINARY}", *args),
+            argv=(f"/box/bin/{BINARY}", *args),
             files={"tests.txt": encode_cases(request.problem, request.cases)},
             layout=EMPTY_LAYOUT,
             trees=trees,

@@ -243,6 +243,7 @@ constexpr bool is_int_v = (std::is_integral_v<T> && !std::is_same_v<T, bool> && 
 
 template <class T>
 std::string type_name() {
+  if constexpr (std::is_same_v<T, std::string>) return "std::string";  // not basic_string<...>
   return demangle(typeid(T).name());
 }
 
