@@ -90,7 +90,7 @@ class Java:
         return Command(argv=tuple(javac), files=files, layout=jvm.layout())
 
     def build_limits(self) -> RunLimits:
-        return jvm.build_limits()
+        return jvm.build_limits(jvm.JAVAC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
         argv = [*jvm.jvm_flags(request.problem.LIMITS.memory_mb), "-cp", "/box/out"]

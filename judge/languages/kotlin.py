@@ -121,7 +121,7 @@ class Kotlin:
         return Command(argv=tuple(argv), files=files, layout=jvm.layout(_compiler_jars()))
 
     def build_limits(self) -> RunLimits:
-        return jvm.build_limits()
+        return jvm.build_limits(jvm.KOTLINC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
         if request.artifact is None:
