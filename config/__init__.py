@@ -82,6 +82,10 @@ class Settings(BaseSettings):
     sandbox_uid_base: int = Field(default=61000, ge=1000, lt=1 << 31)
     sandbox_slot_dir: str | None = None  # None: /run/judge-slots as root
     cgroup_parent: str | None = None  # a delegated cgroup v2 directory; None: our own group
+    # Compiled submissions kept between gradings (judge.build.BuildCache): bounded, safe to
+    # delete at any time. None: data_dir/build-cache.
+    build_cache_dir: Path | None = None
+    build_cache_bytes: int = Field(default=512 << 20, ge=0)
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:
@@ -99,6 +103,10 @@ class Settings(BaseSettings):
                 "JUDGE_REGISTRATION=invite needs JUDGE_INVITE_CODE (the code to hand out)"
             )
         return self
+
+    @property
+    def build_cache_path(self) -> Path:
+        return (self.build_cache_dir or self.data_dir / "build-cache").resolve()
 
     @property
     def db_url(self) -> str:

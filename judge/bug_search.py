@@ -14,9 +14,11 @@ from typing import Any
 
 from judge.answers import Opaque
 from judge.budget import DIAGNOSIS_BUDGET_S
+from judge.build import BuildCache, built
 from judge.diagnose import UNKNOWN, Diagnosis, Stopped, diagnose, offers_diagnosis
+from judge.languages import NotOffered, Style, resolve
 from judge.problems import Case, Problem
-from judge.program import Program, python_program
+from judge.program import Program
 from judge.runner import Outcome, Runner
 from judge.sandbox import Sandbox
 from judge.verdict import GradeResult, Verdict
@@ -89,12 +91,27 @@ def _graded_answer(verdict: Verdict, message: str, got: Any) -> Any:
 
 
 def search(
-    module: Problem, program: Program | bytes, sandbox: Sandbox, case: Case, got: Any = UNKNOWN
+    module: Problem,
+    program: Program | bytes,
+    sandbox: Sandbox,
+    case: Case,
+    got: Any = UNKNOWN,
+    *,
+    language: str = "python",
+    style: str = "function",
+    build_cache: BuildCache | None = None,
 ) -> Diagnosis | None:
     """Run the search below `case`, on which the submission answered `got` (asked again
-    when not given), asking the submission in the sandbox. `program`: a function-style
-    program (judge/build.py), or a Python source."""
-    runnable = python_program(program) if isinstance(program, bytes) else program
+    when not given), asking the submission in the sandbox. `program`: a program a grading
+    built (judge/build.py), or a source in `language`, built here. Only function-style
+    programs answer for any position: another style is refused (NotOffered)."""
+    if isinstance(program, bytes):
+        plugin, chosen = resolve(module, language, style)
+        with built(module, plugin, chosen, program, sandbox, build_cache) as runnable:
+            return search(module, runnable, sandbox, case, got)
+    if program.style is not Style.FUNCTION:
+        raise NotOffered("where is the bug is searched for function-style programs only")
+    runnable = program
     deadline = time.monotonic() + DIAGNOSIS_BUDGET_S
     call_time_s = min(module.LIMITS.time_s, CALL_TIME_S)
 

@@ -31,7 +31,7 @@ import shutil
 import stat
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from judge import answers
@@ -61,8 +61,8 @@ class BuildCache:
 
     @classmethod
     def for_user(
-        cls, environ: dict[str, str] | os._Environ[str], max_bytes: int = DEFAULT_CACHE_BYTES
-    ):
+        cls, environ: Mapping[str, str], max_bytes: int = DEFAULT_CACHE_BYTES
+    ) -> BuildCache:
         """The command line's cache: under $XDG_CACHE_HOME, else a directory of this user's
         in /tmp."""
         base = environ.get("XDG_CACHE_HOME")
@@ -78,12 +78,8 @@ class BuildCache:
         written into: its entries would run as compiled submissions."""
         try:
             os.makedirs(self.directory, mode=0o700, exist_ok=True)
-            for sub in ("entries", "staging"):
-                os.makedirs(os.path.join(self.directory, sub), mode=0o700, exist_ok=True)
-            for path in (
-                self.directory,
-                *(os.path.join(self.directory, s) for s in ("entries", "staging")),
-            ):
+            for path in (self.directory, *self._subdirs()):
+                os.makedirs(path, mode=0o700, exist_ok=True)  # after its parent was checked
                 st = os.lstat(path)
                 if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
                     log.warning("build cache %s is not a private directory: not used", path)
@@ -92,6 +88,9 @@ class BuildCache:
             log.warning("build cache %s cannot be used: %s", self.directory, exc)
             return False
         return True
+
+    def _subdirs(self) -> tuple[str, str]:
+        return os.path.join(self.directory, "entries"), os.path.join(self.directory, "staging")
 
     def _entry(self, key: str) -> str:
         return os.path.join(self.directory, "entries", key)
@@ -329,6 +328,9 @@ def _check_outcome(language: Language, outcome: RunOutcome, limits: RunLimits) -
             _bounded(cut)
             + f"\n(the compiler's messages went past {limits.output_bytes >> 10} KiB: cut)"
         )
+    if outcome.exit_code == 0 and outcome.output_refused is not None:
+        # What the build wrote did not come out of the sandbox (a link, a fifo, too much).
+        raise CompileError(f"the build's output was refused: {outcome.output_refused}")
     if outcome.exit_code != 0:
         message = language.clean_compile_message(text)
         if not message.strip():

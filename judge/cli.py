@@ -1,4 +1,5 @@
-"""`python -m judge ...`: list problems, grade a file locally (sandboxed), solve a case.
+"""`python -m judge ...`: list problems and languages, grade a file locally (sandboxed), solve
+a case.
 
 Other tools depend on these commands and their JSON (docs/ARCHITECTURE.md, "Contracts"):
 keep them stable.
@@ -17,7 +18,7 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any, TextIO
 
-from judge import problems
+from judge import languages, problems
 from judge.sandbox import SandboxConfig, SandboxUnavailable, make_sandbox
 from judge.verdict import TestResult
 
@@ -29,11 +30,24 @@ def main(argv: list[str] | None = None) -> int:
     commands = parser.add_subparsers(dest="command", required=True)
 
     commands.add_parser("problems", help="list the problems")
+    commands.add_parser("languages", help="list the languages, with their toolchain versions")
 
     g = commands.add_parser("grade", help="grade a solution file locally, in the sandbox")
     g.add_argument("problem")
     g.add_argument("file", type=Path)
     g.add_argument("--json", action="store_true", help="print one JSON object")
+    g.add_argument(
+        "--language",
+        metavar="NAME",
+        help="the file's language (default: from its extension: .py, .cpp/.cc, .java, .kt)",
+    )
+    g.add_argument(
+        "--style",
+        choices=("function", "stdio"),
+        default="function",
+        help="function: solution(...) is called per test (default); stdio: a whole program "
+        "reading the problem's input format on stdin",
+    )
     g.add_argument("--seed", type=int, help="seed of the random boards (default: random)")
     g.add_argument(
         "--random",
@@ -88,6 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         if args.command == "problems":
             return list_problems(sys.stdout)
+        if args.command == "languages":
+            return list_languages(sys.stdout)
         problem = problems.get(args.problem)
         if args.command == "grade":
             return grade_file(problem, args, sys.stdout, sys.stderr)
@@ -96,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
         return solve(problem, args, sys.stdin, sys.stdout)
     except problems.UnknownProblem as exc:
         print(f"error: {exc.args[0]}", file=sys.stderr)
+        return EXIT_USAGE
+    except (languages.NotOffered, languages.LanguageUnavailable) as exc:
+        print(f"error: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except SandboxUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
@@ -111,6 +130,34 @@ def list_problems(out: TextIO) -> int:
             file=out,
         )
     return 0
+
+
+def list_languages(out: TextIO) -> int:
+    for name, language in languages.all_languages().items():
+        try:
+            version = language.version()
+        except languages.LanguageUnavailable:
+            version = "not installed"
+        print(
+            f"{name:8} {language.title:10} {' '.join(language.extensions):12} {version}", file=out
+        )
+    return 0
+
+
+def language_of(args) -> str:
+    """--language, else the language the file's extension names."""
+    if args.language:
+        return args.language
+    found = languages.by_extension(args.file.name)
+    if found is None:
+        known = ", ".join(
+            ext for language in languages.all_languages().values() for ext in language.extensions
+        )
+        raise languages.NotOffered(
+            f"cannot tell the language of {args.file.name} from its extension ({known}): "
+            "give --language NAME"
+        )
+    return found.name
 
 
 def read_hidden(problem: problems.Problem, path: Path) -> list[dict[str, Any]]:
@@ -139,8 +186,11 @@ def layout_cache_dir(environ: Mapping[str, str]) -> str:
 
 
 def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
+    from judge.build import BuildCache
     from judge.grade import grade
 
+    language = language_of(args)
+    languages.resolve(problem, language, args.style)  # refused before reading anything
     try:
         source = args.file.read_bytes()
         hidden = read_hidden(problem, args.hidden) if args.hidden else []
@@ -171,6 +221,9 @@ def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int
         on_test=progress,
         sandbox=sandbox,
         diagnose=args.diagnose,
+        language=language,
+        style=args.style,
+        build_cache=BuildCache.for_user(os.environ),
     )
     if args.json:
         json.dump(result.to_dict(), out, default=str)
@@ -178,7 +231,8 @@ def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int
         return 0
     print(
         f"\n{result.verdict.value} ({result.verdict.description}): {result.passed}/"
-        f"{result.total} passed, seed {result.seed}, {result.wall_ms / 1000:.2f} s",
+        f"{result.total} passed, seed {result.seed}, {result.wall_ms / 1000:.2f} s "
+        f"({result.language}, {result.style} style)",
         file=out,
     )
     if result.message:

@@ -23,10 +23,3 @@ class Program:
     # A private read-only copy of the compiled artifact (a host directory), or None when the
     # language runs the source as it is.
     artifact: str | None = None
-
-
-def python_program(source: bytes) -> Program:
-    """A Python function-style program: what the judge graded before languages existed."""
-    from judge.languages import get_language
-
-    return Program(get_language("python"), Style.FUNCTION, source)

@@ -15,6 +15,7 @@ from judge.problems import Problem
 from judge.program import Program
 from judge.runner import Outcome, runner_for
 from judge.sandbox import Sandbox
+from judge.stdio_runner import StdioRunner
 from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -87,6 +88,9 @@ def shrink(
             return True  # slower or odder on a smaller case: not a cleaner counterexample
 
         runner = runner_for(module, program, sandbox, min(time_s, 2.0), deadline)
+        if isinstance(runner, StdioRunner):
+            # A round's candidates in one run: each is smaller than a case already run.
+            runner.batches = _all
         runner.run(candidates, judge_candidate)
         if not found:
             break
@@ -102,3 +106,7 @@ def shrink(
         message=message,
         explanation=module.explain(case),
     )
+
+
+def _all(start: int, count: int) -> int:
+    return count

@@ -12,6 +12,7 @@ from functools import cached_property
 from sqlalchemy.orm import Session, sessionmaker
 
 from config import Settings
+from judge.build import BuildCache
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
 
@@ -46,3 +47,10 @@ class Runtime:
     @cached_property
     def sandbox(self) -> Sandbox:
         return make_sandbox(self.sandbox_config())
+
+    @cached_property
+    def build_cache(self) -> BuildCache:
+        """Where this worker keeps compiled submissions (shared by every worker on the host
+        that names the same directory: entries are written atomically)."""
+        settings = self.settings
+        return BuildCache(str(settings.build_cache_path), settings.build_cache_bytes)

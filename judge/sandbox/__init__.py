@@ -30,6 +30,7 @@ from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import make_jail
 from judge.sandbox.limits import RunLimits
+from judge.sandbox.outputs import OutputRefused, collect_output
 from judge.sandbox.processes import Jail
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, LockedDir, locked_dir, remove_stale
 
@@ -57,6 +58,8 @@ class RunOutcome:
     wall_s: float = 0.0
     peak_memory_bytes: int = 0
     notes: list[str] = field(default_factory=list)
+    # Why /box/out did not come out (Command.writable), or None; see outputs.py.
+    output_refused: str | None = None
 
 
 class Process:
@@ -202,7 +205,7 @@ class Process:
         self._selector.close()
         for fd in (self._results_r, self._output_r):
             os.close(fd)
-        self._cleanup()
+        self.outcome.output_refused = self._cleanup(self._jail.ended_clean)
         return self.outcome
 
     def __enter__(self) -> Process:
@@ -230,6 +233,12 @@ class Sandbox:
 
     def run(self, command: Command, limits: RunLimits) -> Process:
         """Start `command` (judge/sandbox/command.py says what each field does)."""
+        for name in [*command.files, *command.trees]:
+            if "/" in name or name.startswith(".") or name in ("", "out"):
+                raise ValueError(f"bad file name {name!r}")
+        for source in command.trees.values():
+            if os.path.realpath(source) != source or not os.path.isdir(source):
+                raise ValueError(f"a tree must be a directory named by its real path: {source}")
         box: LockedDir = locked_dir(RUN_DIR_PREFIX)
         workdir = box.path
         jail = None
@@ -238,11 +247,11 @@ class Sandbox:
         try:
             os.chmod(workdir, 0o755)
             for name, data in command.files.items():
-                if "/" in name or name.startswith(".") or name == "out" or name in command.trees:
-                    raise ValueError(f"bad file name {name!r}")
                 path = Path(workdir, name)
                 path.write_bytes(data)
                 path.chmod(0o444)
+            if command.writable is not None:
+                os.mkdir(os.path.join(workdir, "out"), 0o700)
             if command.stdin is not None:
                 stdin_path = Path(workdir, ".stdin")
                 stdin_path.write_bytes(command.stdin)
@@ -275,7 +284,6 @@ class Sandbox:
                 os.close(fd)
             if stdin is not None:
                 os.close(stdin)
-            _reclaim(command.writable)
             box.remove()
             raise
         os.close(results_w)
@@ -284,28 +292,20 @@ class Sandbox:
             os.close(stdin)
         jail.started(popen)
 
-        def cleanup() -> None:
-            _reclaim(command.writable)
+        def cleanup(ended_clean: bool) -> str | None:
+            """Take /box/out out (when asked for), then remove the run's directory."""
+            refused = None
+            if command.writable is not None:
+                try:
+                    if not ended_clean:
+                        raise OutputRefused("a process of the run outlived it")
+                    collect_output(os.path.join(workdir, "out"), command.writable)
+                except OutputRefused as e:
+                    refused = str(e)
             box.remove()
+            return refused
 
         return Process(popen, results_r, output_r, limits, jail, cleanup)
-
-
-def _reclaim(writable: str | None) -> None:
-    """Hand a compile run's output directory back to us (it was the run's uid's): owner
-    changed without following any link the run left in it, nothing writable by others."""
-    if writable is None or not os.path.isdir(writable):
-        return
-    uid, gid = os.geteuid(), os.getegid()
-    for root, dirs, files in os.walk(writable):
-        for name in dirs + files:
-            path = os.path.join(root, name)
-            with contextlib.suppress(OSError):
-                os.chown(path, uid, gid, follow_symlinks=False)
-                if not os.path.islink(path):
-                    os.chmod(path, os.lstat(path).st_mode & 0o755)
-    os.chown(writable, uid, gid)
-    os.chmod(writable, 0o755)
 
 
 def make_sandbox(config: SandboxConfig) -> Sandbox:

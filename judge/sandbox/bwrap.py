@@ -67,6 +67,12 @@ class BwrapJail(Jail):
         self._cgroup: RunCgroup | None = None
         self._killed = False
         self._finished = False
+        self.ended_clean = False
+        if not limits.address_space and not config.cgroups.usable:
+            raise SandboxUnavailable(
+                "a run without RLIMIT_AS (a JVM) needs a cgroup to bound its memory, and "
+                "this machine gives the judge none (run it as root or delegate a cgroup)"
+            )
         try:
             self.slot: Slot = config.slots.acquire()
         except NoFreeSlot as e:
@@ -84,7 +90,14 @@ class BwrapJail(Jail):
                         f"NO CGROUP for this run ({e}): whole-tree memory, pids "
                         "and CPU bounded only by per-process rlimits"
                     )
+            if self._cgroup is None and not limits.address_space:
+                raise SandboxUnavailable(
+                    "a run without RLIMIT_AS (a JVM) needs a cgroup to bound its memory, "
+                    "and this run's could not be created"
+                )
         except BaseException:
+            if self._cgroup is not None:
+                self._cgroup.remove()
             self.slot.release()
             raise
         self.pass_fds = ()
@@ -99,19 +112,18 @@ class BwrapJail(Jail):
         with open(empty, "x"):
             pass
         os.chmod(empty, 0o444)
-        if command.writable is not None:
-            os.mkdir(os.path.join(workdir, "out"), 0o555)  # the mount point of the output
-        for name in command.trees:
-            os.mkdir(os.path.join(workdir, name), 0o555)
+        out = os.path.join(workdir, "out")  # made by the sandbox when the command writes
+        for name, source in command.trees.items():
+            os.mkdir(os.path.join(workdir, name), 0o555)  # a mount point
+            if self.config.warm:
+                warm_tree(source)
         if self.config.as_root:
             # Only the slot uid (and root) may read the submission on the host, and write the
             # compiler's output.
             os.chown(workdir, self.slot.uid, self.slot.gid)
             os.chmod(workdir, 0o500)
             if command.writable is not None:
-                os.chown(command.writable, self.slot.uid, self.slot.gid)
-        if command.writable is not None:
-            os.chmod(command.writable, 0o700)
+                os.chown(out, self.slot.uid, self.slot.gid)
         r, w = os.pipe()
         try:
             os.write(w, self.config.filter_bytes)  # a few hundred bytes: fits the pipe buffer
@@ -172,7 +184,7 @@ class BwrapJail(Jail):
         for name, source in sorted(command.trees.items()):
             argv += ["--ro-bind", source, f"/box/{name}"]
         if command.writable is not None:
-            argv += ["--bind", command.writable, "/box/out"]
+            argv += ["--bind", out, "/box/out"]
         argv += [
             "--chdir",
             "/box",
@@ -328,7 +340,7 @@ class BwrapJail(Jail):
                     reap(our_children(self.slot.uid if self.config.as_root else None))
             group = self._cgroup
             if group is not None:
-                group.wait_empty()
+                self.ended_clean = group.wait_empty()
                 usage = Usage(
                     cpu_s=group.cpu_seconds() or 0.0,
                     peak_memory_bytes=group.peak_memory(),
@@ -338,6 +350,9 @@ class BwrapJail(Jail):
                     self.notes.append("the run's cgroup could not be removed")
             else:
                 usage = super().finish(popen)
+                # Its pid namespace dies with its init (killed above): SIGKILLed, nothing of
+                # it returns to user space to write again.
+                self.ended_clean = True
             if group is None and self.config.subreaper:
                 reap(our_children(self.slot.uid if self.config.as_root else None))
         finally:
@@ -389,6 +404,13 @@ def check_bwrap(config: BwrapConfig) -> None:
             )
     finally:
         box.remove()
+
+
+def warm_tree(path: str) -> None:
+    """Read a tree (a compiled artifact: a few MB) before a run sees it, as the layouts are:
+    a cached artifact is cold after a restart, and a run holding hidden boards could fault in
+    chosen pages of it for a later run of the same artifact to time."""
+    warm_page_cache(Layout(binds=((path, path),), masks=()))
 
 
 @lru_cache(maxsize=16)

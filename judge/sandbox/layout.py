@@ -54,6 +54,22 @@ class Layout:
 MERGED_USR_LINKS = ("/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
 
 
+# Where an installed judge (its code, the reference solvers) or other Python packages live: a
+# toolchain bound whole (a compiler's /usr) must not show them, `.incbin` or `#include` could
+# read them. Masked wherever a bind covers them.
+@lru_cache(maxsize=1)
+def judge_places() -> tuple[str, ...]:
+    return (
+        "/usr/local",
+        *sorted(
+            os.path.join("/usr/lib", name, packages)
+            for name in (os.listdir("/usr/lib") if os.path.isdir("/usr/lib") else ())
+            if name.startswith("python3")
+            for packages in ("site-packages", "dist-packages")
+        ),
+    )
+
+
 def toolchain_layout(
     paths: Iterable[str],
     *,
@@ -65,20 +81,25 @@ def toolchain_layout(
     shared libraries the ELF files `linked` load (and the dynamic loader), and the host's
     merged-/usr symlinks, so a toolchain's binaries resolve inside as outside. Paths that do
     not exist here are left out (the run then fails visibly)."""
-    binds = []
-    for dest, source in _ldd(list(linked)) if linked else ():
-        # Named through /lib or /lib64, which are symlinks inside too: bind where they lead.
-        binds.append(
-            (source, os.path.join(os.path.realpath(os.path.dirname(dest)), os.path.basename(dest)))
-        )
+    binds: list[tuple[str, str]] = []
     for path in paths:
         real = os.path.realpath(path)
         if os.path.exists(real):
             binds.append((real, real))
             if real != path and not os.path.islink(os.path.dirname(path)):
                 binds.append((real, path))  # also where it is named (/usr/bin/java...)
+    for dest, source in _ldd(list(linked)) if linked else ():
+        # Named through /lib or /lib64, which are symlinks inside too: bind where they lead.
+        dest = os.path.join(os.path.realpath(os.path.dirname(dest)), os.path.basename(dest))
+        if not _covered(dest, binds):
+            binds.append((source, dest))
     symlinks = tuple((os.readlink(link), link) for link in MERGED_USR_LINKS if os.path.islink(link))
-    return Layout(tuple(dict.fromkeys(binds)), tuple(masks), symlinks, warm=warm)
+    hidden = [p for p in (*judge_places(), *masks) if os.path.isdir(p) and _covered(p, binds)]
+    return Layout(tuple(dict.fromkeys(binds)), tuple(dict.fromkeys(hidden)), symlinks, warm=warm)
+
+
+def _covered(path: str, binds: list[tuple[str, str]]) -> bool:
+    return any(path == dest or path.startswith(dest.rstrip("/") + "/") for _, dest in binds)
 
 
 _PROBE = r"""

@@ -23,6 +23,7 @@ class Jail:
 
     poll_interval = 0.05  # how often whole-tree CPU and memory are checked while waiting
     pass_fds: tuple[int, ...] = ()
+    ended_clean = True  # after finish(): no process of the run is left
 
     def __init__(self, limits: RunLimits, python: str, notes: list[str]) -> None:
         self.limits = limits
@@ -35,8 +36,6 @@ class Jail:
         and the output directory are symlinks in it. The run's cwd is `workdir`."""
         for name, source in command.trees.items():
             os.symlink(source, os.path.join(workdir, name))
-        if command.writable is not None:
-            os.symlink(command.writable, os.path.join(workdir, "out"))
 
         def local(arg: str) -> str:
             return workdir + arg[4:] if arg == "/box" or arg.startswith("/box/") else arg

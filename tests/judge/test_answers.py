@@ -185,3 +185,15 @@ def test_the_declared_answer_type_holds_through_the_sandbox(
     result = grade("numbergame", source.encode(), seed=1, random_count=0, sandbox=sandbox)
     first = result.tests[0]
     assert (first.verdict.value, first.message) == ("WA" if message else "AC", message)
+
+
+def test_answer_lines_are_read_strictly():
+    from judge.answers import INT, BadAnswerLine, list_of
+
+    assert [INT.parse_line(t) for t in ("5", "-3", "0", " 12\t", "7\r")] == [5, -3, 0, 12, 7]
+    for bad in ("5.0", "05", "-0", "+5", "", "   ", "five", "1 2", "5e3", "٣", "9" * 4001):
+        with pytest.raises(BadAnswerLine):
+            INT.parse_line(bad)
+    assert list_of(INT).parse_line("1 -2 3") == [1, -2, 3] and list_of(INT).parse_line("") == []
+    with pytest.raises(BadAnswerLine):
+        list_of(INT).parse_line("1  2")  # items separated by one space

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+from pathlib import Path
 
 from judge import problems
 from judge.plan import plan_size, small_positions
@@ -132,3 +134,61 @@ def solution(board):
         return memo[i, j]
     return best(0, len(board))
 """
+
+
+STDIO_NUMBERGAME = (
+    Path(__file__).resolve().parents[1]
+    / "submissions"
+    / "python"
+    / "accepted"
+    / "numbergame_memo_stdio.py"
+).read_text()
+
+
+def test_grade_stdio_style_and_language_in_the_json(tmp_path):
+    path = tmp_path / "whole.py"
+    path.write_text(STDIO_NUMBERGAME)
+    args = ("numbergame", "--json", "--seed", "2", "--random", "3")
+    out = judge("grade", args[0], str(path), "--style", "stdio", *args[1:])
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert (result["verdict"], result["language"], result["style"]) == ("AC", "python", "stdio")
+    # The same whole program in the default function style: loading it runs main() on an
+    # empty stdin, which raises.
+    out = judge("grade", args[0], str(path), *args[1:])
+    result = json.loads(out.stdout)
+    assert (result["verdict"], result["style"]) == ("RE", "function")
+    assert "raised an exception while loading" in result["tests"][0]["message"]
+
+
+def test_grade_language_from_the_extension_or_the_option(tmp_path):
+    path = tmp_path / "solution.txt"
+    path.write_text(CORRECT)
+    out = judge("grade", "footholds", str(path), "--random", "1")
+    assert out.returncode == 2
+    assert "cannot tell the language of solution.txt" in out.stderr and ".py" in out.stderr
+    out = judge("grade", "footholds", str(path), "--language", "python", "--random", "1", "--json")
+    assert out.returncode == 0, out.stderr
+    assert json.loads(out.stdout)["language"] == "python"
+    out = judge("grade", "footholds", str(path), "--language", "cobol")
+    assert out.returncode == 2 and "unknown language 'cobol'" in out.stderr
+
+
+def test_grade_refuses_a_style_the_problem_does_not_offer(tmp_path):
+    path = tmp_path / "sol.py"
+    path.write_text(CORRECT)
+    out = judge("grade", "footholds", str(path), "--style", "stdio")
+    assert out.returncode == 2
+    assert "footholds is not graded in style 'stdio'; offered: function" in out.stderr
+    out = judge("grade", "footholds", str(path), "--style", "pipes")
+    assert out.returncode == 2 and "invalid choice" in out.stderr
+
+
+def test_languages_lists_name_title_extensions_and_version():
+    out = judge("languages")
+    assert out.returncode == 0, out.stderr
+    rows = {line.split()[0]: line for line in out.stdout.splitlines()}
+    assert "python" in rows
+    assert re.search(r"Python 3\s+\.py\s+Python 3\.\d+\.\d+$", rows["python"]), rows["python"]
+    for row in rows.values():
+        assert row.rstrip().endswith("not installed") or re.search(r"\d", row), row

@@ -178,7 +178,7 @@ def test_a_sandbox_that_cannot_start_is_raised_not_blamed_on_the_submission(monk
     def broken(*args, **kwargs):
         raise OSError(11, "Resource temporarily unavailable")
 
-    monkeypatch.setattr(sandbox, "run_python", broken)
+    monkeypatch.setattr(sandbox, "run", broken)
     with pytest.raises(OSError):
         grade("footholds", CORRECT, seed=1, random_count=1, sandbox=sandbox)
 

@@ -246,3 +246,11 @@ def test_shrink_examples():
     assert {"board": [-3]} in smaller and {"board": [4]} in smaller
     assert {"board": [2, -1]} in smaller
     assert not list(ng.shrink({"board": [0]}))
+
+
+def test_stdio_input_is_algospots_format():
+    from judge.problems import offered_styles, stdio_input
+
+    cases = [{"board": [-1, 2, 3]}, {"board": [7]}]
+    assert stdio_input(ng, cases) == b"2\n3\n-1 2 3\n1\n7\n"
+    assert offered_styles(ng) == ("function", "stdio")

@@ -74,13 +74,21 @@ def test_a_compiled_program_reads_stdin_and_answers_on_the_results_channel(sandb
     assert proc.outcome.exit_code == 0
 
 
-def test_a_compiler_writes_only_its_output_directory_which_comes_back_ours(sandbox, shared_dir):
-    out = shared_dir / "out"
-    out.mkdir()
+def compile_like(sandbox, code: str, out: Path):
+    with sandbox.run(python(code, writable=str(out)), LIMITS) as proc:
+        assert proc.read_result(timeout=10) is None
+    assert proc.outcome.exit_code == 0, proc.outcome.output
+    return proc.outcome
+
+
+def test_a_compilers_output_comes_out_as_plain_files_of_ours(sandbox, tmp_path):
     code = """
 import os
-open("/box/out/artifact", "w").write("built")
-os.symlink("/etc/passwd", "/box/out/link")
+os.makedirs("/box/out/classes/pkg")
+open("/box/out/classes/pkg/A.class", "w").write("class")
+with open("/box/out/solution", "w") as f:
+    f.write("binary")
+os.chmod("/box/out/solution", 0o4777)
 for path in ("/box/elsewhere", "/tmp/../box/x"):
     try:
         open(path, "w")
@@ -89,16 +97,51 @@ for path in ("/box/elsewhere", "/tmp/../box/x"):
     else:
         print("WROTE", path)
 """
-    with sandbox.run(python(code, writable=str(out)), LIMITS) as proc:
-        assert proc.read_result(timeout=10) is None
-    assert proc.outcome.exit_code == 0, proc.outcome.output
-    assert b"WROTE" not in proc.outcome.output
-    assert (out / "artifact").read_text() == "built"
-    assert os.stat(out / "artifact").st_uid == os.geteuid()
-    link = out / "link"
-    assert link.is_symlink() and os.lstat(link).st_uid == os.geteuid()
-    assert os.stat("/etc/passwd").st_uid == 0  # the reclaim did not follow the link
-    assert not os.stat(out).st_mode & 0o022
+    outcome = compile_like(sandbox, code, tmp_path)
+    assert outcome.output_refused is None and b"WROTE" not in outcome.output
+    binary = tmp_path / "solution"
+    assert binary.read_text() == "binary" and (tmp_path / "classes/pkg/A.class").is_file()
+    st = os.stat(binary)
+    assert st.st_uid == os.geteuid() and st.st_mode & 0o7777 == 0o755  # no setuid, ours
+
+
+@pytest.mark.parametrize(
+    "trick",
+    [
+        'os.symlink("/", "/box/out/classes")',
+        'os.symlink("/etc/shadow", "/box/out/solution")',
+        'os.mkfifo("/box/out/solution")',
+        'open("/box/out/a", "w"); os.link("/box/out/a", "/box/out/b")',
+        '[open(f"/box/out/{i}", "w").close() for i in range(5000)]',
+        'os.makedirs("/box/out/" + "/".join(["d"] * 40))',
+    ],
+    ids=["link-to-root", "link-to-shadow", "fifo", "hard-link", "many-files", "deep"],
+)
+def test_anything_but_a_few_plain_files_refuses_the_whole_output(sandbox, tmp_path, trick):
+    outcome = compile_like(sandbox, f"import os\n{trick}\n", tmp_path)
+    assert outcome.output_refused
+    assert not any(p.is_symlink() or p.is_fifo() for p in tmp_path.rglob("*"))
+
+
+def test_tree_names_and_paths_are_checked(sandbox, shared_dir):
+    for trees in ({"../x": str(shared_dir)}, {".stdin": str(shared_dir)}, {"out": str(shared_dir)}):
+        with pytest.raises(ValueError):
+            sandbox.run(python("", trees=trees), LIMITS)
+    (shared_dir / "real").mkdir()
+    (shared_dir / "link").symlink_to(shared_dir / "real")
+    with pytest.raises(ValueError):
+        sandbox.run(python("", trees={"t": str(shared_dir / "link")}), LIMITS)
+
+
+def test_a_compilers_view_of_usr_hides_an_installed_judge(sandbox):
+    code = "import os, json; print(json.dumps(os.listdir('/usr/local')))"
+    layout = toolchain_layout(["/usr"], linked=["/usr/bin/python3"], warm=False)
+    command = Command(
+        argv=("/usr/bin/python3", "-I", "-S", "-c", code), layout=layout, stdout_to_results=True
+    )
+    with sandbox.run(command, LIMITS) as proc:
+        assert json.loads(proc.read_result(timeout=10)) == []
+    assert os.listdir("/usr/local")  # there is something to hide
 
 
 def test_the_commands_environment_and_the_merged_usr_links(sandbox):

@@ -55,7 +55,7 @@ class FakeSandbox:
         self.before = before  # called before failing: to break the database meanwhile
         self.runs = 0
 
-    def run_python(self, files, script, args, limits):
+    def run(self, command, limits):
         self.runs += 1
         if self.before is not None:
             self.before()

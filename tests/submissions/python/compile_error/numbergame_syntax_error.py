@@ -1,0 +1,6 @@
+# expect: CE
+# style: stdio
+import sys
+
+for line in sys.stdin
+    print(line)
