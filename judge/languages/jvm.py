@@ -24,6 +24,10 @@ from judge.sandbox.limits import RunLimits
 
 JDK_GLOB = "/usr/lib/jvm/java-17-openjdk-*"
 JDK_CONF = "/etc/java-17-openjdk"  # the JDK's conf/ and lib/jvm.cfg link into it
+# The compiled classes: written to /box/out by the compiler, bound read-only here for a run
+# (the sandbox keeps /box/out for a compiler's writable output).
+CLASSES_TREE = "classes"
+CLASSES = f"/box/{CLASSES_TREE}"
 DRIVER = "Judge__Driver"  # the driver's class: a name no submission picks by chance
 # The stack of the thread that calls solution: about 100,000 frames, far beyond what these
 # problems' recursions need; an overflow costs time in proportion (measured 1.4 ms per MB:

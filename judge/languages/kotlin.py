@@ -127,9 +127,9 @@ class Kotlin:
         if request.artifact is None:
             raise ValueError("a Kotlin run needs its compiled classes")
         argv = jvm.jvm_flags(request.problem.LIMITS.memory_mb)
-        argv += ["-cp", f"/box/out:{_stdlib()}"]
+        argv += ["-cp", f"{jvm.CLASSES}:{_stdlib()}"]
         layout = jvm.layout((_stdlib(),))
-        trees = {"out": request.artifact}
+        trees = {jvm.CLASSES_TREE: request.artifact}
         if request.style == Style.STDIO:
             return Command(
                 argv=(*argv, MAIN_CLASS),
