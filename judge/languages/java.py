@@ -90,10 +90,10 @@ class Java:
         return Command(argv=tuple(javac), files=files, layout=jvm.layout())
 
     def build_limits(self) -> RunLimits:
-        return jvm.build_limits()
+        return jvm.build_limits(jvm.JAVAC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
-        argv = [*jvm.jvm_flags(request.problem.LIMITS.memory_mb), "-cp", "/box/out"]
+        argv = [*jvm.jvm_flags(request.problem.LIMITS.memory_mb), "-cp", jvm.CLASSES]
         if request.style == Style.STDIO:
             return Command(
                 argv=(*argv, "Main"),
@@ -122,7 +122,7 @@ class Java:
 def _out(request: RunRequest) -> dict[str, str]:
     if request.artifact is None:
         raise ValueError("a Java run needs its compiled classes")
-    return {"out": request.artifact}
+    return {jvm.CLASSES_TREE: request.artifact}
 
 
 LANGUAGE = Java()

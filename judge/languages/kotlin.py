@@ -121,15 +121,15 @@ class Kotlin:
         return Command(argv=tuple(argv), files=files, layout=jvm.layout(_compiler_jars()))
 
     def build_limits(self) -> RunLimits:
-        return jvm.build_limits()
+        return jvm.build_limits(jvm.KOTLINC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
         if request.artifact is None:
             raise ValueError("a Kotlin run needs its compiled classes")
         argv = jvm.jvm_flags(request.problem.LIMITS.memory_mb)
-        argv += ["-cp", f"/box/out:{_stdlib()}"]
+        argv += ["-cp", f"{jvm.CLASSES}:{_stdlib()}"]
         layout = jvm.layout((_stdlib(),))
-        trees = {"out": request.artifact}
+        trees = {jvm.CLASSES_TREE: request.artifact}
         if request.style == Style.STDIO:
             return Command(
                 argv=(*argv, MAIN_CLASS),
