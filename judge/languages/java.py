@@ -1,0 +1,128 @@
+"""Java 17 (OpenJDK): function style is `class Solution` with a public `solution` method, which
+a generated driver calls; stdio style is a whole program whose entry point is
+`public static void main(String[] args)` of class `Main` in Main.java (the convention of
+Algospot and most judges). In function style a `main` of the submission is never called.
+"""
+
+from __future__ import annotations
+
+from judge.languages import jvm
+from judge.languages.base import RunRequest, Style
+from judge.problems import Problem
+from judge.sandbox.command import Command
+from judge.sandbox.limits import RunLimits
+
+SOURCE = "Solution.java"
+PROGRAM = "Main.java"  # stdio style: the file and class javac expects for `public class Main`
+
+
+class Java:
+    name = "java"
+    title = "Java 17"
+    extensions = (".java",)
+    source_name = SOURCE
+    highlight = "java"
+    time_factor = 1.0
+    time_extra_s = jvm.TIME_EXTRA_S
+    memory_extra_mb = jvm.MEMORY_EXTRA_MB
+
+    def version(self) -> str:
+        return f"OpenJDK {jvm.jdk_version()}"
+
+    def signature(self, problem: Problem) -> str:
+        params = ", ".join(f"{jvm.java_type(problem.PARAM_TYPES[p])} {p}" for p in problem.PARAMS)
+        return f"public {jvm.java_type(problem.ANSWER)} solution({params})"
+
+    def template(self, problem: Problem, style: Style) -> str:
+        if style == Style.STDIO:
+            return (
+                "import java.io.*;\nimport java.util.*;\n\n"
+                "public class Main {\n"
+                "    public static void main(String[] args) throws IOException {\n"
+                "        BufferedReader in =\n"
+                "            new BufferedReader(new InputStreamReader(System.in));\n"
+                "        StringBuilder out = new StringBuilder();\n"
+                "        int cases = Integer.parseInt(in.readLine().trim());\n"
+                "        for (int c = 0; c < cases; c++) {\n"
+                "            // read one case, append its answer and a newline to out\n"
+                "        }\n"
+                "        System.out.print(out);\n"
+                "    }\n"
+                "}\n"
+            )
+        answer = jvm.java_type(problem.ANSWER)
+        zero = "0" if answer == "int" else "null"
+        return (
+            "class Solution {\n"
+            f"    {self.signature(problem)} {{\n"
+            f"        {answer} answer = {zero};\n"
+            "        return answer;\n"
+            "    }\n"
+            "}\n"
+        )
+
+    def _file(self, style: Style) -> str:
+        return PROGRAM if style == Style.STDIO else SOURCE
+
+    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command:
+        name = self._file(style)
+        files = {name: source}
+        if style == Style.FUNCTION:
+            driver = jvm.java_driver(
+                problem, SOURCE, problem.LIMITS.memory_mb, self.signature(problem)
+            )
+            files[f"{jvm.DRIVER}.java"] = driver
+        javac = [
+            f"{jvm.java_home()}/bin/javac",
+            *(f"-J{flag}" for flag in jvm.COMPILER_FLAGS),
+            "-encoding",
+            "UTF-8",
+            "-nowarn",
+            "-Xlint:none",
+            "-proc:none",
+            "-implicit:none",
+            "-Xmaxerrs",
+            "30",
+            "-d",
+            "/box/out",
+            *files,
+        ]
+        return Command(argv=tuple(javac), files=files, layout=jvm.layout())
+
+    def build_limits(self) -> RunLimits:
+        return jvm.build_limits(jvm.JAVAC_TIME_S)
+
+    def run_command(self, request: RunRequest) -> Command:
+        argv = [*jvm.jvm_flags(request.problem.LIMITS.memory_mb), "-cp", jvm.CLASSES]
+        if request.style == Style.STDIO:
+            return Command(
+                argv=(*argv, "Main"),
+                layout=jvm.layout(),
+                trees=_out(request),
+            )
+        args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
+        return Command(
+            argv=(*argv, jvm.DRIVER, *args, *["--output"] * request.capture_output),
+            files={"tests.txt": jvm.tests_text(request)},
+            layout=jvm.layout(),
+            trees=_out(request),
+        )
+
+    def run_limits(self, base: RunLimits) -> RunLimits:
+        return jvm.run_limits(base)
+
+    def clean_compile_message(self, text: str) -> str:
+        # Which file was compiled is not passed here: a stdio program's errors name Main.java.
+        main = jvm.clean_compile_message(text, PROGRAM, "public static void main(String[])")
+        if "Main.java:" in text and "Solution.java:" not in text:
+            return main
+        return jvm.clean_compile_message(text, SOURCE, "new Solution().solution(...)")
+
+
+def _out(request: RunRequest) -> dict[str, str]:
+    if request.artifact is None:
+        raise ValueError("a Java run needs its compiled classes")
+    return {jvm.CLASSES_TREE: request.artifact}
+
+
+LANGUAGE = Java()

@@ -1,0 +1,306 @@
+"""What Java and Kotlin share: the JDK (where it is, what the sandbox must see of it), the
+flags of a small, bounded JVM, the generated drivers and the compilers' messages.
+
+A JVM is bounded by the cgroup and -Xmx, not by RLIMIT_AS (it reserves gigabytes of address
+space it never touches): the heap gets the problem's memory limit, the cgroup that plus
+MEMORY_EXTRA_MB for the JVM itself (metaspace, code cache, thread stacks, the CDS archive).
+"""
+
+from __future__ import annotations
+
+import glob
+import os
+import re
+from dataclasses import replace
+from functools import cache
+from importlib import resources
+
+from judge.answers import INT, ListType, ValueType
+from judge.languages.base import LanguageUnavailable, RunRequest
+from judge.languages.tests_text import encode_cases
+from judge.problems import Problem
+from judge.sandbox.layout import Layout, toolchain_layout
+from judge.sandbox.limits import RunLimits
+
+JDK_GLOB = "/usr/lib/jvm/java-17-openjdk-*"
+JDK_CONF = "/etc/java-17-openjdk"  # the JDK's conf/ and lib/jvm.cfg link into it
+# The compiled classes: written to /box/out by the compiler, bound read-only here for a run
+# (the sandbox keeps /box/out for a compiler's writable output).
+CLASSES_TREE = "classes"
+CLASSES = f"/box/{CLASSES_TREE}"
+DRIVER = "Judge__Driver"  # the driver's class: a name no submission picks by chance
+# The stack of the thread that calls solution: about 100,000 frames, far beyond what these
+# problems' recursions need; an overflow costs time in proportion (measured 1.4 ms per MB:
+# 88 ms at 64 MB, 18 ms at 16 MB), which a runaway recursion pays once per test.
+STACK_MB = 16
+MEMORY_EXTRA_MB = 160  # the JVM beside its heap (measured: 20-30 MB peak for footholds)
+TIME_EXTRA_S = 0.5  # a JVM's start per process: measured in the sandbox 66 ms to "ready"
+# for Java, 92 ms for Kotlin (65-75 ms of CPU); room for a loaded machine
+NOFILE = 256  # the JDK's modules, libraries and jars, beside what the program opens
+PIDS = 64  # a JVM's own threads (about 20) with room for a few of the submission's
+JAVAC_TIME_S = 15.0  # measured 0.8 s for footholds in the sandbox
+KOTLINC_TIME_S = 30.0  # measured 3.8 s, 245 MB
+COMPILE_MEMORY_MB = 1024
+
+# -XX:TieredStopAtLevel=1 (C1 only): footholds' full plan (1789 positions) ran in 0.22 s
+# against 0.45 s with C2, whose compiler threads cost more than they win on short tests.
+# ActiveProcessorCount=1: one GC and compiler thread, as on a judge core. -Xshare:auto uses
+# the JDK's CDS archive (no measurable gain here, no cost).
+RUN_FLAGS = (
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-XX:ActiveProcessorCount=1",
+    "-XX:-UsePerfData",
+    "-Xshare:auto",
+    "-XX:ReservedCodeCacheSize=64m",
+    "-XX:MaxMetaspaceSize=64m",
+    "-Xss1m",
+    "-Djava.io.tmpdir=/tmp",
+    "-Dfile.encoding=UTF-8",
+    "--add-opens=java.base/java.io=ALL-UNNAMED",  # the driver opens the results fd by number
+)
+
+
+# The compilers' JVM: javac is mostly cold code, so C1 alone is quicker start to end.
+COMPILER_FLAGS = (
+    "-XX:+UseSerialGC",
+    "-XX:TieredStopAtLevel=1",
+    "-XX:-UsePerfData",
+    "-Xshare:auto",
+    "-Xss8m",
+    f"-Xmx{COMPILE_MEMORY_MB * 3 // 4}m",
+    "-Djava.io.tmpdir=/tmp",
+)
+
+
+@cache
+def java_home() -> str:
+    for home in sorted(glob.glob(JDK_GLOB)):
+        if os.path.isfile(os.path.join(home, "bin", "javac")) and not os.path.islink(home):
+            return home
+    raise LanguageUnavailable("OpenJDK 17 is not installed (Debian: openjdk-17-jdk-headless)")
+
+
+def java_binary() -> str:
+    return os.path.join(java_home(), "bin", "java")
+
+
+@cache
+def jdk_version() -> str:
+    """ "17.0.15", from the JDK's release file (no JVM started)."""
+    try:
+        with open(os.path.join(java_home(), "release"), encoding="utf-8") as f:
+            found = re.search(r'^JAVA_VERSION="([^"]+)"', f.read(), re.M)
+    except OSError as e:
+        raise LanguageUnavailable(f"cannot read the JDK's release file: {e}") from e
+    if found is None:
+        raise LanguageUnavailable("the JDK's release file names no version")
+    return found.group(1)
+
+
+@cache
+def layout(extra: tuple[str, ...] = ()) -> Layout:
+    """The JDK, its configuration (conf/ links into /etc) and the libraries it loads, and
+    `extra` files (jars), read-only. Not warmed: the JDK's 130 MB modules file is read by
+    every JVM anyway."""
+    home = java_home()
+    linked = [os.path.join(home, "bin", name) for name in ("java", "javac")]
+    linked += sorted(glob.glob(os.path.join(home, "lib", "*.so")))
+    linked += sorted(glob.glob(os.path.join(home, "lib", "server", "*.so")))
+    return toolchain_layout([home, JDK_CONF, *extra], linked=linked, warm=False)
+
+
+def jvm_flags(heap_mb: int) -> list[str]:
+    return [java_binary(), *RUN_FLAGS, f"-Xmx{heap_mb}m", f"-Xms{min(heap_mb, 32)}m"]
+
+
+def run_limits(base: RunLimits) -> RunLimits:
+    return replace(base, pids=max(base.pids, PIDS), address_space=False, nofile=NOFILE)
+
+
+def build_limits(time_s: float) -> RunLimits:
+    return RunLimits(
+        cpu_s=time_s,
+        wall_s=time_s + 10.0,
+        memory_bytes=COMPILE_MEMORY_MB << 20,
+        output_bytes=256 << 10,
+        pids=PIDS,
+        file_bytes=16 << 20,  # one class file: a huge static array initialiser stays small
+        address_space=False,
+        nofile=NOFILE,
+    )
+
+
+def tests_text(request: RunRequest) -> bytes:
+    return encode_cases(request.problem, request.cases)
+
+
+# -- drivers -------------------------------------------------------------------------------
+
+
+def _depth(value_type: ValueType) -> int:
+    if value_type == INT:
+        return 0
+    if isinstance(value_type, ListType):
+        return 1 + _depth(value_type.item)
+    raise TypeError(f"no JVM driver for parameter type {value_type.name}")
+
+
+def java_type(value_type: ValueType) -> str:
+    return "int" + "[]" * _depth(value_type)
+
+
+def kotlin_type(value_type: ValueType) -> str:
+    depth = _depth(value_type)
+    if depth == 0:
+        return "Int"
+    text = "IntArray"
+    for _ in range(depth - 1):
+        text = f"Array<{text}>"
+    return text
+
+
+def _template(name: str) -> str:
+    return resources.files("judge.languages").joinpath("templates", name).read_text("utf-8")
+
+
+def _fill(text: str, values: dict[str, str]) -> str:
+    for key, value in values.items():
+        text = text.replace(f"@{key}@", value)
+    return text
+
+
+def _depths(problem: Problem) -> list[int]:
+    return [_depth(problem.PARAM_TYPES[name]) for name in problem.PARAMS]
+
+
+def java_driver(problem: Problem, source_name: str, heap_mb: int, signature: str) -> bytes:
+    """Java source of the driver calling `new Solution().solution(...)` with the problem's
+    parameters; heap_mb is only quoted in the out-of-memory message."""
+    depths = _depths(problem)
+    readers = []
+    for d in range(1, max(depths, default=0) + 1):
+        kind = "int" + "[]" * d
+        inner = "nextInt()" if d == 1 else f"read{d - 1}()"
+        alloc = "new int[n]" + "[]" * (d - 1)
+        readers.append(
+            f"    static {kind} read{d}() {{\n"
+            f"        int n = nextInt();\n"
+            f'        if (n < 0) throw new IllegalStateException("bad tests file");\n'
+            f"        {kind} a = {alloc};\n"
+            f"        for (int i = 0; i < n; i++) a[i] = {inner};\n"
+            f"        return a;\n"
+            f"    }}\n"
+        )
+    reads = ", ".join("nextInt()" if d == 0 else f"read{d}()" for d in depths)
+    calls = ", ".join(
+        f"(Integer) a[{k}]" if d == 0 else f"({'int' + '[]' * d}) a[{k}]"
+        for k, d in enumerate(depths)
+    )
+    return _fill(
+        _template("Driver.java.tmpl"),
+        {
+            "DRIVER": DRIVER,
+            "SOURCE": source_name,
+            "STACK_MB": str(STACK_MB),
+            "HEAP_MB": str(heap_mb),
+            "READERS": "".join(readers),
+            "READ_ARGS": reads,
+            "CALL_ARGS": calls,
+            "SIGNATURE": signature,
+        },
+    ).encode()
+
+
+def kotlin_driver(problem: Problem, source_name: str, heap_mb: int, signature: str) -> bytes:
+    """Kotlin source of the driver calling `Solution().solution(...)`."""
+    depths = _depths(problem)
+    readers = []
+    for d in range(1, max(depths, default=0) + 1):
+        inner = "nextInt()" if d == 1 else f"read{d - 1}()"
+        make = "IntArray(n) { nextInt() }" if d == 1 else f"Array(n) {{ {inner} }}"
+        readers.append(
+            f"private fun read{d}(): {_kotlin_depth(d)} {{\n"
+            f"    val n = nextInt()\n"
+            f'    if (n < 0) throw IllegalStateException("bad tests file")\n'
+            f"    return {make}\n"
+            f"}}\n\n"
+        )
+    reads = ", ".join("nextInt()" if d == 0 else f"read{d}()" for d in depths)
+    calls = ", ".join(f"a[{k}] as {_kotlin_depth(d)}" for k, d in enumerate(depths))
+    return _fill(
+        _template("driver.kt.tmpl"),
+        {
+            "DRIVER": DRIVER,
+            "SOURCE": source_name,
+            "STACK_MB": str(STACK_MB),
+            "HEAP_MB": str(heap_mb),
+            "READERS": "".join(readers),
+            "READ_ARGS": f"{reads}" if reads else "",
+            "CALL_ARGS": calls,
+            "SIGNATURE": signature,
+        },
+    ).encode()
+
+
+def _kotlin_depth(depth: int) -> str:
+    return kotlin_type(INT) if depth == 0 else kotlin_type(_list_type(depth))
+
+
+def _list_type(depth: int) -> ValueType:
+    value_type: ValueType = INT
+    for _ in range(depth):
+        value_type = ListType(value_type)
+    return value_type
+
+
+# -- compile messages ----------------------------------------------------------------------
+
+MESSAGE_LINES = 60
+MESSAGE_CHARS = 4000
+# "Solution.java:12: error: ..." (javac), "Solution.kt:3:5: error: ..." (kotlinc): a
+# diagnostic's first line; the lines after it (the source line, a caret, "symbol: ...")
+# belong to it until the next one.
+_HEADER = re.compile(r"^(?:/box/)?([\w.$-]+\.(?:java|kt)):(\d+)(?::\d+)?: (error|warning): ")
+# What ends a diagnostic without starting one: javac's count, a JVM's or kotlinc's own notes.
+_TRAILER = re.compile(r"^(\d+ (errors?|warnings?)|OpenJDK .*|warning: .*|error: .*|info: .*)$")
+_EXPECTED = re.compile(r"// EXPECTED: ([\w ()\[\]<>:,]{1,300})$", re.M)
+_PATH = re.compile(r"(?:/[\w.+-]+){2,}/?")  # any absolute path left in a kept line
+
+
+def clean_compile_message(text: str, source_name: str, call: str) -> str:
+    """The diagnostics about the submission's file: errors only, its name without a
+    directory; errors in the driver become one line saying what it calls (the signature the
+    compiler echoed from the driver's call line, where it did)."""
+    echoed = _EXPECTED.search(text)
+    signature = f"{call}, declared as {echoed.group(1)}" if echoed else call
+    kept: list[str] = []
+    keeping = False
+    driver_errors = 0
+    errors = 0
+    for line in text.splitlines():
+        header = _HEADER.match(line)
+        if header:
+            keeping = header.group(1) == source_name and header.group(3) == "error"
+            if header.group(3) == "error":
+                if keeping:
+                    errors += 1
+                else:
+                    driver_errors += 1
+            if keeping:
+                line = line[line.index(source_name) :]
+        elif _TRAILER.match(line):
+            keeping = False
+        if keeping:
+            kept.append(_PATH.sub("<path>", line).rstrip())
+    if driver_errors:
+        kept.append(
+            f"{source_name}: the judge calls {signature}; no such class and method "
+            "were found, or their types do not match"
+        )
+    if not kept:
+        kept.append(f"{source_name}: the compiler failed without a message about this file")
+    if len(kept) > MESSAGE_LINES:
+        kept = [*kept[:MESSAGE_LINES], f"... ({errors} errors in all)"]
+    message = "\n".join(kept)
+    return message if len(message) <= MESSAGE_CHARS else message[: MESSAGE_CHARS - 3] + "..."

@@ -1,0 +1,154 @@
+"""Kotlin (kotlinc 1.3 on the JDK 17): function style is `class Solution` with a `solution`
+method, which a generated driver calls; stdio style is a whole program with a top-level
+`fun main()` in Solution.kt.
+
+The driver is Kotlin too, compiled with the submission in one kotlinc run: a Java driver
+would need a second compiler start after kotlinc (javac against kotlinc's classes), which
+costs more than the driver adds to kotlinc's run (measured: see README). The compiler is
+run as `java -cp <its jars> K2JVMCompiler`, not through Debian's kotlinc shell script, so
+the sandbox needs no shell.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from functools import cache
+
+from judge.languages import jvm
+from judge.languages.base import LanguageUnavailable, RunRequest, Style
+from judge.problems import Problem
+from judge.sandbox.command import Command
+from judge.sandbox.limits import RunLimits
+
+SOURCE = "Solution.kt"
+MAIN_CLASS = "SolutionKt"  # where kotlinc puts the top-level functions of Solution.kt
+KOTLIN_LIB = "/usr/share/kotlin/kotlinc/lib"
+# The compiler and what its manifest's Class-Path names (which would be read relative to
+# the symlinks of KOTLIN_LIB): passed explicitly, each at its real path.
+COMPILER_JARS = (
+    "kotlin-compiler.jar",
+    "kotlin-stdlib.jar",
+    "kotlin-reflect.jar",
+    "kotlin-script-runtime.jar",
+    "trove4j.jar",
+    "annotations-13.0.jar",
+)
+
+
+@cache
+def _jar(name: str) -> str:
+    path = os.path.realpath(os.path.join(KOTLIN_LIB, name))
+    if not os.path.isfile(path):
+        raise LanguageUnavailable(f"Kotlin is not installed (Debian: kotlin): no {name}")
+    return path
+
+
+def _compiler_jars() -> tuple[str, ...]:
+    return tuple(_jar(name) for name in COMPILER_JARS)
+
+
+def _stdlib() -> str:
+    return _jar("kotlin-stdlib.jar")
+
+
+class Kotlin:
+    name = "kotlin"
+    title = "Kotlin"
+    extensions = (".kt",)
+    source_name = SOURCE
+    highlight = "kotlin"
+    time_factor = 1.0
+    time_extra_s = jvm.TIME_EXTRA_S
+    memory_extra_mb = jvm.MEMORY_EXTRA_MB
+
+    def version(self) -> str:
+        found = re.search(r"kotlin-compiler-([\d.]+)\.jar$", _jar("kotlin-compiler.jar"))
+        kotlin = found.group(1) if found else "?"
+        return f"kotlinc {kotlin} (OpenJDK {jvm.jdk_version()})"
+
+    def signature(self, problem: Problem) -> str:
+        types = problem.PARAM_TYPES
+        params = ", ".join(f"{p}: {jvm.kotlin_type(types[p])}" for p in problem.PARAMS)
+        return f"fun solution({params}): {jvm.kotlin_type(problem.ANSWER)}"
+
+    def template(self, problem: Problem, style: Style) -> str:
+        if style == Style.STDIO:
+            return (
+                "fun main() {\n"
+                "    val cases = readLine()!!.trim().toInt()\n"
+                "    val out = StringBuilder()\n"
+                "    repeat(cases) {\n"
+                "        // read one case, append its answer and a newline to out\n"
+                "    }\n"
+                "    print(out)\n"
+                "}\n"
+            )
+        answer = jvm.kotlin_type(problem.ANSWER)
+        return (
+            "class Solution {\n"
+            f"    {self.signature(problem)} {{\n"
+            f"        var answer: {answer} = {'0' if answer == 'Int' else 'TODO()'}\n"
+            "        return answer\n"
+            "    }\n"
+            "}\n"
+        )
+
+    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command:
+        files = {SOURCE: source}
+        if style == Style.FUNCTION:
+            driver = jvm.kotlin_driver(
+                problem, SOURCE, problem.LIMITS.memory_mb, self.signature(problem)
+            )
+            files[f"{jvm.DRIVER}.kt"] = driver
+        argv = [
+            jvm.java_binary(),
+            *jvm.COMPILER_FLAGS,
+            "-cp",
+            ":".join(_compiler_jars()),
+            "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
+            "-no-stdlib",
+            "-no-reflect",
+            "-classpath",
+            _stdlib(),
+            "-jvm-target",
+            "1.8",
+            "-nowarn",
+            "-d",
+            "/box/out",
+            *files,
+        ]
+        return Command(argv=tuple(argv), files=files, layout=jvm.layout(_compiler_jars()))
+
+    def build_limits(self) -> RunLimits:
+        return jvm.build_limits(jvm.KOTLINC_TIME_S)
+
+    def run_command(self, request: RunRequest) -> Command:
+        if request.artifact is None:
+            raise ValueError("a Kotlin run needs its compiled classes")
+        argv = jvm.jvm_flags(request.problem.LIMITS.memory_mb)
+        argv += ["-cp", f"{jvm.CLASSES}:{_stdlib()}"]
+        layout = jvm.layout((_stdlib(),))
+        trees = {jvm.CLASSES_TREE: request.artifact}
+        if request.style == Style.STDIO:
+            return Command(
+                argv=(*argv, MAIN_CLASS),
+                layout=layout,
+                trees=trees,
+            )
+        args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
+        return Command(
+            argv=(*argv, jvm.DRIVER, *args, *["--output"] * request.capture_output),
+            files={"tests.txt": jvm.tests_text(request)},
+            layout=layout,
+            trees=trees,
+        )
+
+    def run_limits(self, base: RunLimits) -> RunLimits:
+        return jvm.run_limits(base)
+
+    def clean_compile_message(self, text: str) -> str:
+        return jvm.clean_compile_message(text, SOURCE, "Solution().solution(...)")
+
+
+LANGUAGE = Kotlin()

@@ -1,0 +1,8 @@
+// expect: CE
+import java.util.List;
+
+class Solution {
+    public int solution(List<Integer> board) {
+        return 0;
+    }
+}
