@@ -22,6 +22,7 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 from functools import cache
 
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
@@ -104,8 +105,8 @@ class Cpp:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
         if style is Style.FUNCTION:
             files[DRIVER_NAME] = driver_source(problem).encode()
-            files[RUNTIME_NAME] = runtime_source().encode()
-            inputs: tuple[str, ...] = (DRIVER_NAME, RUNTIME_NAME)
+            files[RUNTIME_OBJECT] = runtime_object()
+            inputs: tuple[str, ...] = (DRIVER_NAME, RUNTIME_OBJECT)
         else:
             files[STDIO_PRELUDE] = STDIO_PRELUDE_SOURCE
             inputs = ("-include", STDIO_PRELUDE, SOURCE_NAME)
@@ -164,6 +165,33 @@ def _limits_script(problem: Problem) -> bytes:
         f"{problem.LIMITS.memory_mb} MB"
     )
     return f'ASSERT(_end - __executable_start <= {limit}, "{message}")\n'.encode()
+
+
+RUNTIME_OBJECT = "judge_runtime.o"
+
+
+@cache
+def runtime_object() -> bytes:
+    """The driver's runtime unit compiled once per process, here on the host: it is the judge's
+    own code, no submission's, and the same for every problem, so a build compiles only the
+    student's unit (the runtime's headers cost about a third of a build). The object is the
+    same bytes from any directory (named relatively), so it keys the build cache stably."""
+    with tempfile.TemporaryDirectory() as work:
+        with open(os.path.join(work, RUNTIME_NAME), "w") as f:
+            f.write(runtime_source())
+        try:
+            subprocess.run(
+                [GXX, *FLAGS[:2], "-c", "-o", RUNTIME_OBJECT, RUNTIME_NAME],
+                cwd=work,
+                capture_output=True,
+                timeout=120,
+                check=True,
+                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise LanguageUnavailable(f"g++ cannot compile the C++ driver here: {exc}") from None
+        with open(os.path.join(work, RUNTIME_OBJECT), "rb") as f:
+            return f.read()
 
 
 @cache
