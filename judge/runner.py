@@ -365,7 +365,12 @@ def death(result: RunOutcome) -> tuple[Verdict, str]:
         return Verdict.TLE, "time limit exceeded"
     if result.signal is not None:
         return Verdict.RE, f"the process was killed by signal {signal_name(result.signal)}"
-    return Verdict.RE, f"the process exited with code {result.exit_code}"
+    code = result.exit_code
+    if code is not None and 128 < code <= 128 + 64:
+        # bwrap's init reports a program killed by signal N as exit status 128 + N (a C++
+        # segfault, an abort): said plainly, as the signal.
+        return Verdict.RE, f"the process was killed by signal {signal_name(code - 128)}"
+    return Verdict.RE, f"the process exited with code {code}"
 
 
 def runner_for(

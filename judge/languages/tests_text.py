@@ -14,29 +14,48 @@ Example (footholds: board int[][], aloc int[], bloc int[]), one test:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import cache
 from typing import Any
 
 from judge.answers import INT, ListType, ValueType
 from judge.problems import Case, Problem
 
+Writer = Callable[[Any, list[str]], None]
 
-def _tokens(value_type: ValueType, value: Any, out: list[str]) -> None:
+
+@cache
+def _writer(value_type: ValueType) -> Writer:
+    """The tokens of one value of `value_type`, appended to a list: worked out once per type
+    (a full plan is thousands of boards; comparing types per value took most of the time)."""
     if value_type == INT:
-        out.append(str(int(value)))
-    elif isinstance(value_type, ListType):
-        out.append(str(len(value)))
-        for item in value:
-            _tokens(value_type.item, item, out)
-    else:  # a problem declaring a type no driver reads: refuse loudly, at the judge's side
-        raise TypeError(f"no text encoding for parameter type {value_type.name}")
+        return lambda value, out: out.append(str(int(value)))
+    if isinstance(value_type, ListType):
+        if value_type.item == INT:
+
+            def ints(value: Any, out: list[str]) -> None:
+                out.append(str(len(value)))
+                out.extend(map(str, map(int, value)))
+
+            return ints
+        item = _writer(value_type.item)
+
+        def items(value: Any, out: list[str]) -> None:
+            out.append(str(len(value)))
+            for element in value:
+                item(element, out)
+
+        return items
+    # a problem declaring a type no driver reads: refuse loudly, at the judge's side
+    raise TypeError(f"no text encoding for parameter type {value_type.name}")
 
 
 def encode_cases(problem: Problem, cases: Sequence[Case]) -> bytes:
+    writers = [(name, _writer(problem.PARAM_TYPES[name])) for name in problem.PARAMS]
     lines = [str(len(cases))]
     for case in cases:
         out: list[str] = []
-        for name in problem.PARAMS:
-            _tokens(problem.PARAM_TYPES[name], case[name], out)
+        for name, write in writers:
+            write(case[name], out)
         lines.append(" ".join(out))
     return ("\n".join(lines) + "\n").encode()

@@ -233,6 +233,18 @@ class Sandbox:
 
     def run(self, command: Command, limits: RunLimits) -> Process:
         """Start `command` (judge/sandbox/command.py says what each field does)."""
+        try:
+            return self._start(command, limits)
+        except subprocess.SubprocessError:
+            # The child failed between fork and exec (joining its cgroup, dropping to the
+            # slot uid, its rlimits): seen once in thousands of runs on a loaded machine, and
+            # nothing of the submission had run yet. Once more, then it is the machine's fault.
+            try:
+                return self._start(command, limits)
+            except subprocess.SubprocessError as e:
+                raise SandboxUnavailable(f"the sandbox's process could not start: {e}") from e
+
+    def _start(self, command: Command, limits: RunLimits) -> Process:
         for name in [*command.files, *command.trees]:
             if "/" in name or name.startswith(".") or name in ("", "out"):
                 raise ValueError(f"bad file name {name!r}")

@@ -1,0 +1,186 @@
+"""The C++ plug-in: its templates, the sandbox layouts it asks for, the compiler's messages as
+a student reads them, and what its driver reports for answers, exceptions and printed output
+(through the real sandbox)."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from judge import problems
+from judge.grade import grade
+from judge.languages import RunRequest, Style, by_extension, get_language
+from judge.languages.cpp import LANGUAGE, clean_message, compiler_layout
+from judge.languages.tests_text import encode_cases
+from judge.run import run_cases
+from judge.verdict import Verdict
+
+FOOTHOLDS = problems.get("footholds")
+HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
+FOOTHOLDS_SIGNATURE = "(vector<vector<int>> board, vector<int> aloc, vector<int> bloc)"
+
+
+def test_found_by_name_and_extension():
+    assert get_language("cpp") is LANGUAGE
+    assert by_extension("Main.CC") is LANGUAGE and by_extension("a.cpp") is LANGUAGE
+    assert LANGUAGE.version().startswith("g++ ")
+
+
+def test_function_templates_are_the_problem_signatures():
+    assert f"int solution{FOOTHOLDS_SIGNATURE} {{" in LANGUAGE.template(FOOTHOLDS, Style.FUNCTION)
+    numbergame = problems.get("numbergame")
+    assert "int solution(vector<int> board) {" in LANGUAGE.template(numbergame, Style.FUNCTION)
+    assert "int main()" in LANGUAGE.template(numbergame, Style.STDIO)
+
+
+def test_the_compiler_sees_only_the_toolchain():
+    layout = compiler_layout()
+    sources = {source for source, _ in layout.binds}
+    dests = {dest for _, dest in layout.binds}
+    assert "/usr/include" in dests and "/usr/bin/g++" in dests and "/usr/bin/ld" in dests
+    assert any(dest.endswith("/libstdc++.a") or os.path.isdir(dest) for dest in dests)
+    for path in sources | dests:
+        assert path.startswith(("/usr/bin/", "/usr/lib/", "/usr/lib64/", "/usr/include")), path
+    assert not layout.warm  # a toolchain is never read whole before a run
+
+
+def test_a_compiled_program_runs_with_nothing_of_the_host():
+    request = RunRequest(FOOTHOLDS, Style.FUNCTION, b"", "/some/artifact", [], start=3)
+    command = LANGUAGE.run_command(request)
+    assert command.layout is not None and command.layout.binds == ()
+    assert command.trees == {"bin": "/some/artifact"}
+    assert command.argv[:1] == ("/box/bin/solution",) and "3" in command.argv
+    assert command.files["tests.txt"] == b"0\n"
+
+
+GCC_OUTPUT = """\
+In file included from judge_driver.cpp:578:
+solution.cpp: In function 'int judge_student_main_()':
+solution.cpp:9:30: warning: no return statement in function returning non-void [-Wreturn-type]
+    9 | signed main() { cout << "x"; }
+      |                              ^
+solution.cpp:3:5: note: a note of that warning
+solution.cpp: In function 'int solution()':
+solution.cpp:12:5: error: 'foo' was not declared in this scope
+   12 |     foo(1);
+      |     ^~~
+In file included from /usr/include/c++/12/algorithm:61,
+                 from /box/solution.cpp:1:
+/usr/include/c++/12/bits/stl_algo.h:1234:5: error: no match for 'operator<'
+judge_driver.cpp:589:59: error: static assertion failed: no function solution(vector<int> board)
+  589 | static_assert(judge_rt_::Callable<Call, judge_rt_::Args>::value, "no function")
+judge_driver.cpp:319:34: error: no match for call to '(judge_glue_::Call)'
+/usr/bin/ld: /tmp/ccX1abcd.o: in function `main':
+judge_driver.cpp:(.text+0x1): undefined reference to `helper()'
+collect2: error: ld returned 1 exit status
+"""
+
+
+def test_compile_messages_name_only_the_submission():
+    message = clean_message(GCC_OUTPUT)
+    assert message.splitlines() == [
+        "solution.cpp: In function 'int solution()':",
+        "solution.cpp:12:5: error: 'foo' was not declared in this scope",
+        "   12 |     foo(1);",
+        "      |     ^~~",
+        "stl_algo.h:1234:5: error: no match for 'operator<'",
+        "solution.cpp: error: no function solution(vector<int> board)",
+        "ld: solution.o: in function `main':",
+        "ld: undefined reference to `helper()'",
+        "collect2: error: ld returned 1 exit status",
+    ]
+
+
+def test_compile_messages_are_bounded():
+    flood = "".join(f"solution.cpp:{n}:1: error: 'x{n}' was not declared\n" for n in range(500))
+    lines = clean_message(flood).splitlines()
+    assert len(lines) == 61 and lines[-1] == "... (440 more lines)"
+
+
+@pytest.mark.parametrize("style", ["function", "stdio"])
+def test_templates_compile(style, sandbox):
+    numbergame = problems.get("numbergame")
+    source = LANGUAGE.template(numbergame, Style(style))
+    result = grade(numbergame, source, sandbox=sandbox, language="cpp", style=style, random_count=1)
+    assert result.verdict is Verdict.WA, result.message
+
+
+ANSWERS = {
+    # returned: what the student reads for the first sample (expected 5)
+    "double": ("return 1.5;", "double", "expected an int, got 1.5 (double)"),
+    "pair": (
+        "return make_pair(true, 3);",
+        "pair<bool, int>",
+        "got (true, 3) (std::pair<bool, int>)",
+    ),
+    "long long": ("return 3000000000000LL;", "long long", "expected 5, got 3000000000000"),
+    "string": ('return "five";', "string", 'got "five" (std::string)'),
+    "void": ("return;", "void", "got nothing (void)"),
+    "nested list": ("return vector<vector<int>>{{1}};", "vector<vector<int>>", "got [[1]]"),
+}
+
+
+@pytest.mark.parametrize("name", ANSWERS)
+def test_answers_of_other_types_are_named_plainly(name, sandbox):
+    body, returns, expected = ANSWERS[name]
+    source = f"{HEAD}{returns} solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    first = result.results[0]
+    assert first.verdict is Verdict.WA and expected in first.message, first.message
+
+
+@pytest.mark.parametrize(
+    ("throw", "expected"),
+    [
+        ('throw runtime_error("bad board");', "std::runtime_error: bad board"),
+        ("throw 42;", "int: 42"),
+        ("vector<int> v; return v.at(3);", "std::out_of_range: vector::_M_range_check"),
+    ],
+)
+def test_exceptions_are_runtime_errors_with_type_and_message(throw, expected, sandbox):
+    source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {throw} }}\n"
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    assert [t.verdict for t in result.results] == [Verdict.RE] * len(FOOTHOLDS.SAMPLES)
+    assert result.results[0].message.startswith(expected), result.results[0].message
+
+
+def test_what_a_call_prints_is_captured_per_test(sandbox):
+    source = (
+        f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{\n"
+        '    printf("rows %d\\n", (int)board.size());\n'
+        '    cerr << "to stderr" << endl;\n'
+        "    return 0;\n}\n"
+    )
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    for test, sample in zip(result.results, FOOTHOLDS.SAMPLES, strict=True):
+        assert test.stdout == f"rows {len(sample['input']['board'])}\n"
+        assert test.stderr == "to stderr\n"
+
+
+def test_a_student_main_is_never_called(sandbox):
+    source = f"{HEAD}int main() {{ abort(); }}\nint solution{FOOTHOLDS_SIGNATURE} {{ return 0; }}\n"
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    assert {t.verdict for t in result.results} <= {Verdict.AC, Verdict.WA}
+
+
+def test_tests_text_is_typed_tokens():
+    case = {"board": [[1, 1, 1], [1, 0, 1]], "aloc": [1, 0], "bloc": [1, 2]}
+    numbergame = problems.get("numbergame")
+    assert encode_cases(FOOTHOLDS, [case]) == b"1\n2 3 1 1 1 3 1 0 1 2 1 0 2 1 2\n"
+    assert encode_cases(numbergame, [{"board": [-3]}, {"board": []}]) == b"2\n1 -3\n0\n"
+
+
+@pytest.mark.parametrize(
+    ("body", "signal"),
+    [
+        ("int* p = nullptr; return *p + board.size();", "11 (segmentation fault)"),
+        ("abort();", "6 (aborted)"),
+    ],
+)
+def test_a_crash_is_named_by_its_signal(body, signal, sandbox):
+    source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    first = result.results[0]
+    assert first.verdict is Verdict.RE
+    assert first.message == f"the process was killed by signal {signal}", first.message

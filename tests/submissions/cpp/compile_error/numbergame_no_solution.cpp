@@ -1,0 +1,4 @@
+// expect: CE
+#include <vector>
+
+int solve(std::vector<int> board) { return board[0]; }
