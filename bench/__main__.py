@@ -26,7 +26,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(prog="python -m bench", epilog="python -m bench scale -h")
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
-        "--only", choices=("judge", "service", "load", "workers"), help="run one group"
+        "--only",
+        choices=("judge", "languages", "service", "load", "workers"),
+        help="run one group",
     )
     args = parser.parse_args()
 
@@ -35,6 +37,11 @@ def main() -> int:
 
         print("== grading core (python -m bench --only judge)")
         judge_bench.run(report, repeat=args.repeat)
+    if args.only in (None, "languages"):
+        from bench import languages
+
+        print("== languages (python -m bench --only languages)")
+        languages.run(report, repeat=min(args.repeat, 3))
     if args.only in (None, "service") and importlib.util.find_spec("bench.service"):
         from bench import service
 

@@ -100,6 +100,20 @@ class RunCgroup:
     join_paths: list[str]  # cgroup.procs files the child writes "0" to
     _oom_before: int = 0
     removed: bool = field(default=False)
+    _cpu_fd: int = -1  # cpu.stat kept open: read after every test, an open() each costs more
+
+    def _cpu_stat(self, path: str) -> str | None:
+        try:
+            if self._cpu_fd < 0:
+                self._cpu_fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+            return os.pread(self._cpu_fd, 65536, 0).decode()
+        except OSError:
+            return None
+
+    def _close(self) -> None:
+        if self._cpu_fd >= 0:
+            os.close(self._cpu_fd)
+            self._cpu_fd = -1
 
     def _dir(self, controller: str) -> str | None:
         return self.dirs.get(controller)
@@ -108,10 +122,10 @@ class RunCgroup:
     def cpu_seconds(self) -> float | None:
         if self.version == 2:
             d = self._dir("cpu")
-            usec = _keyed(_read(d + "/cpu.stat"), "usage_usec") if d else None
+            usec = _keyed(self._cpu_stat(d + "/cpu.stat"), "usage_usec") if d else None
             return None if usec is None else usec / 1e6
         d = self._dir("cpuacct")
-        text = _read(d + "/cpuacct.usage") if d else None
+        text = self._cpu_stat(d + "/cpuacct.usage") if d else None
         return None if not text else int(text) / 1e9
 
     def oom_kills(self) -> int:
@@ -172,6 +186,7 @@ class RunCgroup:
         """Kill what is left and remove the directories. False if some could not be removed."""
         if self.removed:
             return True
+        self._close()
         deadline = time.monotonic() + timeout
         ok = True
         for d in sorted(set(self.dirs.values()), key=len, reverse=True):
