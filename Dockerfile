@@ -3,9 +3,14 @@ FROM python:3.11-slim-bookworm
 
 ENV PYTHONDONTWRITEBYTECODE=1 PYTHONUNBUFFERED=1 PIP_NO_CACHE_DIR=1 PIP_DISABLE_PIP_VERSION_CHECK=1
 
-# bubblewrap: the sandbox submissions run in (the worker needs it; one image keeps it simple).
-RUN apt-get update \
-    && apt-get install -y --no-install-recommends bubblewrap \
+# bubblewrap: the sandbox submissions run in; g++, OpenJDK 17 and kotlinc: the toolchains of
+# C++, Java and Kotlin submissions, compiled and run in that sandbox. The worker and the
+# runner need them; the API lists them (GET /languages) and refuses a language whose
+# toolchain is missing: one image keeps both sides agreeing. The JDK's man pages directory
+# must exist for its postinst on a slim image.
+RUN mkdir -p /usr/share/man/man1 \
+    && apt-get update \
+    && apt-get install -y --no-install-recommends bubblewrap g++ openjdk-17-jdk-headless kotlin \
     && rm -rf /var/lib/apt/lists/*
 
 WORKDIR /app

@@ -6,7 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The JS linter, pinned in package.json and package-lock.json (npm ci installs exactly those).
 NODE_STAMP := node_modules/.installed
-APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose nodejs npm
+APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose nodejs npm \
+	g++ openjdk-17-jdk-headless kotlin
 
 .PHONY: setup system-packages run test test-fast lint bench bench-scale clean
 
@@ -14,7 +15,8 @@ setup: system-packages $(STAMP) $(NODE_STAMP)
 
 # The sandbox needs bubblewrap, the browser tests Chromium, and the compose test Debian's
 # docker-compose (v1: it validates the file against the compose schema without an engine),
-# the JS linter Node.js and npm.
+# the JS linter Node.js and npm, and submissions in C++, Java and Kotlin their compilers (g++,
+# OpenJDK 17's javac and java, kotlinc: the worker compiles and runs them in the sandbox).
 # Installed when we can (root on a Debian-like system); otherwise say exactly what is missing.
 system-packages:
 	@missing=""; \
@@ -22,6 +24,9 @@ system-packages:
 	command -v chromium >/dev/null || missing="$$missing chromium chromium-driver"; \
 	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
 	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
+	command -v g++ >/dev/null || missing="$$missing g++"; \
+	command -v javac >/dev/null || missing="$$missing openjdk-17-jdk-headless"; \
+	command -v kotlinc >/dev/null || missing="$$missing kotlin"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	    echo "installing:$$missing"; \

@@ -20,6 +20,7 @@ from api.gate import RequestGate
 from api.routers import (
     board_notes,
     health,
+    languages,
     problems,
     progress,
     roster,
@@ -112,6 +113,7 @@ def create_app(
         users,
         roster,
         board_notes,
+        languages,
         problems,
         progress,
         submissions,

@@ -20,6 +20,8 @@ def _summary_fields(sub: Submission) -> dict[str, Any]:
         "id": sub.id,
         "user": sub.user.username,
         "problem": sub.problem,
+        "language": sub.language,
+        "style": sub.style,
         "status": sub.status,
         "verdict": sub.verdict,
         "passed": sub.passed,

@@ -89,6 +89,31 @@ class ProblemSummary(BaseModel):
     view: ViewPublic
 
 
+class LanguagePublic(BaseModel):
+    """A language submissions may be written in (GET /languages)."""
+
+    name: str  # the API's value: "cpp"
+    title: str  # "C++17"
+    extensions: list[str]  # upload file name endings: [".cpp", ".cc"]
+    version: str | None  # the toolchain's, None when it is not installed
+    highlight: str  # the editor's syntax mode
+    installed: bool
+    # The problem's time limit is multiplied by time_factor, plus time_extra_s per process
+    # start (a JVM's); memory_extra_mb is added to its memory limit.
+    time_factor: float
+    time_extra_s: float
+    memory_extra_mb: int
+
+
+class ProblemLanguage(LanguagePublic):
+    """A language on one problem: its starting source per style and the limits it gets."""
+
+    templates: dict[str, str]  # style -> source
+    time_s: float  # per test: the problem's time_s * time_factor
+    start_s: float  # time_extra_s, added to the first test of each process (a JVM's start)
+    memory_mb: int  # the problem's memory_mb + memory_extra_mb
+
+
 class ProblemPublic(ProblemSummary):
     statement: str  # markdown
     statement_html: str
@@ -97,6 +122,12 @@ class ProblemPublic(ProblemSummary):
     # The signature, as type names: {"board": "int[][]", ...} and "int".
     param_types: dict[str, str]
     answer_type: str
+    # The styles the problem offers ("function", and "stdio" when it declares an input
+    # format) and, per language, its templates and its limits on this problem.
+    styles: list[str] = ["function"]
+    languages: list[ProblemLanguage] = []
+    # The whole program's input and output format (markdown), when "stdio" is offered.
+    stdio_statement: str | None = None
 
 
 class BoardCreate(BaseModel):
@@ -116,9 +147,23 @@ class BoardCreated(BoardPublic):
     explanation: dict[str, Any]  # problem.explain(input): winner and one optimal line
 
 
+LANGUAGE_FIELD = Field(
+    default="python",
+    max_length=32,
+    description="a language's name from GET /languages: python, cpp, java, kotlin",
+)
+STYLE_FIELD = Field(
+    default="function",
+    max_length=32,
+    description='"function" (solution(...)) or "stdio" (a whole program), as the problem offers',
+)
+
+
 class SubmissionCreate(BaseModel):
     problem: str = Field(max_length=64)
     source: str
+    language: str = LANGUAGE_FIELD
+    style: str = STYLE_FIELD
 
 
 MAX_RUN_CASES = 10  # judge.run.MAX_CASES: a run is a quick experiment, not a test plan
@@ -127,7 +172,8 @@ MAX_RUN_CASES = 10  # judge.run.MAX_CASES: a run is a quick experiment, not a te
 class RunCreate(BaseModel):
     problem: str = Field(max_length=64)
     source: str
-    language: str = Field(default="python", max_length=32, description='only "python" for now')
+    language: str = LANGUAGE_FIELD
+    style: str = STYLE_FIELD
     cases: list[Any] | None = Field(
         default=None,
         description=f"at most {MAX_RUN_CASES} cases (each a JSON object keyed by the problem's "
@@ -162,6 +208,8 @@ class RunCasePublic(BaseModel):
 class RunPublic(BaseModel):
     id: int
     problem: str
+    language: str = "python"
+    style: str = "function"
     status: RunStatus
     # Once done: "done" (the cases ran), "compile_error" or "internal_error".
     outcome: str | None = None
@@ -175,6 +223,8 @@ class RunPublic(BaseModel):
 class SubmissionQueued(BaseModel):
     id: int
     problem: str
+    language: str = "python"
+    style: str = "function"
     status: Literal["queued", "running", "done", "held"]
     created_at: datetime
 
@@ -227,6 +277,8 @@ class SubmissionSummary(BaseModel):
     id: int
     user: str
     problem: str
+    language: str = "python"
+    style: str = "function"
     status: Literal["queued", "running", "done", "held"]
     verdict: str | None
     passed: int | None
@@ -262,6 +314,7 @@ class HeldSubmission(BaseModel):
     created_at: datetime
     attempts: int
     hold_reason: str | None
+    language: str = "python"
 
 
 class SubmissionPage(BaseModel):

@@ -1,5 +1,5 @@
 """What the submission routes read from a request, checked: the submission body (JSON or a
-multipart .py upload) and the history cursor."""
+multipart source file upload) and the history cursor."""
 
 from __future__ import annotations
 
@@ -25,6 +25,14 @@ _DB_ID = TypeAdapter(DbId)
 class SubmissionBody:
     problem: str
     source: str | bytes  # bytes when uploaded as a file (decoded and checked later)
+    language: str | None = None  # None: from the upload's file name, else Python
+    style: str | None = None  # None: function
+    filename: str | None = None  # the upload's
+
+
+def _form_text(form: Any, name: str) -> str | None:
+    value = form.get(name)
+    return value[:64] if isinstance(value, str) and value else None
 
 
 def invalid(loc: tuple[str, ...], message: str) -> RequestValidationError:
@@ -36,21 +44,29 @@ def invalid(loc: tuple[str, ...], message: str) -> RequestValidationError:
 async def read_submission_body(request: Request, settings: SettingsDep) -> SubmissionBody:
     content_type = request.headers.get("content-type", "")
     if content_type.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
-        form = await request.form(max_files=1, max_fields=4)
+        form = await request.form(max_files=1, max_fields=6)
         problem, upload = form.get("problem"), form.get("file")
         if not isinstance(problem, str):
             raise invalid(("body", "problem"), "field required: problem")
+        filename = None
         if isinstance(upload, UploadFile):
             source: str | bytes = await upload.read(settings.max_source_bytes + 1)
+            filename = (upload.filename or "")[:255]
         elif isinstance(text := form.get("source"), str):
             source = text
         else:
-            raise invalid(("body", "file"), "field required: file (the .py upload)")
-        return SubmissionBody(problem=problem[:64], source=source)
+            raise invalid(("body", "file"), "field required: file (the source file upload)")
+        return SubmissionBody(
+            problem=problem[:64],
+            source=source,
+            language=_form_text(form, "language"),
+            style=_form_text(form, "style"),
+            filename=filename,
+        )
     if content_type.split(";")[0].strip() not in ("application/json", ""):
         raise HTTPException(
             status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
-            detail="send JSON {problem, source} or a multipart file upload",
+            detail="send JSON {problem, source, language, style} or a multipart file upload",
         )
     try:
         payload = json.loads(await request.body())
@@ -62,7 +78,9 @@ async def read_submission_body(request: Request, settings: SettingsDep) -> Submi
             if errors
             else [{"type": "json_invalid", "loc": ("body",), "msg": str(exc)}]
         ) from exc
-    return SubmissionBody(problem=body.problem, source=body.source)
+    return SubmissionBody(
+        problem=body.problem, source=body.source, language=body.language, style=body.style
+    )
 
 
 SUBMISSION_BODY = {
@@ -77,6 +95,12 @@ SUBMISSION_BODY = {
                     "properties": {
                         "problem": {"type": "string"},
                         "file": {"type": "string", "format": "binary"},
+                        "language": {
+                            "type": "string",
+                            "description": "default: from the file name (.py, .cpp, .cc, "
+                            ".java, .kt)",
+                        },
+                        "style": {"type": "string", "default": "function"},
                     },
                 }
             },

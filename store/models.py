@@ -174,6 +174,7 @@ class Submission(Base):
         Index("ix_submissions_user_created", "user_id", "created_at", "id"),
         Index("ix_submissions_problem_created", "problem", "created_at", "id"),
         Index("ix_submissions_verdict_created", "verdict", "created_at", "id"),
+        Index("ix_submissions_language_created", "language", "created_at", "id"),
         Index("ix_submissions_status_enqueued", "status", "enqueued_at"),
         # The sweeper asks what was claimed lately, to tell a lost message from a backlog.
         Index("ix_submissions_started", "started_at"),
@@ -189,6 +190,9 @@ class Submission(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     problem: Mapped[str] = mapped_column(String(64))
     source: Mapped[str] = mapped_column(Text)
+    # judge.languages names ("python", "cpp", "java", "kotlin") and styles (function, stdio).
+    language: Mapped[str] = mapped_column(String(16), default="python", server_default="python")
+    style: Mapped[str] = mapped_column(String(16), default="function", server_default="function")
     status: Mapped[str] = mapped_column(String(16), default=Status.QUEUED)
     verdict: Mapped[str | None] = mapped_column(String(16))
     passed: Mapped[int | None] = mapped_column(Integer)
@@ -293,6 +297,8 @@ class Run(Base):
     user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
     problem: Mapped[str] = mapped_column(String(64))
     source: Mapped[str] = mapped_column(Text)
+    language: Mapped[str] = mapped_column(String(16), default="python", server_default="python")
+    style: Mapped[str] = mapped_column(String(16), default="function", server_default="function")
     cases: Mapped[Any] = mapped_column(JSON, nullable=True)  # None: the problem's samples
     status: Mapped[str] = mapped_column(String(16), default=RunStatus.QUEUED)
     # judge.run.RunResult's status once it ran: done | compile_error | internal_error.

@@ -72,6 +72,9 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
             claim.problem,
             claim.source,
             claim.cases,
+            language=claim.language,
+            style=claim.style,
+            build_cache=runtime.build_cache,  # a rejudge or a rerun does not compile again
             sandbox=runtime.sandbox,
             on_case=on_case,
             interrupts=(SoftTimeLimitExceeded,),

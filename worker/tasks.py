@@ -230,6 +230,9 @@ def grade_job(
         result = judge.grade.grade(
             job.problem,
             job.source,
+            language=job.language,
+            style=job.style,
+            build_cache=runtime.build_cache,  # a rejudge or a rerun does not compile again
             hidden_cases=job.hidden_cases,
             seed=job.seed,
             random_count=runtime.settings.random_count,

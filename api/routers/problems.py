@@ -6,6 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, status
 
+from api import languages
 from api.deps import Instructor, SessionDep
 from api.markdown import render_markdown
 from api.schemas import (
@@ -21,6 +22,7 @@ from api.schemas import (
     ViewPublic,
 )
 from judge import problems
+from judge.languages import styles_of
 from store import repo
 from store.models import Board
 
@@ -90,6 +92,9 @@ def get_problem(slug: str) -> ProblemPublic:
         samples=[Sample(input=s["input"], answer=s["answer"]) for s in module.SAMPLES],
         param_types={name: t.name for name, t in module.PARAM_TYPES.items()},
         answer_type=module.ANSWER.name,
+        styles=[s.value for s in styles_of(module)],
+        stdio_statement=languages.stdio_statement(module),
+        languages=languages.on_problem(module),
     )
 
 

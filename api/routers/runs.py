@@ -24,6 +24,7 @@ from api.deps import (
     too_many,
 )
 from api.events import Feed
+from api.languages import choose
 from api.routers.problems import known_problem, validated_case
 from api.schemas import (
     MAX_RUN_CASES,
@@ -40,8 +41,6 @@ from store import repo
 from store.models import Run, RunStatus, User
 
 router = APIRouter(tags=["runs"])
-
-LANGUAGES = ("python",)
 
 
 def checked_cases(module: problems.Problem, cases: list[Any] | None) -> list[Any] | None:
@@ -67,6 +66,8 @@ def run_public(run: Run) -> RunPublic:
     return RunPublic(
         id=run.id,
         problem=run.problem,
+        language=run.language,
+        style=run.style,
         status=RunStatus(run.status),
         outcome=run.outcome,
         message=run.message,
@@ -103,12 +104,8 @@ def start_run(
     case the answer, the expected answer and verdict, time, memory, what it printed (capped)
     and any error with its traceback."""
     source = checked_source(SubmissionBody(body.problem, body.source), settings.max_source_bytes)
-    if body.language not in LANGUAGES:
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-            detail=f"unknown language {body.language!r} (known: {', '.join(LANGUAGES)})",
-        )
     module = known_problem(body.problem)
+    choice = choose(module, body.language, body.style)
     cases = checked_cases(module, body.cases)
     try:
         run = repo.create_run_limited(
@@ -118,6 +115,8 @@ def start_run(
             source=source,
             cases=cases,
             per_minute=settings.run_rate_per_minute,
+            language=choice.language.name,
+            style=choice.style.value,
         )
     except repo.RateLimited as exc:
         raise too_many(exc) from exc

@@ -18,6 +18,7 @@ from api.deps import (
     find_submission,
     too_many,
 )
+from api.languages import choose
 from api.presenters import submission_public
 from api.routers.problems import find_problem, known_problem
 from api.schemas import (
@@ -68,18 +69,24 @@ def submit(
     settings: SettingsDep,
     enqueue: EnqueueDep,
 ) -> SubmissionQueued:
-    """Submit a solution as JSON {problem, source} or as a multipart .py file upload.
+    """Submit a solution as JSON {problem, source, language, style} or as a multipart file
+    upload (its language from the file name: .py, .cpp/.cc, .java, .kt, unless `language` is
+    given). `language` defaults to python and `style` to function; a language not installed
+    here or a style the problem does not offer gets 422 naming the offered ones.
 
     Answers 202 at once; follow GET /submissions/{id} or its /events stream for the verdict.
     """
     source = checked_source(body, settings.max_source_bytes)
-    known_problem(body.problem)
+    module = known_problem(body.problem)
+    choice = choose(module, body.language, body.style, body.filename)
     try:
         sub = repo.create_submission_limited(
             session=session,
             user_id=user.id,
             problem=body.problem,
             source=source,
+            language=choice.language.name,
+            style=choice.style.value,
             seed=secrets.randbelow(2**31),
             per_minute=settings.submit_rate_per_minute,
             max_unfinished=settings.max_queued_per_user,
@@ -102,6 +109,9 @@ def history(
     viewer: CurrentUser,
     problem: Slug | None = None,
     verdict: Verdict | None = None,
+    language: Annotated[
+        str | None, Query(max_length=32, description="a language's name: python, cpp, ...")
+    ] = None,
     user: Annotated[Username | None, Query(description="username (instructors)")] = None,
     since: Annotated[UtcDatetime | None, Query(description="created at or after")] = None,
     until: Annotated[UtcDatetime | None, Query(description="created before")] = None,
@@ -137,6 +147,7 @@ def history(
         username=user,
         problem=problem,
         verdict=verdict.value if verdict else None,
+        language=language,
         since=since,
         until=until,
         limit=limit,

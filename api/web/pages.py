@@ -17,9 +17,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
+from api import languages
 from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
+from judge.languages import all_languages, styles_of
 from judge.verdict import Verdict
 
 router = APIRouter(include_in_schema=False)
@@ -87,11 +89,20 @@ def problem_list() -> list[dict[str, Any]]:
     ]
 
 
+def language_titles() -> list[dict[str, str]]:
+    """Each language's name and title: the pages show the title wherever a verdict is."""
+    return [{"name": n, "title": lang.title} for n, lang in all_languages().items()]
+
+
 def page(request: Request, name: str, *, status_code: int = 200, **context: Any) -> Response:
     context.setdefault("page_data", {})
     context["page_data"].setdefault("problems", problem_list())
+    context["page_data"].setdefault("language_titles", language_titles())
     response = templates.TemplateResponse(
-        request, name, {"problems": problem_list(), **context}, status_code=status_code
+        request,
+        name,
+        {"problems": problem_list(), "language_titles": language_titles(), **context},
+        status_code=status_code,
     )
     response.headers.update(SECURITY_HEADERS)
     return response
@@ -143,6 +154,8 @@ def problem_page(request: Request, slug: str) -> Response:
         return not_found(request, f"There is no problem called “{slug}”.")
     limits = module.LIMITS
     samples = sample_explanations(slug)
+    offered = [s.value for s in styles_of(module)]
+    per_language = [language.model_dump() for language in languages.on_problem(module)]
     return page(
         request,
         "problem.html",
@@ -151,12 +164,18 @@ def problem_page(request: Request, slug: str) -> Response:
         public=True,
         problem={"slug": slug, "title": module.TITLE, "params": list(module.PARAMS)},
         limits=limits,
+        styles=offered,
+        languages=per_language,
         statement_html=render_markdown(module.STATEMENT),
+        stdio_html=render_markdown(text) if (text := languages.stdio_statement(module)) else None,
         page_data={
             "slug": slug,
             "title": module.TITLE,
             "params": list(module.PARAMS),
             "samples": samples,
+            "styles": offered,
+            # Each language's templates and limits here (GET /api/v1/problems/{slug} has the same).
+            "languages": per_language,
         },
     )
 

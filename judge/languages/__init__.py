@@ -28,6 +28,7 @@ __all__ = [
     "by_extension",
     "get_language",
     "resolve",
+    "styles_of",
 ]
 
 DEFAULT = "python"
@@ -61,6 +62,11 @@ def by_extension(filename: str) -> Language | None:
         if any(lower.endswith(ext) for ext in language.extensions):
             return language
     return None
+
+
+def styles_of(problem: Problem) -> tuple[Style, ...]:
+    """The styles a problem offers, as Styles (judge.problems.offered_styles gives names)."""
+    return tuple(Style(name) for name in offered_styles(problem))
 
 
 def resolve(problem: Problem, language: str, style: str) -> tuple[Language, Style]:

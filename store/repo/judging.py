@@ -34,6 +34,8 @@ class Job:
     source: str
     seed: int
     hidden_cases: list[dict[str, Any]]
+    language: str = "python"
+    style: str = "function"
 
 
 def _claimable(now: datetime):
@@ -177,6 +179,8 @@ def load_job(*, session: Session, claim_: Claim) -> Job:
         source=submission.source,
         seed=submission.seed,
         hidden_cases=hidden_cases(session=session, problem=submission.problem),
+        language=submission.language,
+        style=submission.style,
     )
     session.commit()
     return job

@@ -42,6 +42,8 @@ def create_run_limited(
     source: str,
     cases: list[Any] | None,
     per_minute: int,
+    language: str = "python",
+    style: str = "function",
 ) -> Run:
     """A new queued run, unless the user has a run still queued or running, or made
     `per_minute` runs in the last minute (then RateLimited): one student's runs never queue
@@ -73,6 +75,8 @@ def create_run_limited(
         user_id=user_id,
         problem=problem,
         source=source,
+        language=language,
+        style=style,
         cases=cases,
         status=RunStatus.QUEUED,
         results=[],
@@ -101,6 +105,8 @@ class RunClaim:
     problem: str
     source: str
     cases: list[Any] | None
+    language: str = "python"
+    style: str = "function"
 
 
 def claim_run(*, session: Session, run_id: int, lease_s: float) -> RunClaim | None:
@@ -123,7 +129,9 @@ def claim_run(*, session: Session, run_id: int, lease_s: float) -> RunClaim | No
             results=[],
             case_count=0,
         )
-        .returning(Run.token, Run.attempts, Run.problem, Run.source, Run.cases)
+        .returning(
+            Run.token, Run.attempts, Run.problem, Run.source, Run.cases, Run.language, Run.style
+        )
     ).first()
     session.commit()
     if claimed is None:

@@ -16,13 +16,22 @@ from store.repo.live import Progress, ProgressCursor
 
 
 def create_submission(
-    *, session: Session, user_id: int, problem: str, source: str, seed: int
+    *,
+    session: Session,
+    user_id: int,
+    problem: str,
+    source: str,
+    seed: int,
+    language: str = "python",
+    style: str = "function",
 ) -> Submission:
     now = utcnow()
     submission = Submission(
         user_id=user_id,
         problem=problem,
         source=source,
+        language=language,
+        style=style,
         seed=seed,
         status=Status.QUEUED,
         created_at=now,
@@ -45,6 +54,8 @@ def create_submission_limited(
     seed: int,
     per_minute: int,
     max_unfinished: int,
+    language: str = "python",
+    style: str = "function",
 ) -> Submission:
     """Create a submission unless the user is over a limit (then RateLimited is raised):
     `per_minute` submissions in the last minute, or `max_unfinished` live submissions still
@@ -76,7 +87,13 @@ def create_submission_limited(
             UNFINISHED_RETRY_AFTER_S,
         )
     return create_submission(
-        session=session, user_id=user_id, problem=problem, source=source, seed=seed
+        session=session,
+        user_id=user_id,
+        problem=problem,
+        source=source,
+        seed=seed,
+        language=language,
+        style=style,
     )
 
 
@@ -149,6 +166,8 @@ SUMMARY_COLUMNS = (
     Submission.id,
     User.username.label("user"),
     Submission.problem,
+    Submission.language,
+    Submission.style,
     Submission.status,
     Submission.verdict,
     Submission.passed,
@@ -169,6 +188,7 @@ def list_submissions(
     username: str | None = None,
     problem: str | None = None,
     verdict: str | None = None,
+    language: str | None = None,
     since: datetime | None = None,
     until: datetime | None = None,
     limit: int = 50,
@@ -192,6 +212,8 @@ def list_submissions(
         conditions.append(Submission.problem == problem)
     if verdict is not None:
         conditions.append(Submission.verdict == verdict)
+    if language is not None:
+        conditions.append(Submission.language == language)
     if since is not None:
         conditions.append(Submission.created_at >= since)
     if until is not None:
@@ -300,6 +322,7 @@ class Held:
     created_at: datetime
     attempts: int
     hold_reason: str | None
+    language: str
 
 
 def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
@@ -312,6 +335,7 @@ def held_submissions(*, session: Session, limit: int = 200) -> list[Held]:
             Submission.created_at,
             Submission.attempts,
             Submission.hold_reason,
+            Submission.language,
         )
         .join(User, User.id == Submission.user_id)
         .where(Submission.status == Status.HELD)

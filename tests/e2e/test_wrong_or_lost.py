@@ -228,7 +228,8 @@ def test_compile_error_marks_its_line_and_shows_no_test_figures(service, open_pa
     shot(page, "fix-12-compile-error-line")
     page.goto("/submissions")
     row = page.locator(f'#history-body tr[data-id="{sid}"]')
-    expect(row.locator("td").nth(4)).to_have_text(DASH)
+    expect(row.locator("td").nth(4)).to_have_text("CE")  # after the language's column
+    expect(row.locator("td").nth(5)).to_have_text(DASH)
 
 
 def test_history_filters_follow_the_address(service, open_page):

@@ -36,6 +36,11 @@ def test_the_stack_has_its_services_and_one_judge_image() -> None:
     assert len({SERVICES[name]["image"] for name in JUDGE_SERVICES}) == 1
     dockerfile = (REPO / "Dockerfile").read_text()
     assert "bubblewrap" in dockerfile and "pip install ." in dockerfile
+    # The toolchains of C++, Java and Kotlin submissions, in the one image (the API checks
+    # that a submission's language is installed where it runs).
+    installs = " ".join(re.findall(r"apt-get install ([^&]+)", dockerfile))
+    for package in ("g++", "openjdk-17-jdk-headless", "kotlin"):
+        assert package in installs.split(), package
     for copied in re.findall(r"^COPY (\S+)", dockerfile, flags=re.M):
         assert (REPO / copied).exists(), copied
 

@@ -23,7 +23,10 @@ WORKER_ONLY = (
     "judge.grade",
     "judge.runner",
     "judge.shrink",
-    "judge.sandbox",
+    # Not judge.sandbox: the API lists the languages (GET /languages, the problem pages'
+    # templates), and the language plug-ins describe their sandboxed commands with the
+    # sandbox's data types (judge/languages/base.py), which load the sandbox package. Nothing
+    # in the API makes a Sandbox or runs one: the grading modules above stay out.
 )
 
 
@@ -47,6 +50,7 @@ def test_building_the_api_loads_no_grading_task_runner_or_sandbox(tmp_path: Path
     )
     loaded = set(fresh_python(code, tmp_path))
     assert "worker.queue" in loaded  # the app was built with its enqueuer
+    assert "judge.languages" in loaded  # the languages are listed by the API
     leaked = sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in WORKER_ONLY))
     assert leaked == []
 

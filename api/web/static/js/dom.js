@@ -67,6 +67,15 @@ export function pageData() {
   return embedded("page-data", {});
 }
 
+let titles = null;
+
+// A language's title ("C++17") from its name ("cpp"), as the server listed them.
+export function languageTitle(name) {
+  if (!titles) titles = new Map((pageData().language_titles || []).map((l) => [l.name, l.title]));
+  const language = name || "python";
+  return titles.get(language) || (language === "python" ? "Python 3" : language);
+}
+
 export function showAlert(node, message, kind = "error") {
   if (!node) return;
   for (const name of ["alert-error", "alert-info", "alert-success", "alert-warning"]) node.classList.remove(name);

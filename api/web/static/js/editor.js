@@ -4,19 +4,23 @@
 // with the text, so one outer box scrolls them together.
 //
 // Keys: Tab / Shift+Tab indent and dedent (a line or the selected lines), Enter keeps the
-// indentation (one level more after a colon), Backspace in leading spaces removes one level.
+// indentation (one level more after a colon in Python, after an opening brace in C++, Java
+// and Kotlin), Backspace in leading spaces removes one level. `language` (a language's
+// highlight mode or name) picks the colours and those rules.
 // Escape releases Tab: the next Tab moves the focus on, so the editor never traps the keyboard.
 
-import { highlightPython } from "./highlight.js";
+import { highlight, modeOf } from "./highlight.js";
 
 const INDENT = "    ";
 
 export class CodeEditor {
-  constructor(textarea, { onChange } = {}) {
+  constructor(textarea, { onChange, language = "python" } = {}) {
     this.textarea = textarea;
+    this.mode = modeOf(language);
     this.onChange = onChange || (() => {});
     this.tabReleased = false;
     this.build();
+    this.root.dataset.language = this.mode;
     this.refresh();
   }
 
@@ -86,6 +90,16 @@ export class CodeEditor {
     });
   }
 
+  get language() {
+    return this.mode;
+  }
+
+  set language(language) {
+    this.mode = modeOf(language);
+    this.root.dataset.language = this.mode;
+    this.refresh();
+  }
+
   get value() {
     return this.textarea.value;
   }
@@ -112,7 +126,7 @@ export class CodeEditor {
   refresh() {
     const text = this.textarea.value;
     // A trailing newline needs a line of its own to be painted.
-    this.code.innerHTML = highlightPython(text) + "\n";
+    this.code.innerHTML = highlight(text, this.mode) + "\n";
     const lines = text.split("\n").length;
     if (lines !== this.lineCount) {
       this.lineCount = lines;
@@ -218,7 +232,9 @@ export class CodeEditor {
       const lineStart = value.lastIndexOf("\n", ta.selectionStart - 1) + 1;
       const line = value.slice(lineStart, ta.selectionStart);
       let indent = line.match(/^[ \t]*/)[0];
-      if (/:\s*(#.*)?$/.test(line)) indent += INDENT;
+      if (this.mode !== "python") {
+        if (/[{([]\s*(\/\/.*)?$/.test(line)) indent += INDENT;
+      } else if (/:\s*(#.*)?$/.test(line)) indent += INDENT;
       else if (/^\s*(return|pass|break|continue|raise)\b/.test(line)) indent = indent.slice(0, Math.max(0, indent.length - INDENT.length));
       this.replace(ta.selectionStart, ta.selectionEnd, "\n" + indent);
       return;

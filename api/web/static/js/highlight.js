@@ -1,6 +1,9 @@
-// A compact Python tokenizer for syntax highlighting (editor and source views).
+// A compact Python tokenizer for syntax highlighting (editor and source views), and the
+// dispatch to the brace languages' tokenizers (highlight-c.js) by a language's highlight mode.
 // It scans left to right with one sticky regular expression per token class; anything it
 // does not recognise is emitted as plain text, so highlighting never changes the text.
+
+import { isBraceLanguage, tokenizeBraces } from "./highlight-c.js";
 
 const KEYWORDS = new Set(
   ("False None True and as assert async await break class continue def del elif else except " +
@@ -74,20 +77,35 @@ export function escapeHtml(text) {
 
 const PLAIN = new Set(["space", "other", "name"]);
 
-// Highlighted HTML for Python source (every piece of text escaped).
-export function highlightPython(text) {
+// The highlighter's mode for a language's name or mode ("c++" and "cpp" alike); Python when
+// unknown.
+export function modeOf(language) {
+  const name = String(language || "python").toLowerCase();
+  if (name === "c++" || name === "cc" || name === "cpp17") return "cpp";
+  if (name === "kt") return "kotlin";
+  return isBraceLanguage(name) ? name : "python";
+}
+
+// Highlighted HTML for source in `language` (every piece of text escaped).
+export function highlight(text, language = "python") {
+  const mode = modeOf(language);
+  const tokens = mode === "python" ? tokenize(text) : tokenizeBraces(text, mode);
   let out = "";
-  for (const token of tokenize(text)) {
+  for (const token of tokens) {
     const escaped = escapeHtml(token.text);
     out += PLAIN.has(token.type) ? escaped : `<span class="tok-${token.type}">${escaped}</span>`;
   }
   return out;
 }
 
+export function highlightPython(text) {
+  return highlight(text, "python");
+}
+
 const LINE_PX = 20; // .code-body line-height
 
 // A read-only code block with line numbers; `markLine` (1-based) is drawn as the line at fault.
-export function codeBlock(text, label = "Source code", { markLine = null } = {}) {
+export function codeBlock(text, label = "Source code", { markLine = null, language = "python" } = {}) {
   const figure = document.createElement("figure");
   figure.className = "code-view";
   const lines = text.replace(/\n$/, "").split("\n").length;
@@ -113,17 +131,20 @@ export function codeBlock(text, label = "Source code", { markLine = null } = {})
   pre.tabIndex = 0;
   pre.setAttribute("aria-label", label);
   const code = document.createElement("code");
-  code.className = "language-python";
-  code.innerHTML = highlightPython(text.replace(/\n$/, ""));
+  code.className = `language-${modeOf(language)}`;
+  code.innerHTML = highlight(text.replace(/\n$/, ""), language);
   pre.appendChild(code);
   figure.append(gutter, pre);
   return figure;
 }
 
-// Highlight <pre><code class="language-python"> blocks rendered from markdown.
+// Highlight <pre><code class="language-..."> blocks rendered from markdown.
 export function highlightBlocks(root = document) {
-  for (const code of root.querySelectorAll("pre > code.language-python")) {
-    code.innerHTML = highlightPython(code.textContent);
+  for (const code of root.querySelectorAll("pre > code[class*='language-']")) {
+    const named = /\blanguage-([\w+]+)/.exec(code.className);
+    const mode = named ? modeOf(named[1]) : "python";
+    if (mode === "python" && named && named[1] !== "python") continue; // not one we know
+    code.innerHTML = highlight(code.textContent, mode);
     code.parentElement.classList.add("highlighted");
   }
 }

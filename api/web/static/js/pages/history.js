@@ -1,7 +1,7 @@
 // Submission history: filters in the URL (a plain GET form), newest first, paged by cursor
 // (?cursor= from the API, ?at= the first row's position, only for the "1–20 of N" line).
 import { api, requireUser } from "../api.js";
-import { $, $$, clear, formatKb, formatTestTime, h, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
+import { $, $$, clear, formatKb, formatTestTime, h, languageTitle, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
 const user = await requireUser();
 const isInstructor = user.role === "instructor";
@@ -11,7 +11,7 @@ const PAGE_SIZE = Math.min(200, Math.max(1, Number.parseInt(params.get("size") |
 const titles = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.title]));
 const timeLimits = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.time_s]));
 
-const FIELDS = [["problem", "#f-problem"], ["verdict", "#f-verdict"], ["from", "#f-from"], ["to", "#f-to"], ["user", "#f-user"]];
+const FIELDS = [["problem", "#f-problem"], ["verdict", "#f-verdict"], ["language", "#f-language"], ["from", "#f-from"], ["to", "#f-to"], ["user", "#f-user"]];
 
 // The form says what the address says: on load, and when Back brings the page out of the
 // back/forward cache with the choices (and the fields disabled on submit) of before.
@@ -95,6 +95,7 @@ function query() {
   else if (params.get("offset")) q.set("offset", params.get("offset")); // an old bookmark
   if (params.get("problem")) q.set("problem", params.get("problem"));
   if (params.get("verdict")) q.set("verdict", params.get("verdict"));
+  if (params.get("language")) q.set("language", params.get("language"));
   if (params.get("from")) q.set("since", localDay(params.get("from")));
   if (params.get("to")) q.set("until", localDay(params.get("to"), 1));
   if (isInstructor && params.get("user")) q.set("user", params.get("user"));
@@ -122,6 +123,7 @@ function row(item) {
     h("td", {}, timeCell(item.created_at)),
     isInstructor ? h("td", {}, h("a", { href: `/submissions?user=${encodeURIComponent(item.user)}` }, item.user)) : null,
     h("td", {}, h("a", { href: `/problems/${encodeURIComponent(item.problem)}` }, titles[item.problem] || item.problem)),
+    h("td", {}, h("span", { class: "lang-tag" }, languageTitle(item.language))),
     h("td", {}, verdictBadge(item.verdict, item.status)),
     h("td", { class: "num" }, ran ? `${item.passed}/${item.total}` : "–"),
     h("td", { class: "num hide-sm" }, ran
@@ -144,7 +146,7 @@ if (inverted) {
   swapped.set("to", params.get("from"));
   swapped.delete("cursor");
   swapped.delete("at");
-  clear(body).appendChild(h("tr", {}, h("td", { colspan: "9", class: "empty-row", id: "inverted-range" },
+  clear(body).appendChild(h("tr", {}, h("td", { colspan: "10", class: "empty-row", id: "inverted-range" },
     `The “From” date (${params.get("from")}) is after the “To” date (${params.get("to")}), so nothing can match. `,
     h("a", { href: `/submissions?${swapped}` }, "Swap the dates"))));
   $("#f-from").setAttribute("aria-invalid", "true");
@@ -162,11 +164,11 @@ async function showPage() {
     const start = page.prev_cursor ? Math.max(0, wanted) : 0;
     clear(body);
     if (!page.items.length) {
-      const filtered = ["problem", "verdict", "from", "to", "user"].some((k) => params.get(k));
+      const filtered = ["problem", "verdict", "language", "from", "to", "user"].some((k) => params.get(k));
       if ((params.get("cursor") || params.get("offset")) && page.total > 0) {
         location.replace(pageLink(null, 0)); // past the last page: back to the first
       }
-      const cell = h("td", { colspan: "9", class: "empty-row" },
+      const cell = h("td", { colspan: "10", class: "empty-row" },
         filtered ? "No submissions match these filters." : "No submissions yet. Pick a problem and submit a solution.",
         " ", h("a", { href: filtered ? "/submissions" : "/problems" }, filtered ? "Clear the filters" : "Go to the problems"));
       body.appendChild(h("tr", {}, cell));
@@ -192,7 +194,7 @@ async function showPage() {
       prev.hidden = next.hidden = !page.prev_cursor && !page.next_cursor;
     }
   } catch (error) {
-    clear(body).appendChild(h("tr", {}, h("td", { colspan: "9", class: "empty-row" }, "Could not load the submissions.")));
+    clear(body).appendChild(h("tr", {}, h("td", { colspan: "10", class: "empty-row" }, "Could not load the submissions.")));
     pageAlert(error.message);
   }
 }

@@ -2,7 +2,7 @@
 // and rejudging every submission of a problem; the submissions held for review, each with
 // its reason and a rejudge button.
 import { api, requireUser } from "../api.js";
-import { $, $$, h, pageAlert } from "../dom.js";
+import { $, $$, h, languageTitle, pageAlert } from "../dom.js";
 import { rejudgeWithProgress } from "../rejudge.js";
 
 const user = await requireUser();
@@ -30,6 +30,7 @@ async function loadHeld() {
     h("td", { class: "num" }, h("a", { href: `/submissions/${sub.id}` }, `#${sub.id}`)),
     h("td", {}, sub.user),
     h("td", {}, sub.problem),
+    h("td", {}, languageTitle(sub.language)),
     h("td", {}, sub.hold_reason || ""),
     h("td", {}, h("button", { type: "button", class: "btn btn-small", "data-rejudge-one": String(sub.id) }, "Rejudge")),
   )));

@@ -1,7 +1,8 @@
 // Problem page: statement (rendered on the server), sample boards drawn with their optimal
-// lines, and the submit form (editor or .py upload). A submission opens its own page, which
-// follows the judging live. Visitors read it all; running and submitting need an account.
-// ?load=ID puts a past submission's code in the editor, keeping the draft it replaces.
+// lines, and the submit form (editor or source file upload, in the language and style the
+// selectors say). A submission opens its own page, which follows the judging live. Visitors
+// read it all; running and submitting need an account. ?load=ID puts a past submission's
+// code in the editor, keeping the draft it replaces. Drafts are kept per language and style.
 import { api, currentUser, loginUrl } from "../api.js";
 import { drawCase, replay } from "../boards.js";
 import { $, capitalise, h, pageData, showAlert, timeCell, verdictBadge } from "../dom.js";
@@ -13,8 +14,11 @@ import { startRun } from "./problem/run.js";
 
 const data = pageData();
 const slug = data.slug;
-const DRAFT_KEY = `judge.draft.${slug}`;
 const MAX_UPLOAD = 64 * 1024;
+// Per language: {name, title, extensions, highlight, installed, templates: {style: source}}.
+const languages = new Map((data.languages || []).map((language) => [language.name, language]));
+const styles = data.styles && data.styles.length ? data.styles : ["function"];
+const CHOICE_KEY = `judge.choice.${slug}`;
 
 highlightBlocks($(".markdown"));
 
@@ -45,9 +49,61 @@ data.samples.forEach((sample, i) => {
 
 // ---- submit form -----------------------------------------------------------------------------
 
-function template() {
+// ---- the language and style the editor is in ------------------------------------------------
+
+function pythonTemplate() {
   const params = data.params.join(", ");
   return `def solution(${params}):\n    # Return the answer for this input.\n    return 0\n`;
+}
+
+function readChoice() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(CHOICE_KEY) || "null");
+    if (saved && languages.get(saved.language)?.installed && styles.includes(saved.style)) return saved;
+  } catch {
+    // A damaged entry: the default.
+  }
+  return { language: "python", style: "function" };
+}
+
+let choice = readChoice();
+
+function template(language = choice.language, style = choice.style) {
+  const found = languages.get(language);
+  const text = found && found.templates ? found.templates[style] : null;
+  return text || (language === "python" && style === "function" ? pythonTemplate() : "");
+}
+
+// Every language's templates: none of them is a draft worth keeping.
+function isTemplate(text) {
+  if (text === pythonTemplate()) return true;
+  for (const language of languages.values()) {
+    if (Object.values(language.templates || {}).includes(text)) return true;
+  }
+  return false;
+}
+
+// A Python function's draft keeps the key it had before there were languages.
+function draftKey(language = choice.language, style = choice.style) {
+  return language === "python" && style === "function"
+    ? `judge.draft.${slug}` : `judge.draft.${slug}.${language}.${style}`;
+}
+
+function titleOf(language) {
+  return languages.get(language)?.title || (language === "python" ? "Python 3" : language);
+}
+
+function languageOfFile(name) {
+  const lower = name.toLowerCase();
+  for (const language of languages.values()) {
+    if (language.extensions.some((ending) => lower.endsWith(ending))) return language.name;
+  }
+  return languages.size ? null : /\.py$/.test(lower) ? "python" : null;
+}
+
+function allExtensions() {
+  const endings = [...languages.values()].flatMap((language) => language.extensions);
+  return endings.length ? endings : [".py"];
 }
 
 const form = $("#submit-form");
@@ -62,7 +118,7 @@ let replaced = null; // the code a file or the template replaced, until undone o
 
 function saveDraft(text) {
   try {
-    localStorage.setItem(DRAFT_KEY, text);
+    localStorage.setItem(draftKey(), text);
   } catch {
     // Storage full or blocked: the editor still holds the code.
   }
@@ -80,6 +136,7 @@ function hideUndo() {
 }
 
 const editor = new CodeEditor($("#source"), {
+  language: languages.get(choice.language)?.highlight || choice.language,
   onChange: (value) => {
     saveDraft(value);
     hideUndo();
@@ -87,14 +144,72 @@ const editor = new CodeEditor($("#source"), {
     if (uploaded && value !== uploaded.text) forgetUpload();
   },
 });
-editor.value = localStorage.getItem(DRAFT_KEY) || template();
+
+function storedDraft() {
+  try {
+    return localStorage.getItem(draftKey());
+  } catch {
+    return null;
+  }
+}
+
+const languageSelect = $("#language");
+const styleSelect = $("#style");
+
+// The label, hint and selectors say which language and style the editor holds.
+function showChoice() {
+  languageSelect.value = choice.language;
+  styleSelect.value = choice.style;
+  $("#language-title").textContent = `(${titleOf(choice.language)}${choice.style === "stdio" ? ", whole program" : ""})`;
+  $("#source-hint-function").hidden = choice.style !== "function";
+  $("#source-hint-stdio").hidden = choice.style !== "stdio";
+  const limits = languages.get(choice.language);
+  $("#language-limits").textContent = limits && limits.time_s !== undefined
+    ? `${titleOf(choice.language)}: ${limits.time_s} s per test${limits.start_s ? ` (+${limits.start_s} s on a run's first test, for the start)` : ""}, ${limits.memory_mb} MB.` : "";
+  fileInput.accept = allExtensions().join(",");
+}
+
+// Switch the editor to another language or style: its draft there, else its template. The
+// code it holds now is kept as that language's draft (saved on every change already).
+function switchTo(language, style) {
+  editor.flush();
+  if (language === choice.language && style === choice.style) return;
+  choice = { language, style };
+  try {
+    localStorage.setItem(CHOICE_KEY, JSON.stringify(choice));
+  } catch {
+    // Blocked storage: the choice lasts for this visit.
+  }
+  editor.language = languages.get(language)?.highlight || language;
+  editor.value = storedDraft() || template();
+  hideUndo();
+  forgetUpload();
+  showAlert(error, "");
+  submitButton.disabled = !signedIn;
+  showChoice();
+}
+
+for (const language of languages.values()) {
+  const label = language.installed ? language.title : `${language.title} (not installed)`;
+  languageSelect.appendChild(h("option", { value: language.name, disabled: !language.installed }, label));
+}
+if (!languages.size) languageSelect.appendChild(h("option", { value: "python" }, "Python 3"));
+for (const style of styles) {
+  styleSelect.appendChild(h("option", { value: style },
+    style === "stdio" ? "Whole program (stdin → stdout)" : "Function solution(…)"));
+}
+$("#style-field").hidden = styles.length < 2;
+languageSelect.addEventListener("change", () => switchTo(languageSelect.value, choice.style));
+styleSelect.addEventListener("change", () => switchTo(choice.language, styleSelect.value));
+editor.value = storedDraft() || template();
+showChoice();
 
 // Putting other code in the editor (a file, the template) keeps the old code one click away.
 function replaceCode(text, note) {
   const previous = editor.value;
   editor.value = text;
   saveDraft(text);
-  if (previous.trim() && previous !== text && previous !== template()) {
+  if (previous.trim() && previous !== text && !isTemplate(previous)) {
     replaced = previous;
     $("#draft-note-text").textContent = note;
     draftNote.hidden = false;
@@ -135,8 +250,9 @@ fileInput.addEventListener("change", async () => {
   submitButton.disabled = !signedIn;
   const file = fileInput.files[0];
   if (!file) return;
-  if (!/\.py$/i.test(file.name)) {
-    refuseFile(`“${file.name}” is not a .py file. Choose a Python source file.`);
+  const fileLanguage = languageOfFile(file.name);
+  if (!fileLanguage) {
+    refuseFile(`“${file.name}” is not a source file the judge knows. Choose a file ending in ${allExtensions().join(", ")}.`);
     return;
   }
   if (file.size > MAX_UPLOAD) {
@@ -153,6 +269,9 @@ fileInput.addEventListener("change", async () => {
     // The same rule as an empty editor.
     refuseFile(`“${file.name}” is empty. Choose the file with your solution.`);
     return;
+  }
+  if (fileLanguage !== choice.language) {
+    switchTo(fileLanguage, choice.style); // the file's name says its language
   }
   if (text === null) {
     // Let the judge say what is wrong with it; the editor keeps the draft.
@@ -171,7 +290,7 @@ form.addEventListener("submit", async (event) => {
   showAlert(error, "");
   const source = editor.value;
   if (!uploaded && (!source.trim() || source === template())) {
-    showAlert(error, "Write your solution in the editor or choose a .py file first.");
+    showAlert(error, "Write your solution in the editor or choose a source file first.");
     editor.textarea.focus();
     return;
   }
@@ -185,10 +304,12 @@ form.addEventListener("submit", async (event) => {
     if (uploaded) {
       const body = new FormData();
       body.append("problem", slug);
-      body.append("file", uploaded.file, uploaded.name);
+      body.append("style", choice.style);
+      body.append("file", uploaded.file, uploaded.name); // its name says its language
       queued = await api("/submissions", { method: "POST", form: body });
     } else {
-      queued = await api("/submissions", { method: "POST", json: { problem: slug, source } });
+      const { language, style } = choice;
+      queued = await api("/submissions", { method: "POST", json: { problem: slug, source, language, style } });
     }
     location.assign(`/submissions/${queued.id}`);
   } catch (err) {
@@ -232,14 +353,18 @@ runButton.addEventListener("click", () => {
     showAlert(error, "Add a board of your own first, or choose the samples.");
     return;
   }
-  startRun({ slug, source, cases, samples: data.samples.length, button: runButton });
+  startRun({ slug, source, ...choice, cases, samples: data.samples.length, button: runButton });
 });
 
 // ---- a past submission into the editor (?load=ID), the draft it replaces kept aside --------
 
 const loading = new LoadIntoEditor(slug, editor, {
-  isTemplate: (text) => text === template(),
-  put: (text) => {
+  isTemplate,
+  current: () => ({ ...choice }),
+  put: (text, from) => {
+    if (from && languages.has(from.language) && styles.includes(from.style || "function")) {
+      switchTo(from.language, from.style || "function");
+    }
     editor.value = text;
     saveDraft(text);
     hideUndo();
@@ -274,6 +399,7 @@ async function showRecent() {
         list.appendChild(h("li", {},
           h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
           verdictBadge(item.verdict, item.status), " ",
+          h("span", { class: "lang-tag" }, titleOf(item.language || "python")), " ",
           item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
           h("span", { class: "muted small" }, timeCell(item.created_at)), " ",
           h("a", { class: "small load-link", href: `?load=${item.id}`, "aria-label": `Load submission ${item.id} into the editor` }, "Load")));

@@ -7,12 +7,15 @@ import { api } from "../../api.js";
 import { $, pageAlert } from "../../dom.js";
 
 export class LoadIntoEditor {
-  // put(text): the page puts code in its editor (and saves it as the draft).
-  constructor(slug, editor, { isTemplate, put }) {
+  // put(text, from): the page puts code in its editor (and saves it as the draft), switching
+// to from.language and from.style first when given (a submission, a kept draft).
+// current(): {language, style} the editor is in, kept with a draft set aside.
+  constructor(slug, editor, { isTemplate, put, current = () => ({}) }) {
     this.slug = slug;
     this.editor = editor;
     this.isTemplate = isTemplate;
     this.put = put;
+    this.current = current;
     this.key = `judge.kept.${slug}`;
     this.loaded = null; // the source of the submission last loaded
     $("#kept-restore").addEventListener("click", () => this.restore());
@@ -50,7 +53,7 @@ export class LoadIntoEditor {
   keepAside(text, label) {
     const kept = this.read();
     if (!this.isDraft(text) || kept.some((k) => k.source === text)) return;
-    kept.push({ source: text, label, at: new Date().toISOString() });
+    kept.push({ source: text, label, at: new Date().toISOString(), ...this.current() });
     this.write(kept);
   }
 
@@ -73,7 +76,7 @@ export class LoadIntoEditor {
     this.write(kept);
     this.keepAside(this.editor.value, "The code it replaced");
     this.loaded = null;
-    this.put(top.source);
+    this.put(top.source, top);
     this.show("Your draft is back in the editor.");
     this.editor.textarea.focus();
   }
@@ -104,7 +107,7 @@ export class LoadIntoEditor {
     }
     if (this.editor.value !== sub.source) this.keepAside(this.editor.value, "The draft you had");
     this.loaded = sub.source;
-    this.put(sub.source);
+    this.put(sub.source, sub);
     this.show(`Submission #${sub.id} is in the editor.`);
   }
 }

@@ -110,7 +110,7 @@ async function follow(slug, id, total, fromSamples, signal) {
 }
 
 // Starts a run of `source` on `cases` (null: the samples) and follows it on the page.
-export async function startRun({ slug, source, cases, samples, button }) {
+export async function startRun({ slug, source, language = "python", style = "function", cases, samples, button }) {
   if (following) following.abort();
   const controller = new AbortController();
   following = controller;
@@ -119,7 +119,7 @@ export async function startRun({ slug, source, cases, samples, button }) {
   $("#run-panel").scrollIntoView({ behavior: "smooth", block: "start" });
   button.disabled = true;
   try {
-    const body = { problem: slug, source, language: "python" };
+    const body = { problem: slug, source, language, style };
     if (cases) body.cases = cases;
     const queued = await api("/runs", { method: "POST", json: body });
     const total = cases ? cases.length : samples;

@@ -2,7 +2,7 @@
 // (diff.js), always from the older submission to the newer one.
 import { api } from "../../api.js";
 import { diffLines, hunks } from "../../diff.js";
-import { $, clear, h, plural } from "../../dom.js";
+import { $, clear, h, languageTitle, plural } from "../../dom.js";
 import { page } from "./state.js";
 
 let others = []; // summaries of the author's other submissions of this problem, newest first
@@ -20,7 +20,7 @@ export async function setupCompare() {
   const select = $("#compare-with");
   for (const item of others) {
     select.appendChild(h("option", { value: String(item.id) },
-      `#${item.id} · ${item.verdict || item.status}`));
+      `#${item.id} · ${languageTitle(item.language)} · ${item.verdict || item.status}`));
   }
   select.addEventListener("change", () => compareWith(select.value));
   $("#compare").hidden = false;

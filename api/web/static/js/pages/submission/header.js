@@ -1,6 +1,6 @@
 // The top of the page: who submitted what, the verdict (or the judging's state), and once
 // judged the summary figures and the judge's message.
-import { $, clear, formatKb, formatMs, h, plural, timeCell, verdictBadge, verdictLabel } from "../../dom.js";
+import { $, clear, formatKb, formatMs, h, languageTitle, plural, timeCell, verdictBadge, verdictLabel } from "../../dom.js";
 import { errorLine } from "./source.js";
 import { page, timeText, titleOf } from "./state.js";
 
@@ -9,6 +9,8 @@ export function renderHeader() {
   const meta = $("#sub-meta");
   meta.replaceChildren(
     h("a", { href: `/problems/${encodeURIComponent(sub.problem)}` }, titleOf(sub.problem)),
+    " · ", h("span", { class: "lang-tag", id: "sub-language" },
+      `${languageTitle(sub.language)}${sub.style === "stdio" ? " · whole program" : ""}`),
     " · by ", h("strong", {}, sub.user), " · submitted ", timeCell(sub.created_at),
   );
   const box = $("#sub-verdict");

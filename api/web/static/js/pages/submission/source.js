@@ -15,7 +15,8 @@ export function renderSource() {
   $("#source").hidden = false;
   const line = errorLine();
   const label = `Source code of submission ${page.sub.id}${line ? `, error at line ${line}` : ""}`;
-  $("#source-body").replaceChildren(codeBlock(page.sub.source, label, { markLine: line }));
+  const language = page.sub.language || "python";
+  $("#source-body").replaceChildren(codeBlock(page.sub.source, label, { markLine: line, language }));
 }
 
 export function bindCopyButton() {
