@@ -259,6 +259,11 @@ def _run_planned(
         if outcome.verdict is Verdict.AC and group.tried < group.count:
             return True
         group.done = True
+        if group.tried < group.count:
+            # The tier's other positions no longer count: end this process rather than let it
+            # answer them (a JVM overflowing its stack on each would spend seconds); the next
+            # one resumes past the tier (resume() below).
+            outcome.fatal = True
         return finish_test(_small_result(module, group, test, want, outcome), outcome)
 
     time_s = module.LIMITS.time_s

@@ -215,6 +215,7 @@ class Runner:
                 if not keep_going:
                     return count
                 if outcome.fatal:
+                    proc.kill()  # gone already, or spent: judge_one may say its rest is moot
                     return index + 1
         return count
 

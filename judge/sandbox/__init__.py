@@ -1,38 +1,35 @@
-"""Runs untrusted Python in a sandbox: the only place in the judge that spawns processes.
+"""Runs untrusted code in a sandbox (see front.py for the use, jail.py for the layers).
 
     sandbox = make_sandbox(SandboxConfig())       # bubblewrap, or refuses (see make_sandbox)
-    with sandbox.run_python({"harness.py": b"...", "solution.py": b"..."},
-                            "harness.py", ["--results-fd", "{results_fd}"], limits) as proc:
+    with sandbox.run(Command(argv=(...), files={...}), limits) as proc:
         line = proc.read_result(timeout=2.0)      # one line from the results channel
     outcome = proc.outcome                        # exit status, limits hit, output, usage
 
-The submission's files are mounted read-only; the process gets a private results pipe (its
-fd number is substituted for "{results_fd}" in the arguments), stdout and stderr go to one
-capped pipe, stdin is closed. Whole-tree wall, CPU, memory, process and output limits are
-enforced from outside, and everything is killed and reaped when the run ends.
+The data types (Command, RunLimits, SandboxConfig, the errors) load with the package; the
+machinery that starts runs (front.py and the jails, cgroups, seccomp, slots behind it) loads
+on first use, so a process that only describes runs (the API listing the languages) never
+loads it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import os
-import selectors
-import shutil
-import subprocess
-import sys
-import tempfile
-import time
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+import importlib
+from typing import TYPE_CHECKING, Any
 
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
-from judge.sandbox.jail import make_jail
 from judge.sandbox.limits import RunLimits
-from judge.sandbox.outputs import OutputRefused, collect_output
-from judge.sandbox.processes import Jail
-from judge.sandbox.workdirs import RUN_DIR_PREFIX, LockedDir, locked_dir, remove_stale
+
+if TYPE_CHECKING:
+    from judge.sandbox.front import (
+        Process,
+        RunOutcome,
+        Sandbox,
+        default_python,
+        make_sandbox,
+        remove_stale_run_dirs,
+    )
 
 __all__ = [
     "Command",
@@ -43,318 +40,16 @@ __all__ = [
     "Sandbox",
     "SandboxConfig",
     "SandboxUnavailable",
+    "default_python",
     "make_sandbox",
     "remove_stale_run_dirs",
 ]
 
-
-@dataclass
-class RunOutcome:
-    exit_code: int | None = None  # None when killed by a signal
-    signal: int | None = None
-    limit: str | None = None  # "wall", "cpu", "memory", "output", "results" when one was hit
-    output: bytes = b""  # stdout + stderr, up to the cap
-    cpu_s: float = 0.0
-    wall_s: float = 0.0
-    peak_memory_bytes: int = 0
-    notes: list[str] = field(default_factory=list)
-    # Why /box/out did not come out (Command.writable), or None; see outputs.py.
-    output_refused: str | None = None
+_FRONT = {"Process", "RunOutcome", "Sandbox", "default_python", "make_sandbox"}
+_FRONT.add("remove_stale_run_dirs")
 
 
-class Process:
-    """One sandboxed run in progress; use as a context manager so it is always cleaned up."""
-
-    def __init__(
-        self,
-        popen: subprocess.Popen,
-        results_r: int,
-        output_r: int,
-        limits: RunLimits,
-        jail: Jail,
-        cleanup,
-    ) -> None:
-        self._popen = popen
-        self._limits = limits
-        self._jail = jail
-        self._cleanup = cleanup
-        self._started = time.monotonic()
-        self._buffer = bytearray()
-        self._results_total = 0
-        self._output = bytearray()
-        self._output_total = 0
-        self._eof = {results_r: False, output_r: False}
-        self._results_r = results_r
-        self._output_r = output_r
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(results_r, selectors.EVENT_READ)
-        self._selector.register(output_r, selectors.EVENT_READ)
-        self.outcome: RunOutcome | None = None
-        self._limit: str | None = None
-
-    # -- reading -------------------------------------------------------------------------
-    def read_result(self, timeout: float) -> bytes | None:
-        """The next line on the results channel (without the newline).
-
-        None when the channel is closed (the process ended or was killed for a limit, see
-        `outcome.limit`). Raises TimeoutError when `timeout` seconds pass without a line; the
-        process keeps running (the caller decides whether to kill it). Raises OverlongLine
-        (after killing the process) for a line over `limits.result_line_bytes`: the judge's
-        memory stays bounded whatever the process writes.
-        """
-        deadline = time.monotonic() + timeout
-        max_line = self._limits.result_line_bytes
-        while True:
-            newline = self._buffer.find(b"\n", 0, max_line + 1)
-            if newline >= 0:
-                line = bytes(self._buffer[:newline])
-                del self._buffer[: newline + 1]
-                return line
-            if len(self._buffer) > max_line:
-                self._buffer.clear()
-                self.kill()
-                raise OverlongLine(f"a report line longer than {max_line} bytes")
-            if self._eof[self._results_r] or self._limit:
-                return None
-            now = time.monotonic()
-            if now - self._started >= self._limits.wall_s:
-                self._hit("wall")
-                continue
-            cpu = self.cpu_seconds()
-            if cpu is not None and cpu >= self._limits.cpu_s:
-                self._hit("cpu")
-                continue
-            if self._jail.memory_exceeded():
-                self._hit("memory")
-                continue
-            if now >= deadline:
-                raise TimeoutError
-            # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
-            wait = min(deadline, self._started + self._limits.wall_s) - now
-            self._pump(min(wait, self._jail.poll_interval))
-
-    def cpu_seconds(self) -> float | None:
-        """CPU used so far by the whole process tree, or None where it cannot be measured."""
-        return self._jail.cpu_seconds(self._popen.pid)
-
-    def _pump(self, wait: float) -> None:
-        for key, _ in self._selector.select(max(wait, 0.0)):
-            fd = key.fd
-            try:
-                chunk = os.read(fd, 1 << 16)
-            except OSError:
-                chunk = b""
-            if not chunk:
-                self._eof[fd] = True
-                self._selector.unregister(fd)
-                continue
-            if fd == self._results_r:
-                self._results_total += len(chunk)
-                if self._results_total > self._limits.result_bytes:
-                    self._hit("results")
-                else:
-                    self._buffer += chunk
-            else:
-                room = self._limits.output_bytes - len(self._output)
-                self._output += chunk[: max(room, 0)]
-                self._output_total += len(chunk)
-                if self._output_total > self._limits.output_bytes:
-                    self._hit("output")
-
-    def _hit(self, limit: str) -> None:
-        if self._limit is None:
-            self._limit = limit
-        self.kill()
-
-    # -- ending --------------------------------------------------------------------------
-    def kill(self) -> None:
-        self._jail.kill(self._popen)
-
-    def finish(self, grace: float = 1.0) -> RunOutcome:
-        """Wait for the process to end (killing it after `grace` seconds), clean up."""
-        if self.outcome is not None:
-            return self.outcome
-        end = time.monotonic() + grace
-        while self._popen.poll() is None and (left := end - time.monotonic()) > 0:
-            if self._selector.get_map():
-                self._pump(min(0.02, left))
-            else:  # both pipes at EOF: nothing to select on, wait for the exit itself
-                with contextlib.suppress(subprocess.TimeoutExpired):
-                    self._popen.wait(timeout=left)
-        self.kill()
-        self._popen.wait()
-        # Drain what is left so the last output is kept, without blocking on a held pipe.
-        for _ in range(64):
-            if all(self._eof.values()) or not self._selector.get_map():
-                break
-            self._pump(0.0)
-            if not self._selector.select(0):
-                break
-        usage = self._jail.finish(self._popen)
-        code = self._popen.returncode
-        self.outcome = RunOutcome(
-            exit_code=code if code >= 0 else None,
-            signal=-code if code < 0 else None,
-            limit=self._limit or ("memory" if usage.oom_killed else None),
-            output=bytes(self._output),
-            cpu_s=usage.cpu_s,
-            wall_s=time.monotonic() - self._started,
-            peak_memory_bytes=usage.peak_memory_bytes,
-            notes=list(self._jail.notes),
-        )
-        self._selector.close()
-        for fd in (self._results_r, self._output_r):
-            os.close(fd)
-        self.outcome.output_refused = self._cleanup(self._jail.ended_clean)
-        return self.outcome
-
-    def __enter__(self) -> Process:
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.finish(grace=0.0 if exc[0] else 1.0)
-
-
-class Sandbox:
-    """Starts sandboxed runs; `sandboxed` is False only when explicitly configured off."""
-
-    def __init__(self, jail_factory, python: str, sandboxed: bool, notes: list[str]) -> None:
-        self._jail_factory = jail_factory
-        self.python = python
-        self.sandboxed = sandboxed
-        self.notes = notes
-
-    def run_python(
-        self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
-    ) -> Process:
-        """Run `script` (one of `files`) on the sandbox's Python with `args`."""
-        argv = ("{python}", "-I", "-S", "-B", f"/box/{script}", *args)
-        return self.run(Command(argv=argv, files=files), limits)
-
-    def run(self, command: Command, limits: RunLimits) -> Process:
-        """Start `command` (judge/sandbox/command.py says what each field does)."""
-        try:
-            return self._start(command, limits)
-        except subprocess.SubprocessError:
-            # The child failed between fork and exec (joining its cgroup, dropping to the
-            # slot uid, its rlimits): seen once in thousands of runs on a loaded machine, and
-            # nothing of the submission had run yet. Once more, then it is the machine's fault.
-            try:
-                return self._start(command, limits)
-            except subprocess.SubprocessError as e:
-                raise SandboxUnavailable(f"the sandbox's process could not start: {e}") from e
-
-    def _start(self, command: Command, limits: RunLimits) -> Process:
-        for name in [*command.files, *command.trees]:
-            if "/" in name or name.startswith(".") or name in ("", "out"):
-                raise ValueError(f"bad file name {name!r}")
-        for source in command.trees.values():
-            if os.path.realpath(source) != source or not os.path.isdir(source):
-                raise ValueError(f"a tree must be a directory named by its real path: {source}")
-        box: LockedDir = locked_dir(RUN_DIR_PREFIX)
-        workdir = box.path
-        jail = None
-        pipes: list[int] = []
-        stdin = None
-        try:
-            os.chmod(workdir, 0o755)
-            for name, data in command.files.items():
-                path = Path(workdir, name)
-                path.write_bytes(data)
-                path.chmod(0o444)
-            if command.writable is not None:
-                os.mkdir(os.path.join(workdir, "out"), 0o700)
-            if command.stdin is not None:
-                stdin_path = Path(workdir, ".stdin")
-                stdin_path.write_bytes(command.stdin)
-                stdin_path.chmod(0o444)
-                stdin = os.open(stdin_path, os.O_RDONLY)
-            jail = self._jail_factory(limits)
-            results_r, results_w = os.pipe()
-            output_r, output_w = os.pipe()
-            pipes += (results_r, results_w, output_r, output_w)
-
-            def resolve(arg: str) -> str:
-                return arg.replace("{results_fd}", str(results_w)).replace("{python}", self.python)
-
-            argv = jail.command(replace(command, argv=tuple(map(resolve, command.argv))), workdir)
-            popen = subprocess.Popen(
-                argv,
-                stdin=subprocess.DEVNULL if stdin is None else stdin,
-                stdout=results_w if command.stdout_to_results else output_w,
-                stderr=output_w,
-                pass_fds=(results_w, *jail.pass_fds),
-                env=jail.environment(command),
-                cwd=jail.cwd(workdir),
-                preexec_fn=jail.preexec,
-                start_new_session=True,
-            )
-        except BaseException:
-            if jail is not None:
-                jail.abort()  # the slot, cgroup and descriptors it took
-            for fd in pipes:
-                os.close(fd)
-            if stdin is not None:
-                os.close(stdin)
-            box.remove()
-            raise
-        os.close(results_w)
-        os.close(output_w)
-        if stdin is not None:
-            os.close(stdin)
-        jail.started(popen)
-
-        def cleanup(ended_clean: bool) -> str | None:
-            """Take /box/out out (when asked for), then remove the run's directory."""
-            refused = None
-            if command.writable is not None:
-                try:
-                    if not ended_clean:
-                        raise OutputRefused("a process of the run outlived it")
-                    collect_output(os.path.join(workdir, "out"), command.writable)
-                except OutputRefused as e:
-                    refused = str(e)
-            box.remove()
-            return refused
-
-        return Process(popen, results_r, output_r, limits, jail, cleanup)
-
-
-def make_sandbox(config: SandboxConfig) -> Sandbox:
-    """The sandbox `config` describes (built by the caller: the sandbox reads no environment).
-
-    The mode is "bwrap" or "none". "none" runs unconfined and is for local development only;
-    every verdict then says so. Without bubblewrap the judge refuses rather than silently
-    running unconfined.
-    """
-    mode = config.mode
-    python = config.python or default_python()
-    if mode not in ("bwrap", "none"):
-        raise SandboxUnavailable(f"JUDGE_SANDBOX={mode!r}: expected 'bwrap' or 'none'")
-    if mode == "bwrap" and shutil.which("bwrap") is None:
-        raise SandboxUnavailable(
-            "bubblewrap (bwrap) is not installed, so submissions cannot be sandboxed: "
-            "install the Debian package 'bubblewrap', or set JUDGE_SANDBOX=none to run "
-            "submissions unconfined (local development only)"
-        )
-    factory, notes = make_jail(config, python)
-    return Sandbox(factory, python, mode != "none", notes)
-
-
-def remove_stale_run_dirs(parent: str | None = None) -> list[str]:
-    """Remove the run directories of killed runs (nobody holds their lock): at worker start
-    and from the sweeper. A live run's, whoever's it is, stays."""
-    return remove_stale(parent or tempfile.gettempdir(), RUN_DIR_PREFIX)
-
-
-def default_python() -> str:
-    """The interpreter submissions run on: a real binary, not a version-manager shim.
-
-    The system interpreter is preferred: it lives under /usr, readable by the unprivileged
-    sandbox user, and has no site-packages of ours.
-    """
-    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
-        if os.access(candidate, os.X_OK):
-            return os.path.realpath(candidate)
-    # CPython's interpreter behind a venv (not in typeshed).
-    return os.path.realpath(getattr(sys, "_base_executable", sys.executable))
+def __getattr__(name: str) -> Any:
+    if name in _FRONT:
+        return getattr(importlib.import_module("judge.sandbox.front"), name)
+    raise AttributeError(f"module 'judge.sandbox' has no attribute {name!r}")

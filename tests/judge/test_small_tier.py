@@ -157,6 +157,31 @@ def solution(board):
     assert all(t.verdict is Verdict.AC for t in result.tests if t.kind is TestKind.WORST)
 
 
+def test_a_process_failing_a_small_position_does_not_answer_the_tiers_rest(sandbox):
+    # Raises on the first small position (a JVM's stack overflow is such an error: slow to
+    # raise), then takes 0.2 s on each further one: answering the tier's 700-odd remaining
+    # positions would eat the whole budget and skip the tests after the tier.
+    first = small_positions(NUMBERGAME)[0]["board"]
+    source = (
+        CORRECT_NUMBERGAME
+        + f"""
+import time
+_right = solution
+def solution(board):
+    if board == {first!r}:
+        raise RecursionError("maximum recursion depth exceeded")
+    if len(board) <= 5 and set(board) <= {{-1000, -1, 0, 1000}}:  # the small positions
+        time.sleep(0.2)
+    return _right(board)
+"""
+    )
+    result = grade(NUMBERGAME, source, seed=2, random_count=2, sandbox=sandbox)
+    small = next(t for t in result.tests if t.kind is TestKind.SMALL)
+    assert small.verdict is Verdict.RE and small.positions == 1
+    later = [t for t in result.tests if t.index > small.index]
+    assert later and all(t.verdict is Verdict.AC for t in later), [t.verdict for t in later]
+
+
 def test_a_solution_slow_only_on_the_longest_rows_gets_tle_in_every_seed(sandbox):
     source = (
         CORRECT_NUMBERGAME

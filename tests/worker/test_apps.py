@@ -23,10 +23,13 @@ WORKER_ONLY = (
     "judge.grade",
     "judge.runner",
     "judge.shrink",
-    # Not judge.sandbox: the API lists the languages (GET /languages, the problem pages'
-    # templates), and the language plug-ins describe their sandboxed commands with the
-    # sandbox's data types (judge/languages/base.py), which load the sandbox package. Nothing
-    # in the API makes a Sandbox or runs one: the grading modules above stay out.
+    "judge.build",
+    "judge.stdio_runner",
+    # The API lists the languages (GET /languages, the problem pages' templates), whose
+    # plug-ins describe their runs with the sandbox's data types (Command, RunLimits): those
+    # load, the machinery that starts runs does not.
+    *(f"judge.sandbox.{name}" for name in ("front", "jail", "bwrap", "cgroups", "seccomp")),
+    *(f"judge.sandbox.{name}" for name in ("processes", "slots", "workdirs", "outputs")),
 )
 
 
