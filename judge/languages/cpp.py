@@ -22,10 +22,18 @@ from __future__ import annotations
 import os
 import re
 import subprocess
+import tempfile
 from functools import cache
 
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.languages.cpp_driver import DRIVER_NAME, SOURCE_NAME, driver_source, signature
+from judge.languages.cpp_driver import (
+    DRIVER_NAME,
+    RUNTIME_NAME,
+    SOURCE_NAME,
+    driver_source,
+    runtime_source,
+    signature,
+)
 from judge.languages.tests_text import encode_cases
 from judge.problems import Problem
 from judge.sandbox.command import Command
@@ -97,7 +105,8 @@ class Cpp:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
         if style is Style.FUNCTION:
             files[DRIVER_NAME] = driver_source(problem).encode()
-            inputs: tuple[str, ...] = (DRIVER_NAME,)
+            files[RUNTIME_OBJECT] = runtime_object()
+            inputs: tuple[str, ...] = (DRIVER_NAME, RUNTIME_OBJECT)
         else:
             files[STDIO_PRELUDE] = STDIO_PRELUDE_SOURCE
             inputs = ("-include", STDIO_PRELUDE, SOURCE_NAME)
@@ -156,6 +165,33 @@ def _limits_script(problem: Problem) -> bytes:
         f"{problem.LIMITS.memory_mb} MB"
     )
     return f'ASSERT(_end - __executable_start <= {limit}, "{message}")\n'.encode()
+
+
+RUNTIME_OBJECT = "judge_runtime.o"
+
+
+@cache
+def runtime_object() -> bytes:
+    """The driver's runtime unit compiled once per process, here on the host: it is the judge's
+    own code, no submission's, and the same for every problem, so a build compiles only the
+    student's unit (the runtime's headers cost about a third of a build). The object is the
+    same bytes from any directory (named relatively), so it keys the build cache stably."""
+    with tempfile.TemporaryDirectory() as work:
+        with open(os.path.join(work, RUNTIME_NAME), "w") as f:
+            f.write(runtime_source())
+        try:
+            subprocess.run(
+                [GXX, *FLAGS[:2], "-c", "-o", RUNTIME_OBJECT, RUNTIME_NAME],
+                cwd=work,
+                capture_output=True,
+                timeout=120,
+                check=True,
+                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+            )
+        except (OSError, subprocess.SubprocessError) as exc:
+            raise LanguageUnavailable(f"g++ cannot compile the C++ driver here: {exc}") from None
+        with open(os.path.join(work, RUNTIME_OBJECT), "rb") as f:
+            return f.read()
 
 
 @cache
@@ -255,10 +291,10 @@ def clean_message(text: str) -> str:
         line = _PATH.sub("", line).replace("judge_student_main_", "main")
         line = _TEMP_OBJECT.sub("solution.o", line)
         assertion = _STATIC_ASSERT.search(line)
-        if line.startswith(f"{DRIVER_NAME}:("):  # the linker's place in the one object file
+        if line.startswith((f"{DRIVER_NAME}:(", f"{RUNTIME_NAME}:(")):  # the linker's place
             kept.append("ld: " + line.split(": ", 1)[-1])
             continue
-        if line.startswith(DRIVER_NAME):
+        if line.startswith((DRIVER_NAME, RUNTIME_NAME)):
             if assertion:  # the driver's check of solution's signature: the student's error
                 kept.append(f"{SOURCE_NAME}: error: {assertion.group('message')}")
             continue  # the driver's own lines say nothing the student wrote

@@ -184,3 +184,17 @@ def test_a_crash_is_named_by_its_signal(body, signal, sandbox):
     first = result.results[0]
     assert first.verdict is Verdict.RE
     assert first.message == f"the process was killed by signal {signal}", first.message
+
+
+def test_global_names_of_the_c_library_are_the_students(sandbox):
+    # Alone, with only <vector>, this compiles and runs: so it must with the driver around it
+    # (no POSIX header in its unit; read and write by system call, not by the libc symbols a
+    # global variable of the same name takes over in a static link).
+    source = (
+        "#include <vector>\nusing namespace std;\n"
+        "int time, index, link, read, write, pipe, close, poll, y1;\n"
+        f"int solution{FOOTHOLDS_SIGNATURE} {{ read = write = 2; return read + write; }}\n"
+    )
+    result = run_cases("footholds", source, sandbox=sandbox, language="cpp", cases=None)
+    assert result.status == "done", result.message
+    assert [t.got for t in result.results] == [4] * len(FOOTHOLDS.SAMPLES)
