@@ -264,9 +264,12 @@ def built(
     source: bytes,
     sandbox: Sandbox,
     cache: BuildCache | None = None,
+    deadline: float | None = None,
 ) -> Iterator[Program]:
     """The submission compiled (or taken from the cache) as a Program, for the duration of
-    the block. Raises CompileError; infrastructure errors of the sandbox pass through."""
+    the block. Raises CompileError; infrastructure errors of the sandbox pass through.
+    `deadline` (time.monotonic()) caps the compile's time at what is left of the grading's
+    or the run's budget: a compiler bomb holds a worker no longer than the budget."""
     command = language.build_command(problem, style, source)
     if command is None:
         yield Program(language, style, source)
@@ -277,7 +280,7 @@ def built(
         os.chmod(private.path, 0o755)  # bound into runs by bwrap as the slot uid
         artifact = os.path.join(private.path, "out")
         if cache is None or not cache.fetch(key, artifact):
-            _compile(language, command, sandbox, artifact)
+            _compile(language, command, sandbox, artifact, deadline)
             if cache is not None:
                 cache.store(key, artifact)
         _read_only(artifact)
@@ -286,9 +289,18 @@ def built(
         private.remove()
 
 
-def _compile(language: Language, command: Command, sandbox: Sandbox, artifact: str) -> None:
+def _compile(
+    language: Language,
+    command: Command,
+    sandbox: Sandbox,
+    artifact: str,
+    deadline: float | None = None,
+) -> None:
     """Run the build command; on success a checked copy of what it wrote is at `artifact`."""
     limits = language.build_limits()
+    if deadline is not None:
+        left = max(deadline - time.monotonic(), 1.0)
+        limits = replace(limits, cpu_s=min(limits.cpu_s, left), wall_s=min(limits.wall_s, left))
     work = locked_dir(RUN_DIR_PREFIX)
     try:
         os.chmod(work.path, 0o755)

@@ -145,7 +145,7 @@ def grade(
             else solver.submit(module.reference, t.case)
             for t in planned
         ]
-        with built(module, plugin, chosen, raw, sandbox, build_cache) as program:
+        with built(module, plugin, chosen, raw, sandbox, build_cache, deadline) as program:
             runners = _run_planned(
                 module,
                 program,

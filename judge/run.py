@@ -145,7 +145,7 @@ def run_cases(
 
     deadline = time.monotonic() + min(module.LIMITS.total_s, RUN_BUDGET_S)
     try:
-        with built(module, plugin, chosen, raw, sandbox, build_cache) as program:
+        with built(module, plugin, chosen, raw, sandbox, build_cache, deadline) as program:
             runner = runner_for(
                 module, program, sandbox, module.LIMITS.time_s, deadline, capture_output=True
             )

@@ -10,18 +10,19 @@ being answered gets the run's, and the next case starts a fresh run. The last ca
 is judged when the run has ended, so a crash after the last answer, or lines beyond the last
 case, count against it.
 
-Time: a run may use the per-case limit times its cases, plus the language's start. A
-program may hold its output back (a buffered stdout) and print every answer at its end, so
-the time shown for a test is the CPU used since the previous answer line: the run's share
-for that case when answers are flushed as they are found, otherwise the whole run on the last
-one. Only the run's limit decides TLE. Memory is the run's peak, shown on its last case.
+Time: a run may use the per-case limit times its cases, plus the language's start. Each
+answer line is also held to the per-case limit: the CPU used since the previous line (the
+start allowed on a run's first) must fit in it. A program may hold its output back (a
+buffered stdout) and print its answers at once: the lines of such a burst share its CPU, held
+to the limit times their number, and each shows its share. Memory is the run's peak, shown on
+its last case.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from judge import answers
@@ -36,6 +37,17 @@ BATCH = 8  # cases per run
 SMALL_BATCH = 64  # small-tier positions per run (each takes microseconds; a start does not)
 LINE_BYTES = 8192  # one answer line: more is WA (an int answer has at most 4000 digits)
 RESULT_BYTES = 1 << 20  # all of a run's stdout: more is OLE
+
+
+@dataclass
+class _Clock:
+    """CPU and wall time at the previous answer line, and the rest of a burst of lines."""
+
+    cpu: float = 0.0
+    wall: float = field(default_factory=time.monotonic)
+    first: bool = True  # no line yet: the run's start is allowed on top
+    burst_left: int = 0  # lines of the current burst not yet judged
+    share: tuple[float, float] = (0.0, 0.0)  # each burst line's CPU and wall
 
 
 def default_batches(start: int, count: int) -> int:
@@ -119,7 +131,7 @@ class StdioRunner:
         overlong = extra = False
         proc = self.sandbox.run(command, limits)
         with proc:
-            marks = [0.0, time.monotonic()]  # CPU and wall at the previous line
+            clock = _Clock()
             while True:
                 try:
                     line = proc.read_result(timeout=limits.wall_s + 1.0)
@@ -137,7 +149,7 @@ class StdioRunner:
                         proc.kill()
                         break
                     continue
-                read.append(self._answer(proc, line, marks))
+                read.append(self._answer(proc, line, clock))
                 # The last one waits for the run's end.
                 if len(read) < len(batch) and not judge_one(start + len(read) - 1, read[-1]):
                     proc.kill()
@@ -174,8 +186,8 @@ class StdioRunner:
         else:
             position = len(read)  # the case being answered
         if not read or ended is not read[-1]:
-            ended.cpu_s = max(result.cpu_s - marks[0], 0.0)
-            ended.wall_s = max(time.monotonic() - marks[1], 0.0)
+            ended.cpu_s = max(result.cpu_s - clock.cpu, 0.0)
+            ended.wall_s = max(time.monotonic() - clock.wall, 0.0)
         ended.rss_kb = min(peak_kb, self.memory_mb << 10)
         ended.stderr, ended.output_cut = stderr, cut and self.capture_output
         ended.fatal = ended is not read[-1] if read else True
@@ -183,15 +195,28 @@ class StdioRunner:
             return len(cases)
         return start + position + 1
 
-    def _answer(self, proc: Process, line: bytes, marks: list[float]) -> Outcome:
+    def _answer(self, proc: Process, line: bytes, clock: _Clock) -> Outcome:
         """One answer line, judged by type only (the expected answer is the grader's): AC
-        with the value, or WA saying what is wrong with the line."""
-        now_cpu, now_wall = proc.cpu_seconds() or 0.0, time.monotonic()
-        cpu, wall = max(now_cpu - marks[0], 0.0), now_wall - marks[1]
-        marks[0], marks[1] = now_cpu, now_wall
+        with the value, WA saying what is wrong with the line, or TLE when the CPU spent on
+        it (its burst's, shared) is over the per-case limit."""
+        over = ""
+        if clock.burst_left > 0:
+            clock.burst_left -= 1
+        else:
+            now_cpu, now_wall = proc.cpu_seconds() or 0.0, time.monotonic()
+            spent, took = max(now_cpu - clock.cpu, 0.0), now_wall - clock.wall
+            lines = 1 + proc.buffered_lines()
+            allowed = self.time_s * lines + (self.start_s if clock.first else 0.0)
+            if spent > allowed:
+                per = f" for {lines} answers at once" if lines > 1 else ""
+                over = f"took {spent:.2f} s of CPU{per}, the limit is {self.time_s:g} s a case"
+            clock.cpu, clock.wall, clock.first = now_cpu, now_wall, False
+            clock.burst_left, clock.share = lines - 1, (spent / lines, took / lines)
+        cpu, wall = clock.share
         text = line.decode("utf-8", "replace")
         try:
             got = self.problem.ANSWER.parse_line(text)
         except answers.BadAnswerLine as exc:
             return Outcome(Verdict.WA, str(exc), cpu_s=cpu, wall_s=wall)
-        return Outcome(Verdict.AC, got=got, cpu_s=cpu, wall_s=wall)
+        verdict = Verdict.TLE if over else Verdict.AC
+        return Outcome(verdict, over, got=got, cpu_s=cpu, wall_s=wall)

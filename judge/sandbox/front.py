@@ -61,11 +61,15 @@ class Process:
         limits: RunLimits,
         jail: Jail,
         cleanup,
+        unterminated_last_line: bool = False,
     ) -> None:
         self._popen = popen
         self._limits = limits
         self._jail = jail
         self._cleanup = cleanup
+        # A whole program's stdout (the results channel) may end without a final newline: its
+        # last line still counts, once the channel closed of itself (not on a kill).
+        self._unterminated_last_line = unterminated_last_line
         self._started = time.monotonic()
         self._buffer = bytearray()
         self._results_total = 0
@@ -103,6 +107,10 @@ class Process:
                 self.kill()
                 raise OverlongLine(f"a report line longer than {max_line} bytes")
             if self._eof[self._results_r] or self._limit:
+                if self._unterminated_last_line and self._buffer and not self._limit:
+                    line = bytes(self._buffer)
+                    self._buffer.clear()
+                    return line
                 return None
             now = time.monotonic()
             if now - self._started >= self._limits.wall_s:
@@ -120,6 +128,11 @@ class Process:
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
             wait = min(deadline, self._started + self._limits.wall_s) - now
             self._pump(min(wait, self._jail.poll_interval))
+
+    def buffered_lines(self) -> int:
+        """Complete lines already taken from the results channel and not yet returned: the
+        rest of a burst (a program printing its answers at once)."""
+        return self._buffer.count(b"\n")
 
     def cpu_seconds(self) -> float | None:
         """CPU used so far by the whole process tree, or None where it cannot be measured."""
@@ -305,7 +318,15 @@ class Sandbox:
             box.remove()
             return refused
 
-        return Process(popen, results_r, output_r, limits, jail, cleanup)
+        return Process(
+            popen,
+            results_r,
+            output_r,
+            limits,
+            jail,
+            cleanup,
+            unterminated_last_line=command.stdout_to_results,
+        )
 
 
 def make_sandbox(config: SandboxConfig) -> Sandbox:

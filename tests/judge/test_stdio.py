@@ -68,8 +68,9 @@ def test_state_kept_across_cases_fails_on_the_second_case_of_a_run(sandbox):
 
 # A whole program answering board [k] with a chosen line: the tests below pick the lines.
 SCRIPTED = """\
-import sys
+import sys, time
 lines = {lines!r}
+held = []
 data = sys.stdin.read().split()
 pos = 1
 for _ in range(int(data[0])):
@@ -82,14 +83,23 @@ for _ in range(int(data[0])):
             pass
     if reply == "crash":
         raise SystemExit(3)
-    print(reply, flush=True)
+    if reply.startswith("burn"):  # spend this much CPU on the case, then answer it
+        until = time.process_time() + float(reply[4:])
+        while time.process_time() < until:
+            pass
+        reply = board[0]
+    if {hold}:
+        held.append(reply)
+    else:
+        print(reply, flush=True)
+sys.stdout.write("\\n".join(held))  # held back: every answer at the end, no final newline
 {tail}
 """
 
 
-def run_scripted(sandbox, cases, lines, tail="", time_s=1.0):
+def run_scripted(sandbox, cases, lines, tail="", time_s=1.0, hold=False):
     """Outcomes of a scripted program over `cases` (board [k] answers k unless told)."""
-    source = SCRIPTED.format(lines=lines, tail=tail).encode()
+    source = SCRIPTED.format(lines=lines, tail=tail, hold=hold).encode()
     got: dict[int, Outcome] = {}
     with built(NUMBERGAME, PYTHON, Style.STDIO, source, sandbox) as program:
         runner = StdioRunner(
@@ -122,6 +132,25 @@ def test_a_time_out_on_the_third_case_keeps_the_two_before_and_resumes_after(san
     assert [o.got for o in outcomes[:2]] == [1, 2]
     # The run's limit is the per-case limit times its 5 cases: about 2.5 s of CPU, not more.
     assert time.monotonic() - began < 10
+
+
+def test_a_case_over_the_limit_is_tle_although_its_run_had_time_left(sandbox):
+    outcomes = run_scripted(sandbox, boards(1, 2, 3), {"2": "burn0.9"}, time_s=0.5)
+    assert [o.verdict for o in outcomes] == [Verdict.AC, Verdict.TLE, Verdict.AC]
+    assert (
+        outcomes[1].message.startswith("took 0.9")
+        and "limit is 0.5 s a case" in outcomes[1].message
+    )
+    assert outcomes[1].got == 2  # answered, too late
+
+
+def test_answers_printed_at_once_share_their_time_and_need_no_final_newline(sandbox):
+    burns = {str(k): "burn0.3" for k in range(1, 5)}
+    outcomes = run_scripted(sandbox, boards(1, 2, 3, 4), burns, time_s=0.5, hold=True)
+    # 1.2 s for four answers at once: within four cases' limits, each shown its share.
+    assert [o.verdict for o in outcomes] == [Verdict.AC] * 4, [o.message for o in outcomes]
+    assert [o.got for o in outcomes] == [1, 2, 3, 4]
+    assert all(0.2 < o.cpu_s < 0.5 for o in outcomes[:3])
 
 
 def test_malformed_answer_lines_are_wrong_answers_in_plain_words(sandbox):
