@@ -560,7 +560,7 @@ def test_submission_directory_is_private_on_the_host(sandbox):
 
 
 def test_refuses_without_bubblewrap(monkeypatch):
-    monkeypatch.setattr("judge.sandbox.shutil.which", lambda name: None)
+    monkeypatch.setattr("judge.sandbox.front.shutil.which", lambda name: None)
     with pytest.raises(SandboxUnavailable, match="bubblewrap"):
         make_sandbox(SandboxConfig(mode="bwrap"))
     unconfined = make_sandbox(SandboxConfig(mode="none"))

@@ -62,6 +62,7 @@ function problemCell(cell) {
 }
 
 function draw() {
+  if (!table) return; // a filter used before the table arrived: drawn when it does
   const slug = $("#p-problem").value;
   const slugs = slug ? [slug] : table.problems;
   $("#progress-head").replaceChildren(h("tr", {},
