@@ -32,7 +32,8 @@ from judge.languages import Style, resolve
 from judge.plan import PlannedTest, plan_tests, small_answers
 from judge.problems import Problem
 from judge.program import CompileError, Program
-from judge.runner import Outcome, Runner, runner_for
+from judge.runner import Outcome, Runner
+from judge.runners import runner_for
 from judge.sandbox import Sandbox, SandboxUnavailable
 from judge.shrink import shrink_first_failure
 from judge.stdio_runner import BATCH, SMALL_BATCH, StdioRunner

@@ -23,7 +23,8 @@ from judge.languages import resolve
 from judge.plan import PlannedTest
 from judge.problems import Problem
 from judge.program import CompileError
-from judge.runner import OUTPUT_LIMIT, Outcome, runner_for
+from judge.runner import OUTPUT_LIMIT, Outcome
+from judge.runners import runner_for
 from judge.sandbox import Sandbox
 from judge.verdict import TestKind, TestResult, Verdict
 

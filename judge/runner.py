@@ -16,7 +16,7 @@ import signal
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from judge import answers
 from judge.budget import STARTUP_S
@@ -25,9 +25,6 @@ from judge.problems import Problem
 from judge.program import CompileError, Program
 from judge.sandbox import OverlongLine, Process, RunLimits, RunOutcome, Sandbox
 from judge.verdict import Verdict
-
-if TYPE_CHECKING:
-    from judge.stdio_runner import StdioRunner
 
 __all__ = ["CompileError", "Outcome", "Runner", "parse_report"]
 
@@ -372,25 +369,6 @@ def death(result: RunOutcome) -> tuple[Verdict, str]:
         # segfault, an abort): said plainly, as the signal.
         return Verdict.RE, f"the process was killed by signal {signal_name(code - 128)}"
     return Verdict.RE, f"the process exited with code {code}"
-
-
-def runner_for(
-    problem: Problem,
-    program: Program,
-    sandbox: Sandbox,
-    time_s: float,
-    deadline: float,
-    compile_checked: bool = False,
-    capture_output: bool = False,
-) -> Runner | StdioRunner:
-    """The runner of the program's style: the harness protocol (function style) or whole
-    programs on stdin and stdout (judge/stdio_runner.py). Both run(cases, judge_one,
-    resume) alike."""
-    if program.style == "stdio":
-        from judge.stdio_runner import StdioRunner
-
-        return StdioRunner(problem, program, sandbox, time_s, deadline, capture_output)
-    return Runner(problem, program, sandbox, time_s, deadline, compile_checked, capture_output)
 
 
 def signal_name(number: int) -> str:

@@ -13,7 +13,8 @@ from judge.budget import SHRINK_BUDGET_S
 from judge.plan import PlannedTest
 from judge.problems import Problem
 from judge.program import Program
-from judge.runner import Outcome, runner_for
+from judge.runner import Outcome
+from judge.runners import runner_for
 from judge.sandbox import Sandbox
 from judge.stdio_runner import StdioRunner
 from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict

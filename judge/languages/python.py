@@ -17,6 +17,7 @@ import judge
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
 from judge.problems import Problem
 from judge.sandbox.command import Command
+from judge.sandbox.config import default_python
 from judge.sandbox.limits import RunLimits
 
 SOURCE = "solution.py"
@@ -106,8 +107,6 @@ class Python:
 
 @cache
 def _version() -> str:
-    from judge.sandbox import default_python
-
     try:
         out = subprocess.run(
             [

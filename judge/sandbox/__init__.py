@@ -17,7 +17,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 from judge.sandbox.command import Command
-from judge.sandbox.config import SandboxConfig
+from judge.sandbox.config import SandboxConfig, default_python
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.limits import RunLimits
 
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
         Process,
         RunOutcome,
         Sandbox,
-        default_python,
         make_sandbox,
         remove_stale_run_dirs,
     )
@@ -45,7 +44,7 @@ __all__ = [
     "remove_stale_run_dirs",
 ]
 
-_FRONT = {"Process", "RunOutcome", "Sandbox", "default_python", "make_sandbox"}
+_FRONT = {"Process", "RunOutcome", "Sandbox", "make_sandbox"}
 _FRONT.add("remove_stale_run_dirs")
 
 

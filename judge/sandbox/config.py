@@ -8,6 +8,8 @@ registry; tests build it directly.
 
 from __future__ import annotations
 
+import os
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -58,3 +60,16 @@ class SandboxConfig:
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)
+
+
+def default_python() -> str:
+    """The interpreter submissions run on: a real binary, not a version-manager shim.
+
+    The system interpreter is preferred: it lives under /usr, readable by the unprivileged
+    sandbox user, and has no site-packages of ours.
+    """
+    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.access(candidate, os.X_OK):
+            return os.path.realpath(candidate)
+    # CPython's interpreter behind a venv (not in typeshed).
+    return os.path.realpath(getattr(sys, "_base_executable", sys.executable))

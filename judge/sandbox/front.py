@@ -20,14 +20,13 @@ import os
 import selectors
 import shutil
 import subprocess
-import sys
 import tempfile
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.sandbox.command import Command
-from judge.sandbox.config import SandboxConfig
+from judge.sandbox.config import SandboxConfig, default_python
 from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import make_jail
 from judge.sandbox.limits import RunLimits
@@ -354,16 +353,3 @@ def remove_stale_run_dirs(parent: str | None = None) -> list[str]:
     """Remove the run directories of killed runs (nobody holds their lock): at worker start
     and from the sweeper. A live run's, whoever's it is, stays."""
     return remove_stale(parent or tempfile.gettempdir(), RUN_DIR_PREFIX)
-
-
-def default_python() -> str:
-    """The interpreter submissions run on: a real binary, not a version-manager shim.
-
-    The system interpreter is preferred: it lives under /usr, readable by the unprivileged
-    sandbox user, and has no site-packages of ours.
-    """
-    for candidate in ("/usr/bin/python3", "/usr/local/bin/python3"):
-        if os.access(candidate, os.X_OK):
-            return os.path.realpath(candidate)
-    # CPython's interpreter behind a venv (not in typeshed).
-    return os.path.realpath(getattr(sys, "_base_executable", sys.executable))

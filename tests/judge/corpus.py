@@ -12,6 +12,15 @@ from pathlib import Path
 from judge.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent / "submissions"
+# The verdict each corpus folder holds (hostile ones say theirs on their first line).
+FOLDER_VERDICT = {
+    "accepted": Verdict.AC,
+    "wrong_answer": Verdict.WA,
+    "time_limit": Verdict.TLE,
+    "runtime_error": Verdict.RE,
+    "compile_error": Verdict.CE,
+    "memory_limit": Verdict.MLE,
+}
 # A correct footholds solution (plain minimax) for tests that need one to pass.
 CORRECT = (ROOT / "accepted" / "footholds_minimax.py").read_text()
 

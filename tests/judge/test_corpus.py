@@ -7,17 +7,10 @@ import pytest
 from judge import problems
 from judge.grade import grade
 from judge.verdict import Verdict
-from tests.judge.corpus import submissions
+from tests.judge.corpus import FOLDER_VERDICT, submissions
 
 FOLDERS = ("accepted", "wrong_answer", "time_limit", "runtime_error", "compile_error")
 CORPUS = submissions(*FOLDERS)
-FOLDER_VERDICT = {
-    "accepted": Verdict.AC,
-    "wrong_answer": Verdict.WA,
-    "time_limit": Verdict.TLE,
-    "runtime_error": Verdict.RE,
-    "compile_error": Verdict.CE,
-}
 
 
 def test_corpus_covers_every_folder_and_problem():

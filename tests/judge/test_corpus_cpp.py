@@ -13,7 +13,7 @@ import judge
 from judge import problems
 from judge.grade import grade
 from judge.verdict import Verdict
-from tests.judge.corpus import CORRECT, language_submissions
+from tests.judge.corpus import CORRECT, FOLDER_VERDICT, language_submissions
 from tests.judge.test_hostile import (  # noqa: F401 (fixtures)
     LISTENER_PORT,
     WATCHED,
@@ -34,14 +34,6 @@ FOLDERS = (
 )
 CORPUS = language_submissions("cpp", *FOLDERS)
 HOSTILE = language_submissions("cpp", "hostile")
-FOLDER_VERDICT = {
-    "accepted": Verdict.AC,
-    "wrong_answer": Verdict.WA,
-    "time_limit": Verdict.TLE,
-    "runtime_error": Verdict.RE,
-    "compile_error": Verdict.CE,
-    "memory_limit": Verdict.MLE,
-}
 # The judge's own source, as the hostile include names it in the corpus file.
 JUDGE_FILE_IN_CORPUS = b"/work/main/judge/harness.py"
 JUDGE_FILE = str(Path(judge.__file__).resolve().parent / "harness.py").encode()

@@ -10,7 +10,7 @@ from judge import problems
 from judge.grade import grade
 from judge.languages import LanguageUnavailable, get_language
 from judge.verdict import Verdict
-from tests.judge.corpus import language_submissions
+from tests.judge.corpus import FOLDER_VERDICT, language_submissions
 from tests.judge.test_hostile import (  # noqa: F401 (canary and listener are fixtures)
     WATCHED,
     canary,
@@ -20,14 +20,6 @@ from tests.judge.test_hostile import (  # noqa: F401 (canary and listener are fi
     saw_connection,
 )
 
-FOLDER_VERDICT = {
-    "accepted": Verdict.AC,
-    "wrong_answer": Verdict.WA,
-    "time_limit": Verdict.TLE,
-    "runtime_error": Verdict.RE,
-    "compile_error": Verdict.CE,
-    "memory_limit": Verdict.MLE,
-}
 FOLDERS = (*FOLDER_VERDICT, "hostile")
 CORPUS = [s for language in ("java", "kotlin") for s in language_submissions(language, *FOLDERS)]
 

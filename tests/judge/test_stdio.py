@@ -15,18 +15,10 @@ from judge.run import COMPILE_ERROR, run_cases
 from judge.runner import Outcome
 from judge.stdio_runner import BATCH, StdioRunner
 from judge.verdict import TestKind, Verdict
-from tests.judge.corpus import language_submissions
+from tests.judge.corpus import FOLDER_VERDICT, language_submissions
 
 NUMBERGAME = problems.get("numbergame")
 PYTHON = get_language("python")
-FOLDER_VERDICT = {
-    "accepted": Verdict.AC,
-    "wrong_answer": Verdict.WA,
-    "time_limit": Verdict.TLE,
-    "runtime_error": Verdict.RE,
-    "compile_error": Verdict.CE,
-    "memory_limit": Verdict.MLE,
-}
 CORPUS = language_submissions("python", *FOLDER_VERDICT)
 
 

@@ -47,13 +47,15 @@ def fresh_python(code: str, data_dir: Path) -> object:
 def test_building_the_api_loads_no_grading_task_runner_or_sandbox(tmp_path: Path):
     code = (
         "import json, sys\n"
+        "from fastapi.testclient import TestClient\n"
         "from api.main import create_app\n"
-        "create_app()\n"
+        "listed = TestClient(create_app()).get('/api/v1/languages').json()\n"
+        "assert {l['name'] for l in listed} == {'python', 'cpp', 'java', 'kotlin'}, listed\n"
         "print(json.dumps(sorted(sys.modules)))\n"
     )
     loaded = set(fresh_python(code, tmp_path))
     assert "worker.queue" in loaded  # the app was built with its enqueuer
-    assert "judge.languages" in loaded  # the languages are listed by the API
+    assert "judge.languages.cpp" in loaded  # the languages were listed, with their versions
     leaked = sorted(m for m in loaded if any(m == n or m.startswith(n + ".") for n in WORKER_ONLY))
     assert leaked == []
 

@@ -1,0 +1,25 @@
+"""The runner of a program's style: the harness protocol for functions (judge/runner.py) or
+whole programs on stdin and stdout (judge/stdio_runner.py). Both run(cases, judge_one, resume)
+alike, so grading, runs and shrinking take either."""
+
+from __future__ import annotations
+
+from judge.problems import Problem
+from judge.program import Program
+from judge.runner import Runner
+from judge.sandbox import Sandbox
+from judge.stdio_runner import StdioRunner
+
+
+def runner_for(
+    problem: Problem,
+    program: Program,
+    sandbox: Sandbox,
+    time_s: float,
+    deadline: float,
+    compile_checked: bool = False,
+    capture_output: bool = False,
+) -> Runner | StdioRunner:
+    if program.style == "stdio":
+        return StdioRunner(problem, program, sandbox, time_s, deadline, capture_output)
+    return Runner(problem, program, sandbox, time_s, deadline, compile_checked, capture_output)
