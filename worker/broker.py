@@ -3,17 +3,23 @@
 kombu hands every transport option to create_engine, so its own `polling_interval` (virtual
 transports poll; the 1 s default adds a second to every submission) cannot be set through the
 URL alone; and several processes share the file, so they should wait for its lock rather
-than fail.
+than fail, and may declare the same queue at once (kombu's guard against that is a lock of
+its own process: `make run` starts the workers together, and one died of the duplicate).
 """
 
 from __future__ import annotations
 
+import sqlite3
+import time
+
 from kombu.transport import sqlalchemy as sqla
 from sqlalchemy import create_engine, event
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from store.files import private_sqlite
 
 TRANSPORT = "worker.broker:Transport"
+WAL_TRIES = 100  # 5 s
 
 
 class Channel(sqla.Channel):
@@ -24,9 +30,39 @@ class Channel(sqla.Channel):
 
         @event.listens_for(engine, "connect")
         def _wal(dbapi_connection, _record) -> None:
+            # Switching a fresh file to WAL takes its lock without waiting for it: processes
+            # opening it together (make run's) try again for a while.
+            for _ in range(WAL_TRIES - 1):
+                try:
+                    dbapi_connection.execute("PRAGMA journal_mode=WAL")
+                    return
+                except sqlite3.OperationalError as exc:
+                    if "locked" not in str(exc):
+                        raise
+                    time.sleep(0.05)
             dbapi_connection.execute("PRAGMA journal_mode=WAL")
 
         return engine
+
+    def _open(self):
+        for _table in range(3):  # kombu's two tables, each of which may be raced once
+            try:
+                return super()._open()
+            except OperationalError as exc:
+                # Another process created a table between kombu's look and its CREATE TABLE
+                # (a fresh broker file, workers starting together): it is there now.
+                if "already exists" not in str(exc):
+                    raise
+        return super()._open()
+
+    def _get_or_create(self, queue):
+        try:
+            return super()._get_or_create(queue)
+        except IntegrityError:
+            # Another process inserted the queue between kombu's look and its insert: it is
+            # there now.
+            self.session.rollback()
+            return super()._get_or_create(queue)
 
 
 class Transport(sqla.Transport):
