@@ -6,10 +6,10 @@
 A language whose `build_command` is None runs its source as it is: nothing is built. Else the
 command runs in the sandbox with the language's build limits, writing under /box/out (a host
 directory of ours); a failure is `CompileError` with the compiler's message cleaned by the
-language and bounded. What the compiler wrote is the submission's: its size, number of files
-and kinds (no links, no devices) are checked, and the program runs a private read-only copy
-of it, made per grading, so that deleting the cache (or evicting from it) at any moment never
-pulls an artifact from under a run.
+language and bounded. What the compiler wrote is the submission's: the sandbox hands out only
+plain files, bounded in number and size (judge/sandbox/outputs.py), and the program runs a
+private read-only copy of it, made per grading, so that deleting the cache (or evicting from
+it) at any moment never pulls an artifact from under a run.
 
 The cache (`BuildCache`) keys an artifact by the language, its toolchain version and the
 sha256 of the build command (argv, every file compiled, environment, layout). It is a
@@ -44,8 +44,6 @@ from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
 
 log = logging.getLogger(__name__)
 
-MAX_ARTIFACT_BYTES = 64 << 20
-MAX_ARTIFACT_FILES = 2000
 COMPILE_MESSAGE_CHARS = 4000
 DEFAULT_CACHE_BYTES = 512 << 20
 STALE_S = 3600.0  # staging or trash left by a killed builder is removed after this long
@@ -296,22 +294,15 @@ def _compile(
     artifact: str,
     deadline: float | None = None,
 ) -> None:
-    """Run the build command; on success a checked copy of what it wrote is at `artifact`."""
+    """Run the build command; on success what it wrote is at `artifact` (a new directory in
+    one of ours, removed with it on failure)."""
     limits = language.build_limits()
     if deadline is not None:
         left = max(deadline - time.monotonic(), 1.0)
         limits = replace(limits, cpu_s=min(limits.cpu_s, left), wall_s=min(limits.wall_s, left))
-    work = locked_dir(RUN_DIR_PREFIX)
-    try:
-        os.chmod(work.path, 0o755)
-        out = os.path.join(work.path, "out")
-        os.mkdir(out, 0o755)
-        outcome = _run(sandbox, replace(command, writable=out), limits)
-        _check_outcome(language, outcome, limits)
-        _check_artifact(out)
-        shutil.copytree(out, artifact, symlinks=True)
-    finally:
-        work.remove()
+    os.mkdir(artifact, 0o755)  # the sandbox copies what the build wrote into it
+    outcome = _run(sandbox, replace(command, writable=artifact), limits)
+    _check_outcome(language, outcome, limits)
 
 
 def _run(sandbox: Sandbox, command: Command, limits: RunLimits) -> RunOutcome:
@@ -358,27 +349,6 @@ def _bounded(message: str) -> str:
     if len(message) > COMPILE_MESSAGE_CHARS:
         message = message[: COMPILE_MESSAGE_CHARS - 20] + "\n... (more cut)"
     return answers.clean_text(message, COMPILE_MESSAGE_CHARS)
-
-
-def _check_artifact(out: str) -> None:
-    """What the compiler wrote, refused unless it is a bounded set of plain files (a link
-    could point anywhere on the host, a device or fifo could block the judge)."""
-    count = total = 0
-    for root, dirs, names in os.walk(out):
-        for name in dirs + names:
-            st = os.lstat(os.path.join(root, name))
-            if stat.S_ISDIR(st.st_mode):
-                continue
-            if not stat.S_ISREG(st.st_mode):
-                raise CompileError(f"the build wrote {name!r}, which is not a plain file")
-            count, total = count + 1, total + st.st_size
-            if count > MAX_ARTIFACT_FILES:
-                raise CompileError(f"the build wrote more than {MAX_ARTIFACT_FILES} files")
-    if total > MAX_ARTIFACT_BYTES:
-        raise CompileError(
-            f"the compiled program takes {total >> 20} MiB, "
-            f"the limit is {MAX_ARTIFACT_BYTES >> 20} MiB"
-        )
 
 
 def _read_only(directory: str) -> None:

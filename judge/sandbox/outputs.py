@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import stat
 
-MAX_FILES = 4096
-MAX_BYTES = 128 << 20
+# A compiled program: a binary, or a JVM's classes (one file per class).
+MAX_FILES = 2000
+MAX_BYTES = 64 << 20
 MAX_DEPTH = 16
 
 
