@@ -82,14 +82,65 @@ def _number(report: Mapping[str, Any], key: str) -> float:
     return float(value)
 
 
-class Runner:
+class ProgramRunner:
+    """What both styles' runners share: a program's limits from the problem's and its
+    language's, and the loop over processes. `time_s` is the problem's limit per test; the
+    language's `time_factor` scales it, and its `time_extra_s` (a JVM's start) is allowed on
+    top on the first test of each process, which also pays for loading the program. Its
+    `memory_extra_mb` is added to the problem's memory, and `run_limits` adjusts the rest
+    (threads, address space). A subclass runs one process from a test (`_run_from`)."""
+
+    def __init__(
+        self,
+        problem: Problem,
+        program: Program,
+        sandbox: Sandbox,
+        time_s: float,
+        deadline: float,
+        capture_output: bool = False,
+    ) -> None:
+        language = program.language
+        self.problem = problem
+        self.program = program
+        self.sandbox = sandbox
+        self.time_s = time_s * language.time_factor
+        self.start_s = language.time_extra_s  # per process, on its first test
+        self.deadline = deadline  # time.monotonic() at which the whole budget ends
+        self.capture_output = capture_output
+        self.notes: list[str] = []
+        self.peak_memory_kb = 0
+        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+
+    def run(
+        self,
+        cases: Sequence[dict[str, Any]],
+        judge_one: Callable[[int, Outcome], bool],
+        resume: Callable[[int], int] | None = None,
+    ) -> None:
+        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
+        process ends early, the next starts at `resume(next index)` (default: the next one).
+
+        Raises CompileError when the source does not compile or has no callable solution.
+        """
+        start = 0
+        while start < len(cases):
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                out_of_budget(start, len(cases), judge_one)
+                return
+            start = self._run_from(cases, start, remaining, judge_one)
+            if resume is not None:
+                start = resume(start)
+
+    def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
+        """One sandboxed process from test `start`; returns where the next one starts."""
+        raise NotImplementedError
+
+
+class Runner(ProgramRunner):
     """Runs one function-style program on a list of cases, resuming in a fresh sandbox
     after a fatal test.
 
-    `time_s` is the problem's limit per test; the language's `time_factor` scales it, and
-    its `time_extra_s` (a JVM's start) is added to the first test of each process, which
-    also pays for loading the program. Its `memory_extra_mb` is added to the problem's
-    memory, and `run_limits` adjusts the rest (threads, address space).
     `compile_checked`: an earlier process already compiled and loaded this source (or it was
     compiled by judge/build.py), so a compile error reported now is a lie (a submission
     choosing its own error text), not CE.
@@ -107,45 +158,13 @@ class Runner:
         compile_checked: bool = False,
         capture_output: bool = False,
     ) -> None:
-        language = program.language
-        self.problem = problem
-        self.program = program
-        self.sandbox = sandbox
-        self.time_s = time_s * language.time_factor
-        self.start_s = language.time_extra_s  # per process, on its first test
-        self.deadline = deadline  # time.monotonic() at which the whole budget ends
+        super().__init__(problem, program, sandbox, time_s, deadline, capture_output)
         self.compile_checked = compile_checked or program.artifact is not None
-        self.capture_output = capture_output
-        self.notes: list[str] = []
-        self.peak_memory_kb = 0
-        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
         self._limit_s = self.time_s  # the current test's limit
 
-    def run(
-        self,
-        cases: Sequence[dict[str, Any]],
-        judge_one: Callable[[int, Outcome], bool],
-        resume: Callable[[int], int] | None = None,
-    ):
-        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
-        fatal test, the next process starts at `resume(next index)` (default: the next one).
-
-        Raises CompileError when the source does not compile or has no callable solution.
-        """
-        start = 0
-        while start < len(cases):
-            remaining = self.deadline - time.monotonic()
-            if remaining <= 0:
-                out_of_budget(start, len(cases), judge_one)
-                return
-            start = self._run_from(cases, start, remaining, judge_one)
-            if resume is not None:
-                start = resume(start)
-
     def _run_from(self, cases, start, remaining, judge_one) -> int:
-        """One sandboxed process from test `start`; returns where the next one resumes."""
         program, count = self.program, len(cases)
         language, name = program.language, program.language.source_name
         limits = language.run_limits(

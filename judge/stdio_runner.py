@@ -21,15 +21,14 @@ its last case.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from judge import answers
 from judge.languages.base import RunRequest, Style
 from judge.problems import Problem, stdio_input
 from judge.program import Program
-from judge.runner import OUTPUT_LIMIT, Outcome, death, out_of_budget
+from judge.runner import OUTPUT_LIMIT, Outcome, ProgramRunner, death
 from judge.sandbox import OverlongLine, Process, RunLimits, Sandbox
 from judge.verdict import Verdict
 
@@ -55,9 +54,10 @@ def default_batches(start: int, count: int) -> int:
     return min(start + BATCH, count)
 
 
-class StdioRunner:
-    """Runs a whole program on a list of cases, BATCH at a time; the same `run` as
-    judge.runner.Runner, so grading and shrinking use either."""
+class StdioRunner(ProgramRunner):
+    """Runs a whole program on a list of cases, BATCH at a time (`batches` says where a run
+    from a case ends); the same `run` as judge.runner.Runner, so grading and shrinking use
+    either. `capture_output`: the run's stderr, on its last case."""
 
     def __init__(
         self,
@@ -69,37 +69,12 @@ class StdioRunner:
         capture_output: bool = False,
         batches: Callable[[int, int], int] = default_batches,
     ) -> None:
-        language = program.language
-        self.problem = problem
-        self.program = program
-        self.sandbox = sandbox
-        self.time_s = time_s * language.time_factor
-        self.start_s = language.time_extra_s
-        self.deadline = deadline
-        self.capture_output = capture_output  # the run's stderr, on its last case
+        super().__init__(problem, program, sandbox, time_s, deadline, capture_output)
         self.batches = batches
-        self.notes: list[str] = []
-        self.peak_memory_kb = 0
-        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
 
-    def run(
-        self,
-        cases: Sequence[dict[str, Any]],
-        judge_one: Callable[[int, Outcome], bool],
-        resume: Callable[[int], int] | None = None,
-    ) -> None:
-        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
-        run ends early, the next starts at `resume(next index)` (default: the next one)."""
-        start = 0
-        while start < len(cases):
-            remaining = self.deadline - time.monotonic()
-            if remaining <= 0:
-                out_of_budget(start, len(cases), judge_one)
-                return
-            end = max(start + 1, min(self.batches(start, len(cases)), len(cases)))
-            start = self._run_batch(cases, start, end, remaining, judge_one)
-            if resume is not None:
-                start = resume(start)
+    def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
+        end = max(start + 1, min(self.batches(start, len(cases)), len(cases)))
+        return self._run_batch(cases, start, end, remaining, judge_one)
 
     def _limits(self, count: int, remaining: float) -> RunLimits:
         run_s = self.time_s * min(count, BATCH) + self.start_s
