@@ -47,6 +47,11 @@ class RunRequest:
     start: int = 0
     capture_output: bool = False  # function style: report what each call printed
 
+    def driver_args(self) -> tuple[str, ...]:
+        """A function-style driver's arguments (the protocol of judge/harness.py)."""
+        output = ("--output",) if self.capture_output else ()
+        return ("--results-fd", "{results_fd}", "--start", str(self.start), *output)
+
 
 class Language(Protocol):
     name: str  # the API and CLI value: "python", "cpp", "java", "kotlin"

@@ -136,11 +136,8 @@ class Cpp:
         trees = {"bin": request.artifact}  # the build wrote /box/out; runs read /box/bin
         if request.style is Style.STDIO:
             return Command(argv=(f"/box/bin/{BINARY}",), layout=EMPTY_LAYOUT, trees=trees)
-        args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
-        if request.capture_output:
-            args.append("--output")
         return Command(
-            argv=(f"/box/bin/{BINARY}", *args),
+            argv=(f"/box/bin/{BINARY}", *request.driver_args()),
             files={"tests.txt": encode_cases(request.problem, request.cases)},
             layout=EMPTY_LAYOUT,
             trees=trees,

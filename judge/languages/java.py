@@ -93,20 +93,7 @@ class Java:
         return jvm.build_limits(jvm.JAVAC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
-        argv = [*jvm.jvm_flags(request.problem.LIMITS.memory_mb), "-cp", jvm.CLASSES]
-        if request.style == Style.STDIO:
-            return Command(
-                argv=(*argv, "Main"),
-                layout=jvm.layout(),
-                trees=_out(request),
-            )
-        args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
-        return Command(
-            argv=(*argv, jvm.DRIVER, *args, *["--output"] * request.capture_output),
-            files={"tests.txt": jvm.tests_text(request)},
-            layout=jvm.layout(),
-            trees=_out(request),
-        )
+        return jvm.run_command(request, "Main")
 
     def run_limits(self, base: RunLimits) -> RunLimits:
         return jvm.run_limits(base)
@@ -117,12 +104,6 @@ class Java:
         if "Main.java:" in text and "Solution.java:" not in text:
             return main
         return jvm.clean_compile_message(text, SOURCE, "new Solution().solution(...)")
-
-
-def _out(request: RunRequest) -> dict[str, str]:
-    if request.artifact is None:
-        raise ValueError("a Java run needs its compiled classes")
-    return {jvm.CLASSES_TREE: request.artifact}
 
 
 LANGUAGE = Java()

@@ -16,9 +16,10 @@ from functools import cache
 from importlib import resources
 
 from judge.answers import INT, ListType, ValueType
-from judge.languages.base import LanguageUnavailable, RunRequest
+from judge.languages.base import LanguageUnavailable, RunRequest, Style
 from judge.languages.tests_text import encode_cases
 from judge.problems import Problem
+from judge.sandbox.command import Command
 from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
 
@@ -131,8 +132,21 @@ def build_limits(time_s: float) -> RunLimits:
     )
 
 
-def tests_text(request: RunRequest) -> bytes:
-    return encode_cases(request.problem, request.cases)
+def run_command(request: RunRequest, main_class: str, jars: tuple[str, ...] = ()) -> Command:
+    """A JVM run of the compiled classes (bound at CLASSES) with `jars` on the class path:
+    `main_class` for a whole program, the driver on the tests for a function."""
+    if request.artifact is None:
+        raise ValueError("a JVM run needs its compiled classes")
+    argv = [*jvm_flags(request.problem.LIMITS.memory_mb), "-cp", ":".join((CLASSES, *jars))]
+    trees = {CLASSES_TREE: request.artifact}
+    if request.style == Style.STDIO:
+        return Command(argv=(*argv, main_class), layout=layout(jars), trees=trees)
+    return Command(
+        argv=(*argv, DRIVER, *request.driver_args()),
+        files={"tests.txt": encode_cases(request.problem, request.cases)},
+        layout=layout(jars),
+        trees=trees,
+    )
 
 
 # -- drivers -------------------------------------------------------------------------------

@@ -124,25 +124,7 @@ class Kotlin:
         return jvm.build_limits(jvm.KOTLINC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
-        if request.artifact is None:
-            raise ValueError("a Kotlin run needs its compiled classes")
-        argv = jvm.jvm_flags(request.problem.LIMITS.memory_mb)
-        argv += ["-cp", f"{jvm.CLASSES}:{_stdlib()}"]
-        layout = jvm.layout((_stdlib(),))
-        trees = {jvm.CLASSES_TREE: request.artifact}
-        if request.style == Style.STDIO:
-            return Command(
-                argv=(*argv, MAIN_CLASS),
-                layout=layout,
-                trees=trees,
-            )
-        args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
-        return Command(
-            argv=(*argv, jvm.DRIVER, *args, *["--output"] * request.capture_output),
-            files={"tests.txt": jvm.tests_text(request)},
-            layout=layout,
-            trees=trees,
-        )
+        return jvm.run_command(request, MAIN_CLASS, (_stdlib(),))
 
     def run_limits(self, base: RunLimits) -> RunLimits:
         return jvm.run_limits(base)

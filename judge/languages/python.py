@@ -85,11 +85,8 @@ class Python:
                 argv=(*INTERPRETER, "-u", f"/box/{SOURCE}"), files={SOURCE: request.source}
             )
         spec = json.dumps({"params": list(request.problem.PARAMS), "tests": list(request.cases)})
-        args = ["--results-fd", "{results_fd}", "--start", str(request.start)]
-        if request.capture_output:
-            args.append("--output")
         return Command(
-            argv=(*INTERPRETER, "/box/harness.py", *args),
+            argv=(*INTERPRETER, "/box/harness.py", *request.driver_args()),
             files={
                 "harness.py": harness_source(),
                 SOURCE: request.source,
