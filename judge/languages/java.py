@@ -87,7 +87,7 @@ class Java:
             "/box/out",
             *files,
         ]
-        return Command(argv=tuple(javac), files=files, layout=jvm.layout())
+        return Command(argv=tuple(javac), files=files, layout=jvm.layout(warm=False))
 
     def build_limits(self) -> RunLimits:
         return jvm.build_limits(jvm.JAVAC_TIME_S)

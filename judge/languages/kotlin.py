@@ -118,7 +118,9 @@ class Kotlin:
             "/box/out",
             *files,
         ]
-        return Command(argv=tuple(argv), files=files, layout=jvm.layout(_compiler_jars()))
+        return Command(
+            argv=tuple(argv), files=files, layout=jvm.layout(_compiler_jars(), warm=False)
+        )
 
     def build_limits(self) -> RunLimits:
         return jvm.build_limits(jvm.KOTLINC_TIME_S)

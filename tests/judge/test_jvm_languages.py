@@ -3,7 +3,7 @@ and compiler messages cut down to the submission's file (the corpus test compile
 
 from __future__ import annotations
 
-from judge.languages import Style, get_language
+from judge.languages import RunRequest, Style, get_language
 from judge.problems import get
 
 JAVAC_DRIVER_ERROR = """\
@@ -55,3 +55,18 @@ def test_kotlin_errors_keep_file_line_and_column():
     raw = '/box/Solution.kt:4:26: error: type mismatch\n    val x: Int = "a"\n'
     message = get_language("kotlin").clean_compile_message(raw)
     assert message.splitlines()[0] == "Solution.kt:4:26: error: type mismatch"
+
+
+def test_a_jvm_runs_on_a_warmed_layout_and_compiles_on_a_cold_one():
+    # A JVM reads only the pages of the classes it loads: a run's layout is read whole first,
+    # so what a run holding hidden boards loaded leaves nothing for a later run to time.
+    footholds = get("footholds")
+    for name in ("java", "kotlin"):
+        language = get_language(name)
+        build = language.build_command(footholds, Style.FUNCTION, b"class Solution {}")
+        assert build is not None and build.layout is not None and not build.layout.warm
+        for style in (Style.FUNCTION, Style.STDIO):
+            case = footholds.SAMPLES[0]["input"]
+            request = RunRequest(footholds, style, b"", "/nonexistent", [case], 0, False)
+            layout = language.run_command(request).layout
+            assert layout is not None and layout.warm, (name, style)
