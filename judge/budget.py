@@ -8,6 +8,9 @@ from collections.abc import Iterable
 from judge.problems import Problem
 
 STARTUP_S = 5.0  # starting Python and loading the solution, beyond the test's limit
+# The same for a hidden tier: the visible tier loaded the same program already, and wall time
+# a hidden run could spend asleep before its first answer would encode what it read.
+HIDDEN_STARTUP_S = 1.0
 SHRINK_BUDGET_S = 6.0  # wall time spent minimising one counterexample
 DIAGNOSIS_BUDGET_S = 5.0  # wall time spent on "where is the bug" below one failure
 

@@ -308,6 +308,7 @@ def _run_planned(
                 deadline,
                 compile_checked=hidden_tier,
                 capture_output=not hidden_tier,
+                hidden_input=hidden_tier,
             )
             if isinstance(runner, StdioRunner):
                 runner.batches = partial(_batch_end, owners)

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge import answers
-from judge.budget import STARTUP_S
+from judge.budget import HIDDEN_STARTUP_S, STARTUP_S
 from judge.languages.base import RunRequest
 from judge.problems import Problem
 from judge.program import CompileError, Program
@@ -98,6 +98,7 @@ class ProgramRunner:
         time_s: float,
         deadline: float,
         capture_output: bool = False,
+        hidden_input: bool = False,
     ) -> None:
         language = program.language
         self.problem = problem
@@ -107,6 +108,11 @@ class ProgramRunner:
         self.start_s = language.time_extra_s  # per process, on its first test
         self.deadline = deadline  # time.monotonic() at which the whole budget ends
         self.capture_output = capture_output
+        # The cases hold hidden input: the runs take the hidden phase (judge/sandbox/phase.py)
+        # and get no wall time to spend asleep before their first answer (a hidden tier's
+        # duration is a channel).
+        self.hidden_input = hidden_input
+        self.startup_s = HIDDEN_STARTUP_S if hidden_input else STARTUP_S
         self.notes: list[str] = []
         self.peak_memory_kb = 0
         self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
@@ -146,6 +152,7 @@ class Runner(ProgramRunner):
     choosing its own error text), not CE.
     `capture_output`: keep what each call prints (visible tests only: output is a channel
     for anything the process read, so a run holding hidden inputs never reports it).
+    `hidden_input`: the cases are hidden boards (see ProgramRunner).
     """
 
     def __init__(
@@ -157,8 +164,11 @@ class Runner(ProgramRunner):
         deadline: float,
         compile_checked: bool = False,
         capture_output: bool = False,
+        hidden_input: bool = False,
     ) -> None:
-        super().__init__(problem, program, sandbox, time_s, deadline, capture_output)
+        super().__init__(
+            problem, program, sandbox, time_s, deadline, capture_output, hidden_input
+        )
         self.compile_checked = compile_checked or program.artifact is not None
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
@@ -179,14 +189,14 @@ class Runner(ProgramRunner):
             start,
             self.capture_output,
         )
-        proc = self.sandbox.run(language.run_command(request), limits)
+        proc = self.sandbox.run(language.run_command(request), limits, hidden=self.hidden_input)
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
         self._limit_s = self.time_s + self.start_s
         with proc:
             try:
-                ready = self._read(proc, min(STARTUP_S + self._limit_s, remaining))
+                ready = self._read(proc, min(self.startup_s + self._limit_s, remaining))
             except TimeoutError:
                 proc.kill()
                 return self._fail_rest(

@@ -19,7 +19,14 @@ def runner_for(
     deadline: float,
     compile_checked: bool = False,
     capture_output: bool = False,
+    hidden_input: bool = False,
 ) -> Runner | StdioRunner:
+    """`hidden_input`: the cases are hidden boards: the runs take the hidden phase of the
+    phase lock (judge/sandbox/phase.py), with less wall time to spend asleep."""
     if program.style == "stdio":
-        return StdioRunner(problem, program, sandbox, time_s, deadline, capture_output)
-    return Runner(problem, program, sandbox, time_s, deadline, compile_checked, capture_output)
+        return StdioRunner(
+            problem, program, sandbox, time_s, deadline, capture_output, hidden_input=hidden_input
+        )
+    return Runner(
+        problem, program, sandbox, time_s, deadline, compile_checked, capture_output, hidden_input
+    )

@@ -68,8 +68,11 @@ class StdioRunner(ProgramRunner):
         deadline: float,
         capture_output: bool = False,
         batches: Callable[[int, int], int] = default_batches,
+        hidden_input: bool = False,
     ) -> None:
-        super().__init__(problem, program, sandbox, time_s, deadline, capture_output)
+        super().__init__(
+            problem, program, sandbox, time_s, deadline, capture_output, hidden_input
+        )
         self.batches = batches
 
     def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
@@ -79,10 +82,12 @@ class StdioRunner(ProgramRunner):
     def _limits(self, count: int, remaining: float) -> RunLimits:
         run_s = self.time_s * min(count, BATCH) + self.start_s
         cpu = min(run_s, remaining)
+        # A hidden run's wall allowance beyond its CPU is small: time asleep is a channel.
+        wall = run_s * 1.25 + 0.5 if self.hidden_input else 2 * run_s + 1.0
         return self.program.language.run_limits(
             RunLimits(
                 cpu_s=cpu,
-                wall_s=min(2 * run_s + 1.0, remaining + 1.0),
+                wall_s=min(wall, remaining + 1.0),
                 memory_bytes=self.memory_mb << 20,
                 result_bytes=RESULT_BYTES,
                 result_line_bytes=LINE_BYTES,
@@ -104,7 +109,7 @@ class StdioRunner(ProgramRunner):
         )
         read: list[Outcome] = []  # the answers read, in case order
         overlong = extra = False
-        proc = self.sandbox.run(command, limits)
+        proc = self.sandbox.run(command, limits, hidden=self.hidden_input)
         with proc:
             clock = _Clock()
             while True:

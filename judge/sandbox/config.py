@@ -30,8 +30,11 @@ class SandboxConfig:
     # worked out once per process.
     layout_cache: str | None = None
     # False for one person's command line (who holds every input already): skips closing the
-    # page-cache channel between runs, which reads the whole runtime once.
+    # page-cache channel between runs, which reads the whole runtime once, and the phase lock.
     shared_by_students: bool = True
+    # The phase lock's directory (phase.py): the same for every judge on the machine; None:
+    # /run/judge-phase as root.
+    phase_dir: str | None = None
 
     def __post_init__(self) -> None:
         if self.slots < 1:
@@ -57,6 +60,7 @@ class SandboxConfig:
             "uid_base": number("JUDGE_SANDBOX_UID_BASE", DEFAULT_UID_BASE),
             "slot_dir": environ.get("JUDGE_SANDBOX_SLOT_DIR") or None,
             "cgroup_parent": environ.get("JUDGE_CGROUP_PARENT") or None,
+            "phase_dir": environ.get("JUDGE_SANDBOX_PHASE_DIR") or None,
         }
         values.update({k: v for k, v in overrides.items() if v is not None})
         return cls(**values)

@@ -31,6 +31,7 @@ from judge.sandbox.errors import OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import make_jail
 from judge.sandbox.limits import RunLimits
 from judge.sandbox.outputs import OutputRefused, collect_output
+from judge.sandbox.phase import PhaseLock, default_phase_dir
 from judge.sandbox.processes import Jail
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, LockedDir, locked_dir, remove_stale
 
@@ -218,11 +219,19 @@ class Process:
 class Sandbox:
     """Starts sandboxed runs; `sandboxed` is False only when explicitly configured off."""
 
-    def __init__(self, jail_factory, python: str, sandboxed: bool, notes: list[str]) -> None:
+    def __init__(
+        self,
+        jail_factory,
+        python: str,
+        sandboxed: bool,
+        notes: list[str],
+        phases: PhaseLock | None = None,
+    ) -> None:
         self._jail_factory = jail_factory
         self.python = python
         self.sandboxed = sandboxed
         self.notes = notes
+        self.phases = phases  # None: one person's command line, nobody else's output to guard
 
     def run_python(
         self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
@@ -231,20 +240,32 @@ class Sandbox:
         argv = ("{python}", "-I", "-S", "-B", f"/box/{script}", *args)
         return self.run(Command(argv=argv, files=files), limits)
 
-    def run(self, command: Command, limits: RunLimits) -> Process:
-        """Start `command` (judge/sandbox/command.py says what each field does)."""
-        try:
-            return self._start(command, limits)
-        except subprocess.SubprocessError:
-            # The child failed between fork and exec (joining its cgroup, dropping to the
-            # slot uid, its rlimits): seen once in thousands of runs on a loaded machine, and
-            # nothing of the submission had run yet. Once more, then it is the machine's fault.
-            try:
-                return self._start(command, limits)
-            except subprocess.SubprocessError as e:
-                raise SandboxUnavailable(f"the sandbox's process could not start: {e}") from e
+    def run(self, command: Command, limits: RunLimits, *, hidden: bool = False) -> Process:
+        """Start `command` (judge/sandbox/command.py says what each field does).
 
-    def _start(self, command: Command, limits: RunLimits) -> Process:
+        `hidden`: the run holds hidden input (a hidden tier). It waits until no run whose
+        output a student sees is going on the machine, and those wait for it (phase.py);
+        the phase is held until the run is killed and reaped.
+        """
+        held = self.phases.acquire(hidden) if self.phases is not None else None
+        try:
+            try:
+                return self._start(command, limits, held)
+            except subprocess.SubprocessError:
+                # The child failed between fork and exec (joining its cgroup, dropping to the
+                # slot uid, its rlimits): seen once in thousands of runs on a loaded machine,
+                # and nothing of the submission had run yet. Once more, then it is the
+                # machine's fault.
+                try:
+                    return self._start(command, limits, held)
+                except subprocess.SubprocessError as e:
+                    raise SandboxUnavailable(f"the sandbox's process could not start: {e}") from e
+        except BaseException:
+            if held is not None:
+                os.close(held)
+            raise
+
+    def _start(self, command: Command, limits: RunLimits, held: int | None) -> Process:
         for name in [*command.files, *command.trees]:
             if "/" in name or name.startswith(".") or name in ("", "out"):
                 raise ValueError(f"bad file name {name!r}")
@@ -305,16 +326,21 @@ class Sandbox:
         jail.started(popen)
 
         def cleanup(ended_clean: bool) -> str | None:
-            """Take /box/out out (when asked for), then remove the run's directory."""
+            """Take /box/out out (when asked for), remove the run's directory, leave the
+            phase (every process of the run is reaped by now)."""
             refused = None
-            if command.writable is not None:
-                try:
-                    if not ended_clean:
-                        raise OutputRefused("a process of the run outlived it")
-                    collect_output(os.path.join(workdir, "out"), command.writable)
-                except OutputRefused as e:
-                    refused = str(e)
-            box.remove()
+            try:
+                if command.writable is not None:
+                    try:
+                        if not ended_clean:
+                            raise OutputRefused("a process of the run outlived it")
+                        collect_output(os.path.join(workdir, "out"), command.writable)
+                    except OutputRefused as e:
+                        refused = str(e)
+                box.remove()
+            finally:
+                if held is not None:
+                    os.close(held)
             return refused
 
         return Process(
@@ -346,7 +372,8 @@ def make_sandbox(config: SandboxConfig) -> Sandbox:
             "submissions unconfined (local development only)"
         )
     factory, notes = make_jail(config, python)
-    return Sandbox(factory, python, mode != "none", notes)
+    phases = PhaseLock(config.phase_dir or default_phase_dir()) if config.shared_by_students else None
+    return Sandbox(factory, python, mode != "none", notes, phases)
 
 
 def remove_stale_run_dirs(parent: str | None = None) -> list[str]:

@@ -86,9 +86,9 @@ class Counting:
         self.sandbox = sandbox
         self.runs = 0
 
-    def run(self, command, limits):
+    def run(self, command, limits, hidden=False):
         self.runs += 1
-        return self.sandbox.run(command, limits)
+        return self.sandbox.run(command, limits, hidden=hidden)
 
 
 @pytest.fixture(scope="module")

@@ -55,7 +55,7 @@ class FakeSandbox:
         self.before = before  # called before failing: to break the database meanwhile
         self.runs = 0
 
-    def run(self, command, limits):
+    def run(self, command, limits, hidden=False):
         self.runs += 1
         if self.before is not None:
             self.before()

@@ -1,0 +1,100 @@
+"""The channel of issue 19, end to end: a submission's hidden tier holds the hidden board and
+signals it through a counter the whole kernel shares (open AIO contexts, /proc/sys/fs/aio-nr);
+a Run started at the same time reads the counter and prints it. With the phase lock the two
+never run at once, whatever the counter: each process's own clock says when it ran."""
+
+from __future__ import annotations
+
+import threading
+from pathlib import Path
+
+from judge.grade import grade
+from judge.run import run_cases
+from judge.verdict import TestKind
+
+HONEST = (Path(__file__).parents[1] / "submissions/accepted/footholds_memo.py").read_text()
+# Nothing in the plan's visible tiers is this board: the sender acts on it alone.
+HIDDEN_BOARD = {"board": [[1, 1, 0, 1], [1, 0, 1, 1], [1, 1, 1, 0]], "aloc": [0, 0], "bloc": [2, 2]}
+SENDER = (
+    HONEST
+    + f'''
+import ctypes, time
+_honest = solution
+SECRET = {HIDDEN_BOARD["board"]!r}
+
+
+def solution(board, aloc, bloc):
+    if board != SECRET:
+        return _honest(board, aloc, bloc)
+    began = time.monotonic_ns()
+    ones = sum(map(sum, board))  # what it sends: read from the hidden board
+    libc = ctypes.CDLL(None, use_errno=True)
+    ctx = ctypes.c_ulong(0)
+    libc.syscall(206, 4096 + 64 * ones, ctypes.byref(ctx))  # io_setup: aio-nr goes up
+    end = time.monotonic() + 1.5
+    while time.monotonic() < end:
+        pass
+    libc.syscall(207, ctx)  # io_destroy
+    return began * 10**20 + time.monotonic_ns()  # its interval, for the test (WA)
+'''
+)
+RECEIVER = """
+import time
+
+
+def aio_nr():
+    try:
+        with open("/proc/sys/fs/aio-nr") as f:
+            return int(f.read())
+    except (OSError, ValueError):
+        return -1
+
+
+def solution(board, aloc, bloc):
+    began = time.monotonic_ns()
+    seen = set()
+    end = time.monotonic() + 0.4
+    while time.monotonic() < end:
+        seen.add(aio_nr())
+    print(began, time.monotonic_ns(), max(seen) - min(seen))
+    return 0
+"""
+CASE = {"board": [[1, 1, 1]], "aloc": [0, 0], "bloc": [0, 2]}
+
+
+def interval(number: int) -> tuple[int, int]:
+    return divmod(number, 10**20)
+
+
+def test_a_run_never_runs_beside_a_hidden_tier(sandbox):
+    graded: dict = {}
+
+    def submit() -> None:
+        graded["result"] = grade(
+            "footholds",
+            SENDER,
+            hidden_cases=[{"input": HIDDEN_BOARD}],
+            seed=3,
+            random_count=0,
+            sandbox=sandbox,
+            diagnose=False,
+        )
+
+    grading = threading.Thread(target=submit)
+    grading.start()
+    printed = []
+    while grading.is_alive():  # a student's Runs, one after another, while it grades
+        run = run_cases("footholds", RECEIVER, [CASE], sandbox=sandbox)
+        printed += [r.stdout for r in run.results]
+    grading.join()
+
+    result = graded["result"]
+    hidden = [t for t in result.tests if t.kind is TestKind.HIDDEN]
+    assert len(hidden) == 1 and isinstance(hidden[0].got, int), hidden
+    sent_from, sent_to = interval(hidden[0].got)
+    runs = [tuple(map(int, line.split())) for line in printed if line.strip()]
+    assert len(runs) >= 3, printed  # the runs went on during the visible tier and after
+    for began, ended, moved in runs:
+        assert moved <= 0, f"the Run saw aio-nr move by {moved}: the hidden board's signal"
+        assert ended < sent_from or began > sent_to, "a Run ran beside the hidden tier"
+    assert any(began > sent_to for began, _, _ in runs)  # one ran after it, as it waited
