@@ -372,7 +372,9 @@ def make_sandbox(config: SandboxConfig) -> Sandbox:
             "submissions unconfined (local development only)"
         )
     factory, notes = make_jail(config, python)
-    phases = PhaseLock(config.phase_dir or default_phase_dir()) if config.shared_by_students else None
+    phases = None
+    if config.shared_by_students:
+        phases = PhaseLock(config.phase_dir or default_phase_dir())
     return Sandbox(factory, python, mode != "none", notes, phases)
 
 
