@@ -166,9 +166,7 @@ class Runner(ProgramRunner):
         capture_output: bool = False,
         hidden_input: bool = False,
     ) -> None:
-        super().__init__(
-            problem, program, sandbox, time_s, deadline, capture_output, hidden_input
-        )
+        super().__init__(problem, program, sandbox, time_s, deadline, capture_output, hidden_input)
         self.compile_checked = compile_checked or program.artifact is not None
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report

@@ -70,9 +70,7 @@ class StdioRunner(ProgramRunner):
         batches: Callable[[int, int], int] = default_batches,
         hidden_input: bool = False,
     ) -> None:
-        super().__init__(
-            problem, program, sandbox, time_s, deadline, capture_output, hidden_input
-        )
+        super().__init__(problem, program, sandbox, time_s, deadline, capture_output, hidden_input)
         self.batches = batches
 
     def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:

@@ -17,7 +17,7 @@ HONEST = (Path(__file__).parents[1] / "submissions/accepted/footholds_memo.py").
 HIDDEN_BOARD = {"board": [[1, 1, 0, 1], [1, 0, 1, 1], [1, 1, 1, 0]], "aloc": [0, 0], "bloc": [2, 2]}
 SENDER = (
     HONEST
-    + f'''
+    + f"""
 import ctypes, time
 _honest = solution
 SECRET = {HIDDEN_BOARD["board"]!r}
@@ -36,7 +36,7 @@ def solution(board, aloc, bloc):
         pass
     libc.syscall(207, ctx)  # io_destroy
     return began * 10**20 + time.monotonic_ns()  # its interval, for the test (WA)
-'''
+"""
 )
 RECEIVER = """
 import time
