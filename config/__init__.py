@@ -75,6 +75,14 @@ class Settings(BaseSettings):
     resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
     broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
 
+    # Where hidden tiers run: "local" (in the grading worker, kept apart from every visible
+    # run on the host by the phase lock) or "queue" (sent to the hidden lane's workers,
+    # worker/hidden_lane.py, which run nothing visible: hosts of their own; needs Redis).
+    hidden_tiers: Literal["local", "queue"] = "local"
+    hidden_slots: int = Field(default=2, ge=1)  # processes of a hidden lane's worker
+    # The phase lock's directory (judge/sandbox/phase.py): every worker on one kernel must
+    # name the same (compose mounts one volume there). None: /run/judge-phase as root.
+    sandbox_phase_dir: str | None = None
     # The sandbox (judge.sandbox.SandboxConfig). As root each worker leases its own block of
     # sandbox_slots uids, from sandbox_uid_base on, in the database (worker/uid_blocks.py).
     sandbox_python: str | None = None  # None: the system python3

@@ -28,6 +28,7 @@ import judge
 from judge import answers, problems
 from judge.bug_search import diagnose_first_failure
 from judge.build import BuildCache, built
+from judge.hidden_tier import HiddenTier, SendHiddenTier
 from judge.languages import Style, resolve
 from judge.plan import PlannedTest, plan_tests, small_answers
 from judge.problems import Problem
@@ -77,6 +78,7 @@ def grade(
     language: str = "python",
     style: str = "function",
     build_cache: BuildCache | None = None,
+    hidden_tier: SendHiddenTier | None = None,
 ) -> GradeResult:
     """Grade one submission; never raises for anything the submission does.
 
@@ -97,6 +99,8 @@ def grade(
     (judge.bug_search); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
     `interrupts`: exceptions the caller raises into the grading to stop it (a task's soft
     time limit), re-raised as they are instead of becoming an IE verdict.
+    `hidden_tier`: where the hidden boards run instead of here (judge/hidden_tier.py: hosts
+    that run hidden tiers alone); None: here, in the hidden phase of the phase lock.
     """
     started = time.monotonic()
     module = problems.get(problem) if isinstance(problem, str) else problem
@@ -158,6 +162,7 @@ def grade(
                 on_test,
                 diagnose and chosen is Style.FUNCTION,  # the search asks about positions
                 interrupts,
+                hidden_tier,
             )
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
@@ -202,6 +207,7 @@ def _run_planned(
     on_test: Callable[[TestResult], None] | None,
     diagnose: bool,
     interrupts: tuple[type[BaseException], ...],
+    send_hidden: SendHiddenTier | None = None,
 ) -> list[Runner | StdioRunner]:
     """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
     visible tier's runner (the only one whose figures a student may see) first."""
@@ -296,7 +302,20 @@ def _run_planned(
             group = owners[k][1] if k < len(owners) else None
             return group.first + group.count if group is not None and group.done else k
 
-        if not stopped and cases:
+        if not stopped and cases and hidden_tier and send_hidden is not None:
+            tier_sent = HiddenTier(
+                module.SLUG,
+                program.language.name,
+                program.style.value,
+                program.source.decode("utf-8"),
+                cases,
+                time_s,
+                max(deadline - time.monotonic(), 0.0),
+            )
+            for k, outcome in enumerate(send_hidden(tier_sent)[: len(cases)]):
+                if not judge_one(k, outcome):
+                    break
+        elif not stopped and cases:
             # The hidden tier's source was compiled by the visible tier's first process.
             # Printed output is kept for visible tests only (a hidden run's output could carry
             # its inputs).

@@ -21,6 +21,10 @@ REJUDGE_QUEUE = "judge.rejudge"
 # The fast lane: runs (not submissions) on a queue of their own, consumed only by the run
 # lane's worker (worker/run_lane.py), so grading cannot starve runs nor runs grading.
 RUN_QUEUE = "judge.run"
+# Hidden tiers sent away (JUDGE_HIDDEN_TIERS=queue), consumed only by the hidden lane's
+# workers (worker/hidden_lane.py), which run nothing a student sees.
+HIDDEN_QUEUE = "judge.hidden"
+HIDDEN_TASK = "judge.hidden_tier"
 GRADE_TASK = "judge.grade_submission"
 STRENGTH_TASK = "judge.strength_report"
 RUN_TASK = "judge.run_code"
@@ -28,14 +32,16 @@ RUN_TASK = "judge.run_code"
 GRADING_QUEUES = (LIVE_QUEUE, REJUDGE_QUEUE)
 
 
-def make_celery(settings: Settings, *, run_lane: bool = False) -> Celery:
+def make_celery(settings: Settings, *, run_lane: bool = False, hidden_lane: bool = False) -> Celery:
     """The app that grades (and enqueues anything), or with `run_lane` the run lane's: it
-    consumes judge.run alone with JUDGE_RUN_SLOTS processes. A worker consumes the queues of
-    its app's `task_queues`, so the grading workers never take a run."""
+    consumes judge.run alone with JUDGE_RUN_SLOTS processes, or with `hidden_lane` the hidden
+    lane's: judge.hidden alone with JUDGE_HIDDEN_SLOTS. A worker consumes the queues of its
+    app's `task_queues`, so the grading workers never take a run nor a hidden tier."""
     broker, transport_cls = settings.broker, None
     if broker.startswith("sqla+sqlite:"):
         broker, transport_cls = broker.removeprefix("sqla+"), TRANSPORT
     app = Celery("judge", broker=broker, set_as_current=False)
+    queues = (RUN_QUEUE,) if run_lane else (HIDDEN_QUEUE,) if hidden_lane else GRADING_QUEUES
     # Soft limit: the task gives its claim back for a retry; hard limit: the pool child is killed
     # and, with reject_on_worker_lost, the message goes back to the queue.
     soft_limit = math.ceil(longest_grading_s(problems.registry().values())) + 60
@@ -60,13 +66,17 @@ def make_celery(settings: Settings, *, run_lane: bool = False) -> Celery:
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
-        worker_concurrency=settings.run_slots if run_lane else settings.worker_slots,
+        worker_concurrency=settings.run_slots
+        if run_lane
+        else settings.hidden_slots
+        if hidden_lane
+        else settings.worker_slots,
         task_soft_time_limit=soft_limit,
         task_time_limit=hard_limit,
         broker_transport_options=transport,
         broker_connection_retry_on_startup=True,
-        task_queues=tuple(Queue(name) for name in ((RUN_QUEUE,) if run_lane else GRADING_QUEUES)),
-        task_default_queue=RUN_QUEUE if run_lane else LIVE_QUEUE,
+        task_queues=tuple(Queue(name) for name in queues),
+        task_default_queue=queues[0],
         worker_hijack_root_logger=False,
         broker_transport=transport_cls,
     )

@@ -13,6 +13,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from config import Settings
 from judge.build import BuildCache
+from judge.hidden_tier import SendHiddenTier
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
 
@@ -23,6 +24,9 @@ class Runtime:
         # This worker's first sandbox uid, from its leased block (worker/uid_blocks.py); set
         # at worker start, before the pool forks. None: settings.sandbox_uid_base.
         self.uid_base: int | None = None
+        # Where this worker's gradings send their hidden tiers (worker/hidden.py), or None:
+        # run here, under the phase lock.
+        self.hidden_tier: SendHiddenTier | None = None
 
     @cached_property
     def session_factory(self) -> sessionmaker[Session]:
@@ -42,6 +46,7 @@ class Runtime:
             uid_base=self.uid_base if self.uid_base is not None else settings.sandbox_uid_base,
             slot_dir=settings.sandbox_slot_dir,
             cgroup_parent=settings.cgroup_parent,
+            phase_dir=settings.sandbox_phase_dir,
         )
 
     @cached_property

@@ -26,6 +26,7 @@ from store.outcome import JudgingOutcome
 from store.transient import first_line, is_transient
 from worker import outcomes, startup
 from worker.app import GRADE_TASK
+from worker.hidden import SendToHiddenLane
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
 
@@ -240,6 +241,7 @@ def grade_job(
             on_test=on_test,
             max_source_bytes=runtime.settings.max_source_bytes,
             interrupts=(SoftTimeLimitExceeded,),
+            hidden_tier=runtime.hidden_tier,  # None: here, under the phase lock
         )
     except INFRASTRUCTURE_ERRORS:
         raise
@@ -252,6 +254,8 @@ def grade_job(
 def register(app: Celery, runtime: Runtime) -> None:
     settings = runtime.settings
     enqueue = Enqueuer(app)
+    if settings.hidden_tiers == "queue":
+        runtime.hidden_tier = SendToHiddenLane(app, settings)
     startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
 
     @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)

@@ -1,0 +1,121 @@
+"""Hidden tiers on workers of their own (JUDGE_HIDDEN_TIERS=queue).
+
+The grading worker runs the visible tiers, then sends the hidden tier (judge/hidden_tier.py)
+to judge.hidden and waits for its outcomes on a Redis list of its own; a hidden lane's
+worker (worker/hidden_lane.py) compiles the source, runs the hidden boards and pushes the
+outcomes there. Hidden workers run nothing a student sees, so on hosts of their own nothing
+of a hidden tier can reach a visible run through the kernel. On one host the phase lock does
+the same (JUDGE_HIDDEN_TIERS=local, the default).
+
+A lost message, a dead hidden worker or one that never answers is an infrastructure error of
+the grading: it gives its claim back and is retried like any other (worker/tasks.py).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import uuid
+from functools import cached_property
+from typing import Any
+
+import redis
+from celery import Celery
+
+import judge.grade
+from config import Settings
+from judge.hidden_tier import HiddenTier, outcome_from_wire, outcome_to_wire, run_hidden_tier
+from judge.program import CompileError
+from judge.runner import Outcome
+from judge.sandbox import SandboxUnavailable
+from store.transient import first_line
+from worker import startup
+from worker.app import HIDDEN_QUEUE, HIDDEN_TASK
+from worker.queue import RETRY_POLICY
+from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+WAIT_EXTRA_S = 30.0  # beyond the tier's budget: the queue, a compile, the reply
+REPLY_TTL_S = 300  # a reply nobody took (its grading gave up) is gone after this
+REPLY_BYTES = 16 << 20  # no honest tier's outcomes come near it
+
+
+def _redis(settings: Settings) -> redis.Redis:
+    if not settings.broker.startswith(("redis://", "rediss://")):
+        raise ValueError("JUDGE_HIDDEN_TIERS=queue needs a Redis broker (JUDGE_BROKER_URL)")
+    return redis.Redis.from_url(settings.broker)
+
+
+def _reply_key(settings: Settings) -> str:
+    return f"{settings.broker_key_prefix or ''}judge:hidden-reply:{uuid.uuid4().hex}"
+
+
+class SendToHiddenLane:
+    """grade()'s `hidden_tier`: sends the tier to judge.hidden and waits for its outcomes."""
+
+    def __init__(self, app: Celery, settings: Settings) -> None:
+        self.app = app
+        self.settings = settings
+
+    @cached_property
+    def redis(self) -> redis.Redis:
+        return _redis(self.settings)
+
+    def __call__(self, tier: HiddenTier) -> list[Outcome]:
+        key = _reply_key(self.settings)
+        wait_s = tier.budget_s + WAIT_EXTRA_S
+        try:
+            self.app.send_task(
+                HIDDEN_TASK,
+                args=[tier.to_dict(), key],
+                queue=HIDDEN_QUEUE,
+                expires=wait_s,  # a hidden worker does not run one its grading gave up on
+                retry=True,
+                retry_policy=RETRY_POLICY,
+            )
+            popped = self.redis.blpop([key], timeout=max(1, round(wait_s)))
+        except (redis.RedisError, OSError) as exc:
+            raise SandboxUnavailable(f"the hidden lane is unreachable: {first_line(exc)}") from exc
+        if popped is None:
+            raise SandboxUnavailable(f"no hidden worker answered within {wait_s:.0f} s")
+        return _outcomes(popped[1])
+
+
+def _outcomes(raw: bytes | str) -> list[Outcome]:
+    if len(raw) > REPLY_BYTES:
+        raise ValueError("a hidden worker's reply is too large")
+    reply = json.loads(raw)
+    error = reply.get("error") if isinstance(reply, dict) else "malformed"
+    if error == "unavailable":
+        raise SandboxUnavailable(f"the hidden worker's sandbox failed: {reply.get('message')}")
+    if error is not None or not isinstance(reply.get("outcomes"), list):
+        raise RuntimeError(f"the hidden worker failed ({error}): {reply.get('message')}")
+    return [outcome_from_wire(item) for item in reply["outcomes"]]
+
+
+def carry_out(runtime: Runtime, message: Any) -> dict[str, Any]:
+    """Run one hidden tier on this (hidden) worker: its outcomes, or why there are none."""
+    try:
+        tier = HiddenTier.from_dict(message)
+        outcomes = run_hidden_tier(tier, runtime.sandbox, runtime.build_cache)
+    except judge.grade.INFRASTRUCTURE_ERRORS as exc:
+        return {"error": "unavailable", "message": first_line(exc)}
+    except CompileError:  # the grading worker compiled the same source
+        return {"error": "compile", "message": "the source did not compile on the hidden worker"}
+    except Exception as exc:
+        log.exception("hidden tier failed")
+        return {"error": "internal", "message": type(exc).__name__}
+    return {"outcomes": [outcome_to_wire(o) for o in outcomes]}
+
+
+def register(app: Celery, runtime: Runtime) -> None:
+    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
+    replies = _redis(runtime.settings)
+
+    @app.task(name=HIDDEN_TASK)
+    def hidden_tier(message: Any, reply_key: str) -> str:
+        reply = carry_out(runtime, message)
+        replies.rpush(reply_key, json.dumps(reply))
+        replies.expire(reply_key, REPLY_TTL_S)
+        return str(reply.get("error") or f"{len(reply['outcomes'])} outcomes")
