@@ -30,8 +30,10 @@ SETTINGS_VARS = {f"JUDGE_{name.upper()}" for name in Settings.model_fields}
 
 
 def test_the_stack_has_its_services_and_one_judge_image() -> None:
-    assert {"postgres", "redis", "migrate", "api", "worker", "runner", "sweeper"} <= set(SERVICES)
-    assert set(JUDGE_SERVICES) == {"migrate", "api", "worker", "runner", "sweeper"}
+    assert {"postgres", "redis", "migrate", "api", "worker", "runner", "hidden", "sweeper"} <= set(
+        SERVICES
+    )
+    assert set(JUDGE_SERVICES) == {"migrate", "api", "worker", "runner", "hidden", "sweeper"}
     assert {SERVICES[name]["build"] for name in JUDGE_SERVICES} == {"."}
     assert len({SERVICES[name]["image"] for name in JUDGE_SERVICES}) == 1
     dockerfile = (REPO / "Dockerfile").read_text()
@@ -53,13 +55,13 @@ def test_datastores_persist_and_have_healthchecks() -> None:
     assert command[command.index("--appendonly") + 1] == "yes"
     assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
     assert "ping" in redis["healthcheck"]["test"]
-    for name in ("api", "worker", "runner"):
+    for name in ("api", "worker", "runner", "hidden"):
         assert SERVICES[name]["healthcheck"]["test"], name
 
 
 def test_services_start_in_order() -> None:
     assert SERVICES["migrate"]["depends_on"]["postgres"]["condition"] == "service_healthy"
-    for name in ("api", "worker", "runner", "sweeper"):
+    for name in ("api", "worker", "runner", "hidden", "sweeper"):
         depends = SERVICES[name]["depends_on"]
         assert depends["migrate"]["condition"] == "service_completed_successfully", name
         assert depends["redis"]["condition"] == "service_healthy", name
@@ -76,15 +78,26 @@ def test_environment_names_are_settings_fields() -> None:
         assert env["JUDGE_REGISTRATION"] == "${JUDGE_REGISTRATION:-open}"
 
 
-@pytest.mark.parametrize(("service", "slots"), [("worker", "WORKER"), ("runner", "RUN")])
+@pytest.mark.parametrize(
+    ("service", "slots"), [("worker", "WORKER"), ("runner", "RUN"), ("hidden", "HIDDEN")]
+)
 def test_the_sandboxing_services_may_use_bubblewrap(service: str, slots: str) -> None:
     worker = SERVICES[service]
     assert {"seccomp=unconfined", "apparmor=unconfined"} <= set(worker["security_opt"])
     assert "SYS_ADMIN" in worker["cap_add"]
     assert f"JUDGE_{slots}_SLOTS" in worker["environment"]
     assert "ports" not in worker  # scaled with --scale worker=N: nothing to collide on
-    others = {name for name, s in SERVICES.items() if s.get("cap_add")} - {"worker", "runner"}
+    others = {name for name, s in SERVICES.items() if s.get("cap_add")} - {
+        "worker",
+        "runner",
+        "hidden",
+    }
     assert not others  # only they get these permissions
+    # One phase lock for every sandboxing service on the host (judge/sandbox/phase.py).
+    assert "phase:/run/judge-phase" in worker["volumes"]
+    from judge.sandbox.phase import default_phase_dir
+
+    assert default_phase_dir() == "/run/judge-phase" or os.geteuid() != 0
 
 
 def _queue_option(command: list[str]) -> list[str] | None:
@@ -106,6 +119,23 @@ def test_runs_have_a_lane_of_their_own() -> None:
     assert [q.name for q in grading.conf.task_queues] == list(GRADING_QUEUES)
     assert [q.name for q in lane.conf.task_queues] == [RUN_QUEUE]
     assert (grading.conf.worker_concurrency, lane.conf.worker_concurrency) == (2, 3)
+
+
+def test_hidden_tiers_have_workers_of_their_own() -> None:
+    """The worker sends hidden tiers to judge.hidden, which the hidden service alone
+    consumes, and the sandboxing services share one phase lock."""
+    from worker.app import GRADING_QUEUES, HIDDEN_QUEUE, RUN_QUEUE, make_celery
+
+    hidden, worker = SERVICES["hidden"]["command"], SERVICES["worker"]["command"]
+    assert hidden[hidden.index("-A") + 1] == "worker.hidden_lane"
+    assert _queue_option(hidden) == [HIDDEN_QUEUE]
+    assert SERVICES["worker"]["environment"]["JUDGE_HIDDEN_TIERS"] == "queue"
+    assert HIDDEN_QUEUE not in (_queue_option(worker) or GRADING_QUEUES)
+    assert HIDDEN_QUEUE != RUN_QUEUE
+    settings = Settings(secret_key="compose-test", hidden_slots=3)
+    lane = make_celery(settings, hidden_lane=True)
+    assert [q.name for q in lane.conf.task_queues] == [HIDDEN_QUEUE]
+    assert lane.conf.worker_concurrency == 3
 
 
 def test_the_file_follows_the_compose_schema() -> None:
