@@ -27,7 +27,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
         "--only",
-        choices=("judge", "languages", "service", "load", "workers"),
+        choices=("judge", "languages", "service", "load", "workers", "phases"),
         help="run one group",
     )
     args = parser.parse_args()
@@ -52,6 +52,11 @@ def main() -> int:
 
         print("== service under floods (python -m bench --only load)")
         service_load.run(report)
+    if args.only in (None, "phases"):
+        from bench import phases
+
+        print("== the phase lock (python -m bench --only phases)")
+        phases.run(report)
     if args.only in (None, "workers"):
         from bench import scaling
 

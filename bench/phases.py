@@ -1,0 +1,128 @@
+"""The phase lock's cost: grading throughput and a Run's latency with the lock and without it,
+measured in one run, the two configurations taking turns.
+
+Two grading processes (the worker's two slots) grade 20 correct footholds submissions of 20
+students (the full default plan plus five hidden boards each, so every grading has a
+hidden tier), while a third process (the run lane) runs a student's code on the samples
+again and again. Without the lock the same processes run with `sandbox.phases = None`.
+
+    from bench import phases
+    numbers = phases.run(report)
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import time
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any
+
+from bench.report import Report, percentile, report_numbers
+
+SOURCE = (Path(__file__).parents[1] / "tests/submissions/accepted/footholds_memo.py").read_text()
+SUBMISSIONS = 20
+SLOTS = 2
+HIDDEN_BOARDS = 5
+ROUNDS = 2  # with, without, with, without
+
+_sandbox: Any = None
+
+
+def _start(locked: bool) -> None:
+    global _sandbox
+    from judge.sandbox import SandboxConfig, make_sandbox
+
+    _sandbox = make_sandbox(SandboxConfig())
+    if not locked:
+        _sandbox.phases = None
+
+
+def _hidden_boards(seed: int) -> list[dict[str, Any]]:
+    from judge.problems import footholds
+
+    rng = random.Random(seed)
+    return [{"input": footholds.generate(rng, "random")} for _ in range(HIDDEN_BOARDS)]
+
+
+def _ready(_: int) -> int:
+    return os.getpid()
+
+
+def _grade(seed: int) -> float:
+    from judge.grade import grade
+
+    began = time.monotonic()
+    result = grade(
+        "footholds", SOURCE, hidden_cases=_hidden_boards(seed), seed=seed, sandbox=_sandbox
+    )
+    assert result.verdict.value == "AC", result.message
+    return time.monotonic() - began
+
+
+def _runs(locked: bool, stop: Any) -> list[float]:
+    """A student's Runs on the samples, one after another, until `stop`: their latencies."""
+    from judge.run import run_cases
+
+    _start(locked)
+    latencies = []
+    while not stop.is_set():
+        began = time.monotonic()
+        result = run_cases("footholds", SOURCE, sandbox=_sandbox)
+        assert result.status == "done", result.message
+        latencies.append(time.monotonic() - began)
+    return latencies
+
+
+def _round(locked: bool, seed: int) -> dict[str, Any]:
+    context = get_context("fork")
+    with (
+        context.Manager() as manager,
+        ProcessPoolExecutor(
+            SLOTS, mp_context=context, initializer=_start, initargs=(locked,)
+        ) as graders,
+        ProcessPoolExecutor(1, mp_context=context) as runner,
+    ):
+        # Each pool starts (and checks its sandbox) before the clock starts.
+        list(graders.map(_ready, range(SLOTS)))
+        stop = manager.Event()
+        runs = runner.submit(_runs, locked, stop)
+        began = time.monotonic()
+        list(graders.map(_grade, range(seed, seed + SUBMISSIONS)))
+        elapsed = time.monotonic() - began
+        stop.set()
+        latencies = runs.result()
+    return {"per_min": SUBMISSIONS / elapsed * 60, "runs": latencies}
+
+
+def measure() -> dict[str, Any]:
+    rounds: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    for turn in range(ROUNDS):
+        for locked in (True, False):
+            rounds[locked].append(_round(locked, 1000 * turn + 1))
+
+    def summary(locked: bool) -> tuple[float, list[float]]:
+        per_min = statistics.mean(r["per_min"] for r in rounds[locked])
+        return per_min, [t for r in rounds[locked] for t in r["runs"]]
+
+    with_lock, runs_locked = summary(True)
+    without, runs_free = summary(False)
+    return {
+        "throughput with / without the lock": f"{with_lock:.1f} / {without:.1f} per min: "
+        f"**{with_lock / without:.2f}x** (target >= 0.8x)",
+        "a Run's latency while hidden tiers grade, p50 / p95, with the lock": (
+            f"{statistics.median(runs_locked) * 1000:.0f} / "
+            f"{percentile(runs_locked, 0.95) * 1000:.0f} ms ({len(runs_locked)} runs)"
+        ),
+        "... without the lock": (
+            f"{statistics.median(runs_free) * 1000:.0f} / "
+            f"{percentile(runs_free, 0.95) * 1000:.0f} ms ({len(runs_free)} runs)"
+        ),
+    }
+
+
+def run(report: Report | None = None) -> dict[str, Any]:
+    return report_numbers("phase lock:", measure(), report)
