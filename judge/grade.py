@@ -163,6 +163,7 @@ def grade(
                 diagnose and chosen is Style.FUNCTION,  # the search asks about positions
                 interrupts,
                 hidden_tier,
+                started,
             )
     except CompileError as exc:
         result.verdict, result.message = Verdict.CE, result.message + str(exc)
@@ -208,6 +209,7 @@ def _run_planned(
     diagnose: bool,
     interrupts: tuple[type[BaseException], ...],
     send_hidden: SendHiddenTier | None = None,
+    started: float | None = None,
 ) -> list[Runner | StdioRunner]:
     """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
     visible tier's runner (the only one whose figures a student may see) first."""
@@ -302,6 +304,8 @@ def _run_planned(
             group = owners[k][1] if k < len(owners) else None
             return group.first + group.count if group is not None and group.done else k
 
+        if not stopped and cases and hidden_tier and started is not None:
+            result.hidden_after_ms = round((time.monotonic() - started) * 1000, 3)
         if not stopped and cases and hidden_tier and send_hidden is not None:
             tier_sent = HiddenTier(
                 module.SLUG,

@@ -126,6 +126,9 @@ class GradeResult:
     wall_ms: float = 0.0
     language: str = "python"  # judge.languages: the name of the submission's language
     style: str = "function"  # "function" or "stdio" (a whole program)
+    # How long after the grading began its hidden tier began (None: none ran). What comes
+    # after is the hidden tier's time: students learn it only in coarse steps.
+    hidden_after_ms: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -89,6 +89,7 @@ def test_a_run_never_runs_beside_a_hidden_tier(sandbox):
     grading.join()
 
     result = graded["result"]
+    assert result.hidden_after_ms is not None and 0 < result.hidden_after_ms < result.wall_ms
     hidden = [t for t in result.tests if t.kind is TestKind.HIDDEN]
     assert len(hidden) == 1 and isinstance(hidden[0].got, int), hidden
     sent_from, sent_to = interval(hidden[0].got)
