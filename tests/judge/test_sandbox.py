@@ -392,6 +392,43 @@ report(
     assert r == expected
 
 
+def host_counter(name: str) -> int:
+    return int(Path("/proc/sys", name).read_text().split()[0])
+
+
+def test_seccomp_denies_aio_whose_contexts_count_machine_wide(sandbox):
+    """An AIO context counts in /proc/sys/fs/aio-nr for the whole machine: a run holding
+    hidden boards could move it for a concurrent run to read (or fill aio-max-nr)."""
+    code = """
+import ctypes, errno, time
+libc = ctypes.CDLL(None, use_errno=True)
+def call(*args):
+    ctypes.set_errno(0)
+    rc = libc.syscall(*args)
+    return [rc, errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno())]
+ctx = ctypes.c_ulong(0)
+report(
+    io_setup=call(206, 4096, ctypes.byref(ctx)),
+    io_destroy=call(207, 0),
+    io_getevents=call(208, 0, 0, 0, 0, 0),
+    io_submit=call(209, 0, 0, 0),
+    io_cancel=call(210, 0, 0, 0),
+    io_pgetevents=call(333, 0, 0, 0, 0, 0, 0),
+)
+time.sleep(1.5)  # holding the context (if it got one) while the test looks
+"""
+    if seccomp.platform.machine() != "x86_64":
+        pytest.skip("the payload uses x86_64 syscall numbers")
+    before = host_counter("fs/aio-nr")
+    with sandbox.run_python(
+        {"t.py": (PRELUDE + code).encode()}, "t.py", ["{results_fd}"], LIMITS
+    ) as proc:
+        r = json.loads(proc.read_result(timeout=15) or b"{}")
+        during = host_counter("fs/aio-nr")
+    assert r == {name: [-1, "EPERM"] for name in r} and len(r) == 6, r
+    assert during - before < 4096, (before, during)
+
+
 def test_machine_wide_counters_in_proc_are_empty(sandbox):
     code = """
 sizes = {}
