@@ -20,7 +20,13 @@ from judge.sandbox.cgroups import CgroupManager, RunCgroup
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import SandboxUnavailable
-from judge.sandbox.layout import Layout, layout_for, proc_arguments, warm_page_cache
+from judge.sandbox.layout import (
+    Layout,
+    dev_arguments,
+    layout_for,
+    proc_arguments,
+    warm_page_cache,
+)
 from judge.sandbox.limits import RunLimits, Usage
 from judge.sandbox.processes import Jail, our_children, pids_of_uid, reap, set_child_subreaper
 from judge.sandbox.seccomp import UnsupportedArch, build_filter
@@ -166,9 +172,8 @@ class BwrapJail(Jail):
         for mask in layout.masks:
             argv += ["--tmpfs", mask, "--remount-ro", mask]
         argv += proc_arguments(empty, empty_dir)
+        argv += dev_arguments()
         argv += [
-            "--dev",
-            "/dev",
             "--size",
             str(self.limits.tmp_bytes),
             "--tmpfs",

@@ -94,6 +94,31 @@ def proc_arguments(empty_file: str, empty_dir: str) -> list[str]:
     return [*argv, "--remount-ro", "/proc/sys"]
 
 
+# /dev: bwrap's --dev also mounts a devpts instance and links /dev/ptmx into it, and every
+# pty opened there counts in the machine-wide /proc/sys/kernel/pty/nr (bounded by
+# kernel/pty/max for the whole machine). So the sandbox's /dev is a tmpfs with only these
+# device nodes, bound from the host's as --dev binds them, and the links to the process's own
+# descriptors: no ptmx, no pts, no tty (a sandbox has no terminal).
+DEVICES = ("null", "zero", "full", "random", "urandom")
+DEV_LINKS = (
+    ("/proc/self/fd", "/dev/fd"),
+    ("/proc/self/fd/0", "/dev/stdin"),
+    ("/proc/self/fd/1", "/dev/stdout"),
+    ("/proc/self/fd/2", "/dev/stderr"),
+)
+
+
+def dev_arguments() -> list[str]:
+    """bwrap's arguments making /dev (left writable: the caller remounts it read-only once
+    /dev/shm is mounted on it)."""
+    argv = ["--tmpfs", "/dev"]
+    for name in DEVICES:
+        argv += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for target, link in DEV_LINKS:
+        argv += ["--symlink", target, link]
+    return argv
+
+
 @dataclass(frozen=True)
 class Layout:
     binds: tuple[tuple[str, str], ...]  # (host source, sandbox path), all read-only

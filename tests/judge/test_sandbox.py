@@ -429,6 +429,46 @@ time.sleep(1.5)  # holding the context (if it got one) while the test looks
     assert during - before < 4096, (before, during)
 
 
+def test_no_pty_can_be_opened(sandbox):
+    """Every pty counts in the machine-wide /proc/sys/kernel/pty/nr (bwrap's --dev links
+    /dev/ptmx into a devpts of its own, but the count is the kernel's): /dev has no ptmx,
+    no pts, no tty."""
+    code = """
+import time
+opened = {}
+for path in ("/dev/ptmx", "/dev/pts/ptmx", "/dev/tty"):
+    try:
+        os.open(path, os.O_RDWR | os.O_NOCTTY)
+        opened[path] = "opened"
+    except OSError as e:
+        opened[path] = e.errno
+try:
+    os.openpty()
+    opened["openpty"] = "opened"
+except OSError as e:
+    opened["openpty"] = e.errno
+held = []
+try:
+    for _ in range(40):
+        held.append(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+except OSError:
+    pass
+report(opened=opened, dev=sorted(os.listdir("/dev")))
+time.sleep(1.5)  # holding the ptys (if it got any) while the test looks
+"""
+    before = host_counter("kernel/pty/nr")
+    with sandbox.run_python(
+        {"t.py": (PRELUDE + code).encode()}, "t.py", ["{results_fd}"], LIMITS
+    ) as proc:
+        r = json.loads(proc.read_result(timeout=15) or b"{}")
+        during = host_counter("kernel/pty/nr")
+    assert set(r["opened"].values()) == {2}, r  # ENOENT
+    assert r["dev"] == [
+        *("fd", "full", "null", "random", "shm", "stderr", "stdin", "stdout", "urandom", "zero")
+    ]
+    assert during - before < 40, (before, during)
+
+
 def test_machine_wide_counters_in_proc_are_empty(sandbox):
     code = """
 sizes = {}
