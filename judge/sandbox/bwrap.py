@@ -20,7 +20,13 @@ from judge.sandbox.cgroups import CgroupManager, RunCgroup
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import SandboxUnavailable
-from judge.sandbox.layout import Layout, global_proc_files, layout_for, warm_page_cache
+from judge.sandbox.layout import (
+    Layout,
+    dev_arguments,
+    layout_for,
+    proc_arguments,
+    warm_page_cache,
+)
 from judge.sandbox.limits import RunLimits, Usage
 from judge.sandbox.processes import Jail, our_children, pids_of_uid, reap, set_child_subreaper
 from judge.sandbox.seccomp import UnsupportedArch, build_filter
@@ -106,12 +112,14 @@ class BwrapJail(Jail):
     # -- starting -------------------------------------------------------------------------
     def command(self, command: Command, workdir: str) -> list[str]:
         """bwrap's command line for `command` (its argv already resolved) in `workdir`."""
-        # What the machine-wide /proc files show inside (a device node cannot stand in: /proc
-        # is mounted nodev).
+        # What the masked /proc files and directories show inside (a device node cannot stand
+        # in: /proc is mounted nodev).
         empty = os.path.join(workdir, ".empty")
         with open(empty, "x"):
             pass
         os.chmod(empty, 0o444)
+        empty_dir = os.path.join(workdir, ".empty-dir")
+        os.mkdir(empty_dir, 0o555)
         out = os.path.join(workdir, "out")  # made by the sandbox when the command writes
         for name, source in command.trees.items():
             os.mkdir(os.path.join(workdir, name), 0o555)  # a mount point
@@ -163,12 +171,9 @@ class BwrapJail(Jail):
             argv += ["--ro-bind", source, dest]
         for mask in layout.masks:
             argv += ["--tmpfs", mask, "--remount-ro", mask]
-        argv += ["--proc", "/proc"]
-        for path in global_proc_files():
-            argv += ["--ro-bind", empty, path]
+        argv += proc_arguments(empty, empty_dir)
+        argv += dev_arguments()
         argv += [
-            "--dev",
-            "/dev",
             "--size",
             str(self.limits.tmp_bytes),
             "--tmpfs",

@@ -17,7 +17,8 @@ The bubblewrap jail, from the outside in:
   `--cap-drop ALL`, `--die-with-parent`, `--new-session`, `--clearenv`, a seccomp filter
   (seccomp.py), read-only binds of only the interpreter, its stdlib (site-packages masked)
   and the shared libraries they load, a size-capped private /tmp, the submission directory
-  read-only at /box; then `python -I -S -B`;
+  read-only at /box, of /proc its own processes and an allow list, a /dev without ptys
+  (layout.py); then `python -I -S -B`;
 - this process is a child subreaper, so a sandbox init orphaned by a kill is reparented here
   and reaped (zombies would otherwise pile up against RLIMIT_NPROC).
 

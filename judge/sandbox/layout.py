@@ -1,5 +1,5 @@
 """What the sandbox sees: the interpreter, its stdlib and the shared libraries they load
-(read-only, site-packages masked), and the machine-wide /proc files shown empty.
+(read-only, site-packages masked), and of /proc its own processes and an allow list.
 
 Working the layout out runs the interpreter and `ldd` on every extension module, so it is
 kept once per process and, for short-lived commands, in a cache directory their caller names.
@@ -11,6 +11,7 @@ import contextlib
 import hashlib
 import json
 import os
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterable
@@ -19,22 +20,103 @@ from functools import lru_cache
 
 from judge.sandbox.errors import SandboxUnavailable
 
-# Files of /proc that count for the whole machine, not the sandbox: processes forked, memory,
-# load, CPU frequency and idle time, open files, dentries, locks, pressure. A run that held
-# hidden boards could move them and a later run read them back, so inside they are empty.
-GLOBAL_PROC_FILES = (
-    *("stat", "vmstat", "meminfo", "loadavg", "uptime", "cpuinfo", "locks", "interrupts"),
-    *("softirqs", "diskstats", "schedstat", "zoneinfo", "buddyinfo", "pagetypeinfo"),
-    *("slabinfo", "key-users", "pressure/cpu", "pressure/io", "pressure/memory"),
-    *("sys/fs/file-nr", "sys/fs/inode-nr", "sys/fs/inode-state", "sys/fs/dentry-state"),
-    "sys/kernel/random/entropy_avail",
+# /proc shows the whole machine beside the sandbox's own processes: counters (processes
+# forked, memory, load, idle time, interrupts, open files, dentries, locks, ptys, AIO
+# contexts, pressure, entropy) that a run holding hidden boards could move and a concurrent
+# or later run read back. So the sandbox's /proc is an allow list: its own processes (the
+# numbered directories of its pid namespace), the entries of PROC_SHOWN and, of /proc/sys,
+# the files of PROC_SYS_SHOWN. Everything else at its top is masked, a file by an empty
+# read-only file, a directory by an empty read-only directory, and /proc/sys by an empty
+# read-only tmpfs with those files bound back; an entry a kernel adds is masked too.
+#
+# What the runtimes read there (strace of python3, g++ with its tools, javac, java and kotlinc
+# on small programs; then the language tests with all else masked): their own /proc/self;
+# javac /proc/net (a link into /proc/self, the sandbox's empty network namespace); the JVM
+# /proc/cpuinfo, /proc/meminfo, /proc/stat and /proc/cgroups, and it runs as well without
+# them (processors from sched_getaffinity or -XX:ActiveProcessorCount, the heap from -Xmx);
+# glibc's malloc /proc/sys/vm/overcommit_memory (a setting only the host's root changes).
+#
+# Shown besides what they need, each mount costing start time (bwrap rereads the mount
+# table for every bind): files that nothing a sandbox can do changes (the kernel's version,
+# command line, configuration, device, filesystem and I/O-region tables, with addresses
+# zeroed for a non-root reader), and what is per namespace. Entries only root can read
+# (kmsg, slabinfo, timer_list, ...) are not masked: the sandbox's uid is never root.
+PROC_NEEDED = ("self", "thread-self", "net", "mounts")
+PROC_CONSTANT = (
+    *("cmdline", "config.gz", "consoles", "devices", "dma", "execdomains", "filesystems"),
+    *("iomem", "ioports", "kallsyms", "misc", "mtrr", "partitions", "version"),
+    *("acpi", "bus", "tty"),  # directories: firmware, PCI and input devices, tty drivers
+    "sysvipc",  # the sandbox's own IPC namespace
 )
+PROC_SHOWN = frozenset({*PROC_NEEDED, *PROC_CONSTANT, "sys"})  # /proc/sys: PROC_SYS_SHOWN
+PROC_SYS_SHOWN = ("vm/overcommit_memory",)
+
+
+@dataclass(frozen=True)
+class ProcMasks:
+    files: tuple[str, ...]  # at the top of /proc, covered by an empty file
+    dirs: tuple[str, ...]  # at the top of /proc, covered by an empty directory
+    sys_shown: tuple[str, ...]  # /proc/sys/<name> bound back over its empty tmpfs
 
 
 @lru_cache(maxsize=1)
-def global_proc_files() -> tuple[str, ...]:
-    """The GLOBAL_PROC_FILES this kernel has (a bind needs its target to exist)."""
-    return tuple(f"/proc/{name}" for name in GLOBAL_PROC_FILES if os.path.exists(f"/proc/{name}"))
+def proc_masks() -> ProcMasks:
+    """What to mask of this kernel's /proc (a bind needs its target to exist), read once per
+    process from our own /proc, whose top is the sandbox's but for the processes. A symlink
+    (self, mounts, net) leads into the reader's own /proc/self."""
+    files: list[str] = []
+    dirs: list[str] = []
+    with os.scandir("/proc") as entries:
+        for entry in entries:
+            name = entry.name
+            if name.isdigit() or name in PROC_SHOWN or entry.is_symlink():
+                continue
+            st = entry.stat(follow_symlinks=False)
+            is_dir = stat.S_ISDIR(st.st_mode)
+            if st.st_uid == 0 and not st.st_mode & (stat.S_IXOTH if is_dir else stat.S_IROTH):
+                continue  # only root may read it
+            (dirs if is_dir else files).append(name)
+    shown = tuple(n for n in PROC_SYS_SHOWN if os.path.isfile(f"/proc/sys/{n}"))
+    return ProcMasks(tuple(sorted(files)), tuple(sorted(dirs)), shown)
+
+
+def proc_arguments(empty_file: str, empty_dir: str) -> list[str]:
+    """bwrap's arguments mounting /proc with everything but the allow lists masked."""
+    masks = proc_masks()
+    argv = ["--proc", "/proc"]
+    for name in masks.files:
+        argv += ["--ro-bind", empty_file, f"/proc/{name}"]
+    for name in masks.dirs:
+        argv += ["--ro-bind", empty_dir, f"/proc/{name}"]
+    argv += ["--tmpfs", "/proc/sys"]
+    for name in masks.sys_shown:
+        argv += ["--ro-bind", f"/proc/sys/{name}", f"/proc/sys/{name}"]
+    return [*argv, "--remount-ro", "/proc/sys"]
+
+
+# /dev: bwrap's --dev also mounts a devpts instance and links /dev/ptmx into it, and every
+# pty opened there counts in the machine-wide /proc/sys/kernel/pty/nr (bounded by
+# kernel/pty/max for the whole machine). So the sandbox's /dev is a tmpfs with only these
+# device nodes, bound from the host's as --dev binds them, and the links to the process's own
+# descriptors: no ptmx, no pts, no tty (a sandbox has no terminal).
+DEVICES = ("null", "zero", "full", "random", "urandom")
+DEV_LINKS = (
+    ("/proc/self/fd", "/dev/fd"),
+    ("/proc/self/fd/0", "/dev/stdin"),
+    ("/proc/self/fd/1", "/dev/stdout"),
+    ("/proc/self/fd/2", "/dev/stderr"),
+)
+
+
+def dev_arguments() -> list[str]:
+    """bwrap's arguments making /dev (left writable: the caller remounts it read-only once
+    /dev/shm is mounted on it)."""
+    argv = ["--tmpfs", "/dev"]
+    for name in DEVICES:
+        argv += ["--dev-bind", f"/dev/{name}", f"/dev/{name}"]
+    for target, link in DEV_LINKS:
+        argv += ["--symlink", target, link]
+    return argv
 
 
 @dataclass(frozen=True)

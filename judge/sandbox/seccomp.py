@@ -15,8 +15,10 @@ with no_new_privs just before it execs the sandboxed command. The filter:
 - closes channels between runs through state the kernel shares: the page cache (fadvise,
   readahead, mincore, cachestat, preadv2/pwritev2 with RWF_NOWAIT, madvise COLD/PAGEOUT),
   file locks and notifications on the shared read-only files (flock, fcntl locks, leases
-  and F_NOTIFY, inotify) and global counters (sysinfo): a run that held hidden boards could
-  otherwise leave bits there for a later run, whose output a student reads, to pick up;
+  and F_NOTIFY, inotify) and global counters (sysinfo; the AIO calls, whose contexts count
+  in the machine-wide /proc/sys/fs/aio-nr and are refused at aio-max-nr for everyone): a run
+  that held hidden boards could otherwise leave bits there for a later or concurrent run,
+  whose output a student reads, to pick up;
 - allows everything else.
 """
 
@@ -149,6 +151,14 @@ DENIED = (
     "inotify_init1",
     "inotify_add_watch",
     "sysinfo",
+    # Linux AIO: contexts count machine-wide (fs/aio-nr, bounded by fs/aio-max-nr); no
+    # runtime here uses it (glibc's POSIX aio is threads, the JVM's NIO is epoll)
+    "io_setup",
+    "io_destroy",
+    "io_submit",
+    "io_cancel",
+    "io_getevents",
+    "io_pgetevents",
 )
 
 # Syscall numbers (from the kernel's uapi headers; aarch64 uses the asm-generic table).
@@ -228,6 +238,12 @@ SYSCALLS_X86_64 = {
     "inotify_init1": 294,
     "inotify_add_watch": 254,
     "sysinfo": 99,
+    "io_setup": 206,
+    "io_destroy": 207,
+    "io_getevents": 208,
+    "io_submit": 209,
+    "io_cancel": 210,
+    "io_pgetevents": 333,
     "madvise": 28,
     "fcntl": 72,
     "socket": 41,
@@ -302,6 +318,12 @@ SYSCALLS_AARCH64 = {
     "inotify_init1": 26,
     "inotify_add_watch": 27,
     "sysinfo": 179,
+    "io_setup": 0,
+    "io_destroy": 1,
+    "io_submit": 2,
+    "io_cancel": 3,
+    "io_getevents": 4,
+    "io_pgetevents": 292,
     "madvise": 233,
     "fcntl": 25,
     "socket": 198,

@@ -392,19 +392,130 @@ report(
     assert r == expected
 
 
+def host_counter(name: str) -> int:
+    return int(Path("/proc/sys", name).read_text().split()[0])
+
+
+def test_seccomp_denies_aio_whose_contexts_count_machine_wide(sandbox):
+    """An AIO context counts in /proc/sys/fs/aio-nr for the whole machine: a run holding
+    hidden boards could move it for a concurrent run to read (or fill aio-max-nr)."""
+    code = """
+import ctypes, errno, time
+libc = ctypes.CDLL(None, use_errno=True)
+def call(*args):
+    ctypes.set_errno(0)
+    rc = libc.syscall(*args)
+    return [rc, errno.errorcode.get(ctypes.get_errno(), ctypes.get_errno())]
+ctx = ctypes.c_ulong(0)
+report(
+    io_setup=call(206, 4096, ctypes.byref(ctx)),
+    io_destroy=call(207, 0),
+    io_getevents=call(208, 0, 0, 0, 0, 0),
+    io_submit=call(209, 0, 0, 0),
+    io_cancel=call(210, 0, 0, 0),
+    io_pgetevents=call(333, 0, 0, 0, 0, 0, 0),
+)
+time.sleep(1.5)  # holding the context (if it got one) while the test looks
+"""
+    if seccomp.platform.machine() != "x86_64":
+        pytest.skip("the payload uses x86_64 syscall numbers")
+    before = host_counter("fs/aio-nr")
+    with sandbox.run_python(
+        {"t.py": (PRELUDE + code).encode()}, "t.py", ["{results_fd}"], LIMITS
+    ) as proc:
+        r = json.loads(proc.read_result(timeout=15) or b"{}")
+        during = host_counter("fs/aio-nr")
+    assert r == {name: [-1, "EPERM"] for name in r} and len(r) == 6, r
+    assert during - before < 4096, (before, during)
+
+
+def test_no_pty_can_be_opened(sandbox):
+    """Every pty counts in the machine-wide /proc/sys/kernel/pty/nr (bwrap's --dev links
+    /dev/ptmx into a devpts of its own, but the count is the kernel's): /dev has no ptmx,
+    no pts, no tty."""
+    code = """
+import time
+opened = {}
+for path in ("/dev/ptmx", "/dev/pts/ptmx", "/dev/tty"):
+    try:
+        os.open(path, os.O_RDWR | os.O_NOCTTY)
+        opened[path] = "opened"
+    except OSError as e:
+        opened[path] = e.errno
+try:
+    os.openpty()
+    opened["openpty"] = "opened"
+except OSError as e:
+    opened["openpty"] = e.errno
+held = []
+try:
+    for _ in range(40):
+        held.append(os.open("/dev/ptmx", os.O_RDWR | os.O_NOCTTY))
+except OSError:
+    pass
+report(opened=opened, dev=sorted(os.listdir("/dev")))
+time.sleep(1.5)  # holding the ptys (if it got any) while the test looks
+"""
+    before = host_counter("kernel/pty/nr")
+    with sandbox.run_python(
+        {"t.py": (PRELUDE + code).encode()}, "t.py", ["{results_fd}"], LIMITS
+    ) as proc:
+        r = json.loads(proc.read_result(timeout=15) or b"{}")
+        during = host_counter("kernel/pty/nr")
+    assert set(r["opened"].values()) == {2}, r  # ENOENT
+    assert r["dev"] == [
+        *("fd", "full", "null", "random", "shm", "stderr", "stdin", "stdout", "urandom", "zero")
+    ]
+    assert during - before < 40, (before, during)
+
+
 def test_machine_wide_counters_in_proc_are_empty(sandbox):
     code = """
 sizes = {}
-for name in ("stat", "meminfo", "loadavg", "uptime", "cpuinfo", "sys/fs/file-nr"):
+for name in ("stat", "meminfo", "loadavg", "uptime", "cpuinfo", "vmstat", "interrupts",
+             "softirqs", "diskstats", "swaps", "cgroups", "locks", "zoneinfo"):
     with open("/proc/" + name) as f:
         sizes[name] = len(f.read())
 with open("/proc/self/status") as f:
     own = len(f.read())
-report(sizes=sizes, own=own, cpus=os.cpu_count())
+report(sizes=sizes, own=own, cpus=os.cpu_count(), pressure=os.listdir("/proc/pressure"))
 """
     r = one(sandbox, code)
     assert set(r["sizes"].values()) == {0}, r
+    assert r["pressure"] == []
     assert r["own"] > 0 and r["cpus"] >= 1  # the process's own /proc still works
+
+
+def test_proc_sys_shows_only_its_allow_list(sandbox):
+    """/proc/sys holds machine-wide counters a run can move (fs/aio-nr with io_setup,
+    kernel/pty/nr by opening /dev/ptmx, fs/file-nr by opening files): inside, only the
+    files the allow list names are there."""
+    code = """
+found = []
+for root, dirs, files in os.walk("/proc/sys"):
+    found += [os.path.relpath(os.path.join(root, name), "/proc/sys") for name in files]
+errors = {}
+for name in ("fs/aio-nr", "kernel/pty/nr", "fs/file-nr", "fs/inode-nr", "fs/dentry-state",
+             "kernel/random/entropy_avail", "kernel/ns_last_pid", "kernel/hostname"):
+    try:
+        open("/proc/sys/" + name).close()
+        errors[name] = "opened"
+    except OSError as e:
+        errors[name] = e.errno
+try:
+    open("/proc/sys/written", "w").close()
+    write = "written"
+except OSError as e:
+    write = e.errno
+report(found=sorted(found), errors=errors, write=write,
+       overcommit=open("/proc/sys/vm/overcommit_memory").read())
+"""
+    r = one(sandbox, code)
+    # The allow list, spelled out: widening it is a decision, not an accident.
+    assert r["found"] == ["vm/overcommit_memory"], r["found"][:20]
+    assert set(r["errors"].values()) == {2}, r["errors"]  # ENOENT
+    assert r["write"] == 30  # EROFS
+    assert r["overcommit"] == Path("/proc/sys/vm/overcommit_memory").read_text()
 
 
 def test_seccomp_leaves_ordinary_fcntl_and_madvise_alone(sandbox):
