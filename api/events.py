@@ -20,7 +20,9 @@ JUDGE_EVENTS_TIMEOUT_S, and a keep-alive comment after 15 quiet seconds. When th
 cannot be read, every open stream gets `reconnect` (with a `retry` hint) and ends: the client
 opens a new one, which answers 503 until the database is back. For a viewer who is
 not an instructor, hidden tests are held back and sent just before `done`: their arrival
-times would tell how long each hidden test took.
+times would tell how long each hidden test took. What status a viewer is told is the
+feed's (`shown_status`): a student's submission stays `running` until its judging is
+released (store.release), and `done` comes then.
 
 Each user may hold JUDGE_EVENTS_PER_USER streams at once (per API process); the next one gets
 429. A stream's place is freed when it ends or its client disconnects.
@@ -36,6 +38,7 @@ import logging
 from bisect import bisect_right
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from fastapi.responses import JSONResponse, Response
@@ -44,7 +47,7 @@ from starlette.types import Receive, Scope, Send
 
 from config import Settings
 from store import repo
-from store.models import User
+from store.models import User, utcnow
 from store.transient import first_line
 
 log = logging.getLogger(__name__)
@@ -59,8 +62,12 @@ def _never(item: Any, viewer: User) -> bool:
     return False
 
 
-def _every(items: list[Any]) -> list[Any]:
+def _every(items: list[Any], done: Any) -> list[Any]:
     return items
+
+
+def _as_stored(progress: repo.Progress, viewer: User, now: datetime) -> str:
+    return progress.status
 
 
 @dataclass(frozen=True)
@@ -75,9 +82,11 @@ class Feed:
     present_done: Callable[[Session, int, User], Any]  # the whole item, JSON-ready; None: gone
     item_event: str = "test"  # the event name of one entry
     # Entries kept from a viewer until `done` (their arrival times would tell too much), and
-    # which of those kept the viewer is sent with `done`.
+    # which of those kept the viewer is sent with `done` (given the `done` body).
     held_back: Callable[[Any, User], bool] = _never
-    released: Callable[[list[Any]], list[Any]] = _every
+    released: Callable[[list[Any], Any], list[Any]] = _every
+    # The status a viewer is told of the item, at a moment (the stored one by default).
+    shown_status: Callable[[repo.Progress, User, datetime], str] = _as_stored
 
 
 Key = tuple[str, int]  # (feed name, item id)
@@ -156,6 +165,7 @@ class Snapshot:
     status: str
     token: int
     rows: list[Any] = field(default_factory=list)  # new entries of the current attempt
+    statuses: dict[str, str] = field(default_factory=dict)  # role -> the status it is told
     done: dict[str, Any] = field(default_factory=dict)  # role -> `done` body, when done
 
 
@@ -296,6 +306,7 @@ class EventHub:
     ) -> dict[Key, Snapshot]:
         seen: dict[Key, Snapshot] = {}
         with self.session_factory() as session:
+            now = utcnow()
             for feed in self.feeds.values():
                 mine = {
                     item: cursor for (name, item), cursor in cursors.items() if name == feed.name
@@ -307,14 +318,19 @@ class EventHub:
                     snapshot = seen.get(key)
                     if snapshot is None:
                         snapshot = seen[key] = Snapshot(found.status, found.token)
+                        snapshot.statuses = {
+                            role: feed.shown_status(found, viewer, now)
+                            for role, viewer in viewers[key].items()
+                        }
                     if found.test is not None:
                         snapshot.rows.append(found.test)
                 for key, snapshot in seen.items():
-                    if key[0] != feed.name or not feed.finished(snapshot.status):
+                    if key[0] != feed.name:
                         continue
                     bodies = {
                         role: feed.present_done(session, key[1], viewer)
                         for role, viewer in viewers[key].items()
+                        if feed.finished(snapshot.statuses[role])
                     }
                     if all(body is not None for body in bodies.values()):
                         snapshot.done = bodies  # else deleted just now: `gone` next tick
@@ -339,19 +355,23 @@ class EventHub:
 
     def _advance(self, stream: Stream, watched: Watched, snapshot: Snapshot) -> None:
         feed = stream.feed
-        done = feed.finished(snapshot.status)
+        status = snapshot.statuses.get(stream.role)
+        if status is None:
+            return  # the stream came in while this tick was reading: the next tick
+        done = feed.finished(status)
         body = snapshot.done.get(stream.role) if done else None
         if done and body is None:
             return  # the stream came in while this tick was reading: the next tick
         chunks: list[str] = []
         if stream.token != watched.token:
             stream.token, stream.last, stream.held = watched.token, -1, []
-        if snapshot.status != stream.status:
-            stream.status = snapshot.status
-            chunks.append(sse("status", {"id": stream.item_id, "status": snapshot.status}))
+        if status != stream.status:
+            stream.status = status
+            chunks.append(sse("status", {"id": stream.item_id, "status": status}))
         if done:
             # Held-back entries only together with the result, and only those it shows.
-            shown = {row.index for row in feed.released([row for row, _ in stream.held])}
+            held = [row for row, _ in stream.held]
+            shown = {row.index for row in feed.released(held, body)}
             chunks.extend(chunk for row, chunk in stream.held if row.index in shown)
             stream.held = []
             chunks.append(sse("done", body))
