@@ -24,6 +24,10 @@ times would tell how long each hidden test took. What status a viewer is told is
 feed's (`shown_status`): a student's submission stays `running` until its judging is
 released (store.release), and `done` comes then.
 
+Every tick also reads the standing of every stream's viewer (one query): a stream whose
+viewer was disabled, got a new password (a new token generation) or changed role ends at
+once, with no further event, as every request of theirs would be refused.
+
 Each user may hold JUDGE_EVENTS_PER_USER streams at once (per API process); the next one gets
 429. A stream's place is freed when it ends or its client disconnects.
 """
@@ -107,6 +111,9 @@ class Stream:
     feed: Feed
     item_id: int
     viewer: User
+    # The viewer's standing when the stream was opened (its token's generation, its role):
+    # a change ends the stream.
+    standing: repo.Standing
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     # What this stream has been told: the judging (lease token), the last test index, status.
     token: int | None = None
@@ -170,6 +177,14 @@ class Snapshot:
 
 
 @dataclass
+class Seen:
+    """What one poll read: each watched item's snapshot, and each viewer's standing."""
+
+    items: dict[Key, Snapshot]
+    standings: dict[int, repo.Standing | None]  # viewer id -> standing; None: no such user
+
+
+@dataclass
 class Watched:
     """One item with open streams, and the entries of its current attempt seen so far."""
 
@@ -214,7 +229,8 @@ class EventHub:
         if self._open.get(viewer.id, 0) >= self.per_user:
             return None
         self._open[viewer.id] = self._open.get(viewer.id, 0) + 1
-        stream = Stream(feed=self.feeds[feed], item_id=item_id, viewer=viewer)
+        standing = repo.Standing(bool(viewer.disabled), viewer.token_generation, viewer.role)
+        stream = Stream(feed=self.feeds[feed], item_id=item_id, viewer=viewer, standing=standing)
         self._watched.setdefault(stream.key, Watched(stream.feed)).streams.add(stream)
         self._start()
         return stream
@@ -281,21 +297,37 @@ class EventHub:
     async def _tick(self) -> None:
         cursors: dict[Key, repo.ProgressCursor | None] = {}
         viewers: dict[Key, dict[str, User]] = {}
+        streams: list[Stream] = []  # the streams this poll checks the viewers of
         for key, watched in self._watched.items():
             last = watched.indices[-1] if watched.indices else -1
             token = watched.token
             cursors[key] = repo.ProgressCursor(token, last) if token is not None else None
             viewers[key] = {s.role: s.viewer for s in watched.streams}
+            streams.extend(watched.streams)
         if not cursors:
             return
         assert self._executor is not None
         loop = asyncio.get_running_loop()
-        seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers)
+        users = {stream.viewer.id for stream in streams}
+        seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers, users)
         self.ticks += 1
+        self._end_revoked(streams, seen.standings)  # before anything of this poll is sent
         for key in cursors:
             still = self._watched.get(key)
             if still is not None:  # else: all its streams closed while we read
-                self._apply(key, still, seen.get(key))
+                self._apply(key, still, seen.items.get(key))
+
+    def _end_revoked(
+        self, streams: list[Stream], standings: dict[int, repo.Standing | None]
+    ) -> None:
+        """End, without a word, every stream whose viewer may no longer see anything (the
+        account disabled, deleted, its password changed) or now sees differently (its role).
+        A stream opened while the poll read is checked by the next one."""
+        for stream in streams:
+            now = standings.get(stream.viewer.id)
+            if not stream.ended and (now is None or now != stream.standing):
+                stream.end()
+                self._forget(stream)
 
     # ---- reading (on the poller's thread) ------------------------------------------------
 
@@ -303,7 +335,8 @@ class EventHub:
         self,
         cursors: dict[Key, repo.ProgressCursor | None],
         viewers: dict[Key, dict[str, User]],
-    ) -> dict[Key, Snapshot]:
+        users: set[int],
+    ) -> Seen:
         seen: dict[Key, Snapshot] = {}
         with self.session_factory() as session:
             now = utcnow()
@@ -334,7 +367,9 @@ class EventHub:
                     }
                     if all(body is not None for body in bodies.values()):
                         snapshot.done = bodies  # else deleted just now: `gone` next tick
-        return seen
+            # Last: a viewer revoked while this poll read is caught before it sends anything.
+            standing = repo.standings(session=session, user_ids=users)
+        return Seen(seen, {user_id: standing.get(user_id) for user_id in users})
 
     # ---- fanning out (event loop) --------------------------------------------------------
 

@@ -484,6 +484,52 @@ def test_while_its_problem_holds_hidden_results_a_students_done_has_none(serve, 
     assert [t["kind"] for t in done["tests"]] == ["sample", "random"]
 
 
+def user_id_of(headers: dict[str, str]) -> int:
+    user_id = token_user_id(headers["Authorization"].split()[1], SECRET)
+    assert user_id is not None
+    return user_id
+
+
+@pytest.mark.parametrize("revoke", ["disable", "new password"])
+def test_a_stream_ends_without_a_word_when_its_viewer_is_disabled_or_reset(
+    serve, store, revoke: str
+) -> None:
+    """Streams re-check their viewer on every tick: after PATCH /users/{id} {"disabled":
+    true} or POST /users/{id}/password the open stream ends, and nothing recorded after it
+    (a test, the verdict) reaches it."""
+    server = serve()
+    alice, teacher = store.user(), store.user(Role.INSTRUCTOR)
+    sid = store.submission(alice)
+
+    async def scenario() -> tuple[Events, Events, int]:
+        async with client_for(server) as client:
+            student, instructor = Events(client, sid, alice), Events(client, sid, teacher)
+            for stream in (student, instructor):
+                assert await stream.started() == 200
+            claim = store.claim(sid)
+            store.record(claim, row_of(0, "sample"))
+            await until(student.tests, "the student's sample")
+            url = f"/api/v1/users/{user_id_of(alice)}"
+            if revoke == "disable":
+                answer = await client.patch(url, json={"disabled": True}, headers=teacher)
+            else:
+                answer = await client.post(f"{url}/password", headers=teacher)
+            assert answer.status_code == 200, answer.text
+            seen = len(student.items)
+            store.record(claim, row_of(1, "random"))
+            store.finish(claim, row_of(0, "sample"), row_of(1, "random"), quantum_s=0)
+            await student.finished()  # the server ended it: no timeout, no reconnect
+            await instructor.finished()
+            again = await client.get(f"/api/v1/submissions/{sid}/events", headers=alice)
+            assert again.status_code == 401
+            return student, instructor, seen
+
+    student, instructor, seen = run_async(scenario())
+    assert student.names() == ["status", "status", "test"] and len(student.items) == seen
+    assert instructor.names()[-1] == "done"  # the instructor's stream goes on
+    assert server.hub.open_streams() == 0
+
+
 # ---- the per-user limit -------------------------------------------------------------------
 
 
@@ -558,7 +604,7 @@ def test_quiet_streams_get_keep_alives_then_time_out_and_free_their_place(serve,
 
 def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, caplog) -> None:
     """100 streams (more than the pool's 5 + 10 connections): while they wait, only the
-    poller touches the database, one connection and one query at a time; other requests
+    poller touches the database, one connection and two queries a poll; other requests
     still answer, and every stream still gets its verdict."""
     per_user, users = 4, 25
     server = serve(events_per_user=per_user)
@@ -603,8 +649,13 @@ def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, c
             selects = [sql for _, sql in window if sql.lstrip().upper().startswith("SELECT")]
             assert threads <= {"judge-events_0"}, threads
             assert max_in_use <= 1
-            # One query per poll for all of them (give or take the polls at both edges).
-            assert polls - 1 <= len(selects) <= polls + 1, selects
+            # Two queries per poll for all of them (give or take the polls at both edges):
+            # their progress, and their viewers' standing (a disabled one's stream ends).
+            progress = [sql for sql in selects if "FROM submissions" in sql]
+            standings = [sql for sql in selects if "FROM users" in sql]
+            assert len(progress) + len(standings) == len(selects), selects
+            assert polls - 1 <= len(progress) <= polls + 1, selects
+            assert polls - 1 <= len(standings) <= polls + 1, selects
 
             # Another user's ordinary requests answer.
             outsider = store.user()
