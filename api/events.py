@@ -20,7 +20,13 @@ JUDGE_EVENTS_TIMEOUT_S, and a keep-alive comment after 15 quiet seconds. When th
 cannot be read, every open stream gets `reconnect` (with a `retry` hint) and ends: the client
 opens a new one, which answers 503 until the database is back. For a viewer who is
 not an instructor, hidden tests are held back and sent just before `done`: their arrival
-times would tell how long each hidden test took.
+times would tell how long each hidden test took. What status a viewer is told is the
+feed's (`shown_status`): a student's submission stays `running` until its judging is
+released (store.release), and `done` comes then.
+
+Every tick also reads the standing of every stream's viewer (one query): a stream whose
+viewer was disabled, got a new password (a new token generation) or changed role ends at
+once, with no further event, as every request of theirs would be refused.
 
 Each user may hold JUDGE_EVENTS_PER_USER streams at once (per API process); the next one gets
 429. A stream's place is freed when it ends or its client disconnects.
@@ -36,6 +42,7 @@ import logging
 from bisect import bisect_right
 from collections.abc import AsyncIterator, Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from fastapi.responses import JSONResponse, Response
@@ -44,7 +51,7 @@ from starlette.types import Receive, Scope, Send
 
 from config import Settings
 from store import repo
-from store.models import User
+from store.models import User, utcnow
 from store.transient import first_line
 
 log = logging.getLogger(__name__)
@@ -59,8 +66,12 @@ def _never(item: Any, viewer: User) -> bool:
     return False
 
 
-def _every(items: list[Any]) -> list[Any]:
+def _every(items: list[Any], done: Any) -> list[Any]:
     return items
+
+
+def _as_stored(progress: repo.Progress, viewer: User, now: datetime) -> str:
+    return progress.status
 
 
 @dataclass(frozen=True)
@@ -75,9 +86,11 @@ class Feed:
     present_done: Callable[[Session, int, User], Any]  # the whole item, JSON-ready; None: gone
     item_event: str = "test"  # the event name of one entry
     # Entries kept from a viewer until `done` (their arrival times would tell too much), and
-    # which of those kept the viewer is sent with `done`.
+    # which of those kept the viewer is sent with `done` (given the `done` body).
     held_back: Callable[[Any, User], bool] = _never
-    released: Callable[[list[Any]], list[Any]] = _every
+    released: Callable[[list[Any], Any], list[Any]] = _every
+    # The status a viewer is told of the item, at a moment (the stored one by default).
+    shown_status: Callable[[repo.Progress, User, datetime], str] = _as_stored
 
 
 Key = tuple[str, int]  # (feed name, item id)
@@ -98,6 +111,9 @@ class Stream:
     feed: Feed
     item_id: int
     viewer: User
+    # The viewer's standing when the stream was opened (its token's generation, its role):
+    # a change ends the stream.
+    standing: repo.Standing
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     # What this stream has been told: the judging (lease token), the last test index, status.
     token: int | None = None
@@ -156,7 +172,16 @@ class Snapshot:
     status: str
     token: int
     rows: list[Any] = field(default_factory=list)  # new entries of the current attempt
+    statuses: dict[str, str] = field(default_factory=dict)  # role -> the status it is told
     done: dict[str, Any] = field(default_factory=dict)  # role -> `done` body, when done
+
+
+@dataclass
+class Seen:
+    """What one poll read: each watched item's snapshot, and each viewer's standing."""
+
+    items: dict[Key, Snapshot]
+    standings: dict[int, repo.Standing | None]  # viewer id -> standing; None: no such user
 
 
 @dataclass
@@ -204,7 +229,8 @@ class EventHub:
         if self._open.get(viewer.id, 0) >= self.per_user:
             return None
         self._open[viewer.id] = self._open.get(viewer.id, 0) + 1
-        stream = Stream(feed=self.feeds[feed], item_id=item_id, viewer=viewer)
+        standing = repo.Standing(bool(viewer.disabled), viewer.token_generation, viewer.role)
+        stream = Stream(feed=self.feeds[feed], item_id=item_id, viewer=viewer, standing=standing)
         self._watched.setdefault(stream.key, Watched(stream.feed)).streams.add(stream)
         self._start()
         return stream
@@ -271,21 +297,37 @@ class EventHub:
     async def _tick(self) -> None:
         cursors: dict[Key, repo.ProgressCursor | None] = {}
         viewers: dict[Key, dict[str, User]] = {}
+        streams: list[Stream] = []  # the streams this poll checks the viewers of
         for key, watched in self._watched.items():
             last = watched.indices[-1] if watched.indices else -1
             token = watched.token
             cursors[key] = repo.ProgressCursor(token, last) if token is not None else None
             viewers[key] = {s.role: s.viewer for s in watched.streams}
+            streams.extend(watched.streams)
         if not cursors:
             return
         assert self._executor is not None
         loop = asyncio.get_running_loop()
-        seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers)
+        users = {stream.viewer.id for stream in streams}
+        seen = await loop.run_in_executor(self._executor, self._read, cursors, viewers, users)
         self.ticks += 1
+        self._end_revoked(streams, seen.standings)  # before anything of this poll is sent
         for key in cursors:
             still = self._watched.get(key)
             if still is not None:  # else: all its streams closed while we read
-                self._apply(key, still, seen.get(key))
+                self._apply(key, still, seen.items.get(key))
+
+    def _end_revoked(
+        self, streams: list[Stream], standings: dict[int, repo.Standing | None]
+    ) -> None:
+        """End, without a word, every stream whose viewer may no longer see anything (the
+        account disabled, deleted, its password changed) or now sees differently (its role).
+        A stream opened while the poll read is checked by the next one."""
+        for stream in streams:
+            now = standings.get(stream.viewer.id)
+            if not stream.ended and (now is None or now != stream.standing):
+                stream.end()
+                self._forget(stream)
 
     # ---- reading (on the poller's thread) ------------------------------------------------
 
@@ -293,9 +335,11 @@ class EventHub:
         self,
         cursors: dict[Key, repo.ProgressCursor | None],
         viewers: dict[Key, dict[str, User]],
-    ) -> dict[Key, Snapshot]:
+        users: set[int],
+    ) -> Seen:
         seen: dict[Key, Snapshot] = {}
         with self.session_factory() as session:
+            now = utcnow()
             for feed in self.feeds.values():
                 mine = {
                     item: cursor for (name, item), cursor in cursors.items() if name == feed.name
@@ -307,18 +351,25 @@ class EventHub:
                     snapshot = seen.get(key)
                     if snapshot is None:
                         snapshot = seen[key] = Snapshot(found.status, found.token)
+                        snapshot.statuses = {
+                            role: feed.shown_status(found, viewer, now)
+                            for role, viewer in viewers[key].items()
+                        }
                     if found.test is not None:
                         snapshot.rows.append(found.test)
                 for key, snapshot in seen.items():
-                    if key[0] != feed.name or not feed.finished(snapshot.status):
+                    if key[0] != feed.name:
                         continue
                     bodies = {
                         role: feed.present_done(session, key[1], viewer)
                         for role, viewer in viewers[key].items()
+                        if feed.finished(snapshot.statuses[role])
                     }
                     if all(body is not None for body in bodies.values()):
                         snapshot.done = bodies  # else deleted just now: `gone` next tick
-        return seen
+            # Last: a viewer revoked while this poll read is caught before it sends anything.
+            standing = repo.standings(session=session, user_ids=users)
+        return Seen(seen, {user_id: standing.get(user_id) for user_id in users})
 
     # ---- fanning out (event loop) --------------------------------------------------------
 
@@ -339,19 +390,23 @@ class EventHub:
 
     def _advance(self, stream: Stream, watched: Watched, snapshot: Snapshot) -> None:
         feed = stream.feed
-        done = feed.finished(snapshot.status)
+        status = snapshot.statuses.get(stream.role)
+        if status is None:
+            return  # the stream came in while this tick was reading: the next tick
+        done = feed.finished(status)
         body = snapshot.done.get(stream.role) if done else None
         if done and body is None:
             return  # the stream came in while this tick was reading: the next tick
         chunks: list[str] = []
         if stream.token != watched.token:
             stream.token, stream.last, stream.held = watched.token, -1, []
-        if snapshot.status != stream.status:
-            stream.status = snapshot.status
-            chunks.append(sse("status", {"id": stream.item_id, "status": snapshot.status}))
+        if status != stream.status:
+            stream.status = status
+            chunks.append(sse("status", {"id": stream.item_id, "status": status}))
         if done:
             # Held-back entries only together with the result, and only those it shows.
-            shown = {row.index for row in feed.released([row for row, _ in stream.held])}
+            held = [row for row, _ in stream.held]
+            shown = {row.index for row in feed.released(held, body)}
             chunks.extend(chunk for row, chunk in stream.held if row.index in shown)
             stream.held = []
             chunks.append(sse("done", body))

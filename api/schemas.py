@@ -128,6 +128,21 @@ class ProblemPublic(ProblemSummary):
     languages: list[ProblemLanguage] = []
     # The whole program's input and output format (markdown), when "stdio" is offered.
     stdio_statement: str | None = None
+    # Until then students see each judging over its visible tests alone (None: each is
+    # shown whole once released).
+    hidden_release_at: datetime | None = None
+
+
+class ReleaseUpdate(BaseModel):
+    """When a problem's hidden results are released to students; null: as each judging
+    ends."""
+
+    hidden_release_at: UtcDatetime | None
+
+
+class ReleasePublic(BaseModel):
+    problem: str
+    hidden_release_at: datetime | None
 
 
 class BoardCreate(BaseModel):
@@ -255,9 +270,11 @@ class TestPublic(BaseModel):
 
 
 class JudgingPublic(BaseModel):
-    verdict: str
-    passed: int
-    total: int
+    # As the viewer is shown it: a student's passed/total over the tests they are shown,
+    # None when not known (an old judging whose tests are gone).
+    verdict: str | None
+    passed: int | None
+    total: int | None
     max_time_ms: float
     peak_memory_kb: int
     seed: int
@@ -286,7 +303,13 @@ class SubmissionSummary(BaseModel):
     max_time_ms: float | None
     peak_memory_kb: int | None
     created_at: datetime
+    # For students the release moment (whole seconds): see docs/ARCHITECTURE.md, "What
+    # students see of a judging".
     finished_at: datetime | None
+    # True: shown without the hidden tests (the problem holds them back until
+    # hidden_release_at): the verdict, passed and total are the visible tests'.
+    hidden_pending: bool = False
+    hidden_release_at: datetime | None = None  # the problem's, while it holds them back
 
 
 class SubmissionPublic(SubmissionSummary):
@@ -296,7 +319,7 @@ class SubmissionPublic(SubmissionSummary):
     attempts: int
     message: str | None
     sandboxed: bool | None
-    started_at: datetime | None
+    started_at: datetime | None  # instructors only (it would time the grading's phases)
     # Held (grading kept being interrupted, an instructor decides): why, for instructors only.
     hold_reason: str | None = None
     # While queued: 1 when it is next in its lane (live or rejudge); None otherwise.

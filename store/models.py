@@ -184,6 +184,8 @@ class Submission(Base):
         Index("ix_submissions_problem_stats", "problem", "status", "verdict", "user_id"),
         # The course's progress table groups by (user, problem) from this index alone.
         Index("ix_submissions_progress", "user_id", "problem", "status", "verdict", "created_at"),
+        # The students' statistics count verdicts once released: "what was released since?"
+        Index("ix_submissions_released", "released_at"),
     )
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
@@ -221,6 +223,13 @@ class Submission(Base):
     resends: Mapped[int] = mapped_column(Integer, default=0)
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
+    # What students are shown of the current judging, and from when (StudentFigures below).
+    released_at: Mapped[datetime | None] = mapped_column()
+    shown_passed: Mapped[int | None] = mapped_column(Integer)
+    shown_total: Mapped[int | None] = mapped_column(Integer)
+    visible_verdict: Mapped[str | None] = mapped_column(String(16))
+    visible_passed: Mapped[int | None] = mapped_column(Integer)
+    visible_total: Mapped[int | None] = mapped_column(Integer)
 
     user: Mapped[User] = relationship(lazy="joined")
 
@@ -337,6 +346,27 @@ class Judging(Base):
     attempts: Mapped[int] = mapped_column(Integer)
     reason: Mapped[Priority] = mapped_column(PriorityColumn(), default=Priority.LIVE)
     finished_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # What students are shown of this judging and from when, as on the submission. None on
+    # judgings from before migration 0012 whose tests were gone by then (nothing to count).
+    released_at: Mapped[datetime | None] = mapped_column()
+    shown_passed: Mapped[int | None] = mapped_column(Integer)
+    shown_total: Mapped[int | None] = mapped_column(Integer)
+    visible_verdict: Mapped[str | None] = mapped_column(String(16))
+    visible_passed: Mapped[int | None] = mapped_column(Integer)
+    visible_total: Mapped[int | None] = mapped_column(Integer)
+
+
+class ProblemRelease(Base):
+    """A problem whose hidden results are held back from students until a time ("pretests
+    now, system tests at the deadline"): until `hidden_release_at` students see each
+    judging over the visible tests alone. No row: released as each judging ends."""
+
+    __tablename__ = "problem_releases"
+
+    problem: Mapped[str] = mapped_column(String(64), primary_key=True)
+    hidden_release_at: Mapped[datetime] = mapped_column()
+    set_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class SandboxUidBlock(Base):

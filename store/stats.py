@@ -4,6 +4,12 @@ Every aggregate here reads an index range of one problem (or the problems' index
 none pulls submission rows into Python. `StatsCache` keeps a computed aggregate until a
 verdict may have changed (see `stats_version`), so the problems page every student opens costs
 two index lookups however long the course's history is.
+
+What students read (the problem totals, their standing) counts each verdict as they are
+shown it (`store.repo.releases.StudentsView`): from its release on, and while its problem
+holds the hidden results back, the verdict over the visible tests. A count that moved when
+a judging ended would time its hidden tier; one that counted a held-back verdict would
+tell it. The instructors' figures (`problem_detail`) count every stored verdict at once.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from sqlalchemy import Date, case, cast, distinct, func, select
 from sqlalchemy.orm import Session
 
 from store.models import Status, Submission
+from store.repo.releases import StudentsView, students_view
 
 ACCEPTED = "AC"
 PENDING = (Status.QUEUED, Status.RUNNING)
@@ -49,10 +56,14 @@ def stats_version(*, session: Session) -> tuple[Any, ...]:
     return tuple(session.execute(select(newest, waiting)).one())
 
 
-def problem_totals(*, session: Session) -> dict[str, ProblemTotals]:
-    """Finished and accepted submissions and solvers of every problem with a verdict."""
-    done = Submission.status == Status.DONE
-    accepted = done & (Submission.verdict == ACCEPTED)
+def problem_totals(
+    *, session: Session, view: StudentsView | None = None
+) -> dict[str, ProblemTotals]:
+    """Released and accepted submissions and solvers of every problem with a released
+    verdict, as students are shown them now (or in `view`)."""
+    view = view or students_view(session=session)
+    done = view.released()
+    accepted = done & (view.verdict() == ACCEPTED)
     rows = session.execute(
         select(
             Submission.problem,
@@ -68,14 +79,19 @@ def problem_totals(*, session: Session) -> dict[str, ProblemTotals]:
 
 @dataclass
 class _Tally:
-    newest: Any  # the newest finished_at counted
+    newest: Any  # the newest released_at counted
     last_id: int  # the newest submission id seen
-    waiting: int  # queued or running rows then
+    waiting: int  # queued, running or not yet released rows then
+    holds: Any  # the problems holding their hidden results back then, and until when
     finished: dict[str, int]
     accepted: dict[str, int]
     solvers: dict[str, set[int]]
     counted_at: float  # monotonic time of the last full count
     read_at: float = 0.0  # monotonic time its version was read
+
+    @property
+    def version(self) -> tuple[Any, ...]:
+        return (self.newest, self.last_id, self.waiting, self.holds)
 
     def totals(self) -> dict[str, ProblemTotals]:
         return {
@@ -87,10 +103,11 @@ class _Tally:
 class TotalsTally:
     """`problem_totals` kept current by adding each new verdict instead of counting again.
 
-    Each read looks at the newest finished_at, the newest id and the number of waiting rows
-    (index lookups), then adds the verdicts stored since (an index range of a few rows). Any
-    change those verdicts and the new submissions do not explain (a rejudge, a verdict whose
-    clock lagged, a row leaving the queue another way) makes a full count, as does age
+    Each read looks at the newest released_at up to now, the newest id, the number of rows
+    waiting or not yet released (index lookups) and the problems' holds, then adds the
+    verdicts released since (an index range of a few rows). Any change those verdicts and the
+    new submissions do not explain (a rejudge, a verdict whose clock lagged, a row leaving the
+    queue another way, a hold set or ended) makes a full count, as does age
     (`recount_after_s`). While one request counts, the others get the previous totals."""
 
     def __init__(self, recount_after_s: float = 300.0) -> None:
@@ -100,15 +117,25 @@ class TotalsTally:
         self._tally: _Tally | None = None
 
     def get(self, *, session: Session) -> dict[str, ProblemTotals]:
-        newest = select(func.max(Submission.finished_at)).scalar_subquery()
+        view = students_view(session=session)
+        now = view.now
+        newest = (
+            select(func.max(Submission.released_at))
+            .where(Submission.released_at <= now)
+            .scalar_subquery()
+        )
         last_id = select(func.max(Submission.id)).scalar_subquery()
         waiting = select(func.count()).where(Submission.status.in_(PENDING)).scalar_subquery()
+        unreleased = select(func.count()).where(Submission.released_at > now).scalar_subquery()
         read_at = time.monotonic()
-        version = tuple(session.execute(select(newest, func.coalesce(last_id, 0), waiting)).one())
+        newest_at, top, queued, later = session.execute(
+            select(newest, func.coalesce(last_id, 0), waiting, unreleased)
+        ).one()
+        version = (newest_at, top, queued + later, tuple(sorted(view.holds.items())))
         tally = self._tally
         if (
             tally is not None
-            and version == (tally.newest, tally.last_id, tally.waiting)
+            and version == tally.version
             and time.monotonic() - tally.counted_at < self.recount_after_s
         ):
             return tally.totals()
@@ -121,23 +148,25 @@ class TotalsTally:
             if tally is not None and read_at < tally.read_at:
                 return tally.totals()  # brought past what this request read while it waited
             if tally is None or time.monotonic() - tally.counted_at >= self.recount_after_s:
-                tally = self._count(session, version)
-            elif version != (tally.newest, tally.last_id, tally.waiting):
-                tally = self._add(session, tally, version) or self._count(session, version)
+                tally = self._count(session, version, view)
+            elif version != tally.version:
+                tally = self._add(session, tally, version, view) or self._count(
+                    session, version, view
+                )
             tally.read_at = read_at
             self._tally = tally
             return tally.totals()
         finally:
             self._lock.release()
 
-    def _count(self, session: Session, version: tuple[Any, ...]) -> _Tally:
+    def _count(self, session: Session, version: tuple[Any, ...], view: StudentsView) -> _Tally:
         """Count in SQL: the totals per problem, and the solvers (one row per problem and
         solving user: bounded by the class, not by the submissions)."""
         self.recounts += 1
-        done = Submission.status == Status.DONE
-        accepted = done & (Submission.verdict == ACCEPTED)
-        newest, last_id, waiting = version
-        tally = _Tally(newest, last_id, waiting, {}, {}, {}, time.monotonic())
+        done = view.released()
+        accepted = done & (view.verdict() == ACCEPTED)
+        newest, last_id, waiting, holds = version
+        tally = _Tally(newest, last_id, waiting, holds, {}, {}, {}, time.monotonic())
         for problem, finished, ok in session.execute(
             select(Submission.problem, func.count().filter(done), func.count().filter(accepted))
             .group_by(Submission.problem)
@@ -151,11 +180,15 @@ class TotalsTally:
             tally.solvers.setdefault(problem, set()).add(user_id)
         return tally
 
-    def _add(self, session: Session, tally: _Tally, version: tuple[Any, ...]) -> _Tally | None:
-        """The tally with the verdicts stored since, or None when they do not explain the
+    def _add(
+        self, session: Session, tally: _Tally, version: tuple[Any, ...], view: StudentsView
+    ) -> _Tally | None:
+        """The tally with the verdicts released since, or None when they do not explain the
         change (then count again)."""
-        newest, last_id, waiting = version
+        newest, last_id, waiting, holds = version
         if tally.newest is None or newest is None or newest < tally.newest:
+            return None
+        if holds != tally.holds:
             return None
         new = session.scalar(
             select(func.count()).where(Submission.id > tally.last_id, Submission.id <= last_id)
@@ -163,8 +196,8 @@ class TotalsTally:
         rows = list(
             session.execute(
                 select(
-                    Submission.problem, Submission.verdict, Submission.user_id, Submission.status
-                ).where(Submission.finished_at > tally.newest, Submission.finished_at <= newest)
+                    Submission.problem, view.verdict(), Submission.user_id, Submission.status
+                ).where(Submission.released_at > tally.newest, Submission.released_at <= newest)
             )
         )
         if any(row.status != Status.DONE for row in rows):
@@ -179,12 +212,16 @@ class TotalsTally:
             if verdict == ACCEPTED:
                 accepted[problem] = accepted.get(problem, 0) + 1
                 solvers[problem].add(user_id)
-        return _Tally(newest, last_id, waiting, finished, accepted, solvers, tally.counted_at)
+        return _Tally(
+            newest, last_id, waiting, holds, finished, accepted, solvers, tally.counted_at
+        )
 
 
 def standing(*, session: Session, user_id: int) -> dict[str, str]:
-    """The user's problems: "solved" (an accepted submission) or "tried"."""
-    accepted = (Submission.status == Status.DONE) & (Submission.verdict == ACCEPTED)
+    """The user's problems: "solved" (an accepted submission, as the student is shown it)
+    or "tried"."""
+    view = students_view(session=session)
+    accepted = view.released() & (view.verdict() == ACCEPTED)
     rows = session.execute(
         select(Submission.problem, func.max(case((accepted, 1), else_=0)))
         .where(Submission.user_id == user_id)

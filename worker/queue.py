@@ -21,8 +21,11 @@ class Enqueuer:
     def __init__(self, app: Celery) -> None:
         self.app = app
 
-    def __call__(self, submission_id: int, *, priority: Priority = Priority.LIVE) -> bool:
-        """Send one message; False (logged) when the broker could not take it."""
+    def __call__(
+        self, submission_id: int, *, priority: Priority = Priority.LIVE, countdown_s: float = 0.0
+    ) -> bool:
+        """Send one message (to be delivered `countdown_s` from now); False (logged) when
+        the broker could not take it."""
         queue = REJUDGE_QUEUE if priority == Priority.REJUDGE else LIVE_QUEUE
         try:
             self.app.send_task(
@@ -31,6 +34,7 @@ class Enqueuer:
                 queue=queue,
                 retry=True,
                 retry_policy=RETRY_POLICY,
+                countdown=countdown_s if countdown_s > 0 else None,
             )
         except Exception as exc:  # any broker failure: the sweeper resends later
             log.warning(

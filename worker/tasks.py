@@ -144,14 +144,22 @@ def run_judging(
 
 
 def _hand_on(runtime: Runtime, submission_id: int, enqueue: Callable[..., bool]) -> None:
-    """Enqueue the user's next queued submission (deferred while this one was graded)."""
+    """Enqueue the user's next queued submission (deferred while this one was graded),
+    to be delivered when this one is released to the student (store.release): started
+    earlier, it would show the student when this judging's hidden tier ended."""
     try:
         with runtime.session() as session:
             following = repo.next_for_user(session=session, submission_id=submission_id)
     except Exception:  # the sweeper resends it later
         log.warning("could not hand on after submission %s", submission_id, exc_info=True)
         return
-    if following is not None:
+    if following is None:
+        return
+    if following.countdown_s > 0:  # once this judging is released: not claimable before
+        enqueue(
+            following.submission_id, priority=following.priority, countdown_s=following.countdown_s
+        )
+    else:
         enqueue(following.submission_id, priority=following.priority)
 
 
@@ -212,7 +220,12 @@ def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -
 
     def finish(outcome: JudgingOutcome) -> bool:
         with runtime.session() as session:
-            return repo.finish(session=session, claim_=claim, outcome=outcome)
+            return repo.finish(
+                session=session,
+                claim_=claim,
+                outcome=outcome,
+                release_quantum_s=runtime.settings.hidden_release_quantum_s,
+            )
 
     what = f"submission {claim.submission_id}: storing the result"
     try:

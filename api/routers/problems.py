@@ -18,6 +18,8 @@ from api.schemas import (
     Message,
     ProblemPublic,
     ProblemSummary,
+    ReleasePublic,
+    ReleaseUpdate,
     Sample,
     ViewPublic,
 )
@@ -79,7 +81,7 @@ def list_problems() -> list[ProblemSummary]:
 
 
 @router.get("/problems/{slug}", response_model=ProblemPublic, responses={404: {"model": Message}})
-def get_problem(slug: str) -> ProblemPublic:
+def get_problem(slug: str, session: SessionDep) -> ProblemPublic:
     module = find_problem(slug)
     return ProblemPublic(
         slug=slug,
@@ -95,6 +97,29 @@ def get_problem(slug: str) -> ProblemPublic:
         styles=[s.value for s in styles_of(module)],
         stdio_statement=languages.stdio_statement(module),
         languages=languages.on_problem(module),
+        hidden_release_at=repo.hidden_release(session=session, problem=slug),
+    )
+
+
+@router.put(
+    "/problems/{slug}/release",
+    response_model=ReleasePublic,
+    responses={401: {"model": Message}, 403: {"model": Message}, 404: {"model": Message}},
+)
+def set_release(
+    slug: str, body: ReleaseUpdate, session: SessionDep, user: Instructor
+) -> ReleasePublic:
+    """Hold the problem's hidden results back from students until `hidden_release_at`
+    ("pretests now, system tests at the deadline"): until then a student sees each
+    judging over its visible tests alone (`hidden_pending`), and then whole. null: each
+    judging is shown whole once released. Instructors see everything at once either way."""
+    find_problem(slug)
+    repo.set_hidden_release(
+        session=session, problem=slug, at=body.hidden_release_at, user_id=user.id
+    )
+    session.commit()
+    return ReleasePublic(
+        problem=slug, hidden_release_at=repo.hidden_release(session=session, problem=slug)
     )
 
 

@@ -4,6 +4,7 @@ stream fed by the app's one `api.events.EventHub`, through the submissions' `FEE
 from __future__ import annotations
 
 from collections.abc import Mapping
+from datetime import datetime
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request, Response
@@ -12,9 +13,9 @@ from sqlalchemy.orm import Session
 
 from api.deps import find_submission, stream_viewer
 from api.events import Feed
-from api.presenters import submission_public, test_public
+from api.presenters import released, submission_public, test_public
 from api.schemas import DbId, Message
-from judge.verdict import TestKind, shown_to_student
+from judge.verdict import TestKind
 from store import repo
 from store.models import Role, Status, TestRow, User
 
@@ -45,6 +46,19 @@ def _hidden_from(row: TestRow, viewer: User) -> bool:
     return row.kind == TestKind.HIDDEN and viewer.role != Role.INSTRUCTOR
 
 
+def _in_result(rows: list[TestRow], done: Any) -> list[TestRow]:
+    """The held-back hidden tests the result shows (none while the problem holds them)."""
+    shown = {test["index"] for test in done["tests"] if test["kind"] == TestKind.HIDDEN}
+    return [row for row in rows if row.index in shown]
+
+
+def _shown_status(progress: repo.Progress, viewer: User, now: datetime) -> str:
+    """A student's submission is `running` until its judging is released to them."""
+    if viewer.role == Role.INSTRUCTOR or progress.status != Status.DONE:
+        return progress.status
+    return Status.DONE if released(progress.status, progress.released_at, now) else Status.RUNNING
+
+
 FEED = Feed(
     name="submissions",
     read=_read,
@@ -52,7 +66,8 @@ FEED = Feed(
     present_item=_present_test,
     present_done=_present_done,
     held_back=_hidden_from,
-    released=shown_to_student,
+    released=_in_result,
+    shown_status=_shown_status,
 )
 
 
@@ -78,6 +93,8 @@ async def events(
     """Server-Sent Events: `status` on each change, `test` per finished test, then `done`
     with the whole result (the same body as GET /submissions/{id}), and the stream ends.
 
-    Students get the hidden tests' events just before `done`. At most JUDGE_EVENTS_PER_USER
+    Students get `done` when the judging is released to them (until then it is `running`),
+    with the hidden tests' events it shows just before it. A stream ends without a word
+    when its viewer is disabled or gets a new password. At most JUDGE_EVENTS_PER_USER
     streams per user are open at once; one more gets 429 with Retry-After."""
     return request.app.state.events.response(FEED.name, submission_id, viewer)

@@ -19,7 +19,7 @@ from api.deps import (
     too_many,
 )
 from api.languages import choose
-from api.presenters import submission_public
+from api.presenters import students_view, submission_public, summary_public
 from api.routers.problems import find_problem, known_problem
 from api.schemas import (
     DbId,
@@ -30,7 +30,6 @@ from api.schemas import (
     SubmissionPage,
     SubmissionPublic,
     SubmissionQueued,
-    SubmissionSummary,
     Username,
     UtcDatetime,
 )
@@ -124,11 +123,13 @@ def history(
         Query(max_length=40, description="next_cursor or prev_cursor of a page (not with offset)"),
     ] = None,
 ) -> SubmissionPage:
-    """Submissions, newest first: your own, or everyone's for instructors.
+    """Submissions, newest first: your own, or everyone's for instructors. A student's
+    verdict, passed and total are those they are shown (and `verdict=` filters by them).
 
     Page with `next_cursor` (older) and `prev_cursor` (newer); `total` counts the matching
     rows up to a cap (`total_exact` is false beyond it)."""
     user_id = None
+    view = students_view(session)
     if viewer.role != Role.INSTRUCTOR:
         if user is not None and user != viewer.username:
             raise HTTPException(
@@ -154,8 +155,9 @@ def history(
         offset=offset,
         after=after,
         before=before,
+        as_student=None if viewer.role == Role.INSTRUCTOR else view,
     )
-    items = [SubmissionSummary.model_validate(row, from_attributes=True) for row in page.items]
+    items = [summary_public(row, viewer, view) for row in page.items]
     first, last = (page.items[0], page.items[-1]) if page.items else (None, None)
     return SubmissionPage(
         items=items,

@@ -7,7 +7,9 @@
 - `GET /problems/{slug}/plan`: how many tests a submission will get (the live progress bar).
 - `GET /submissions/{id}/tests/{index}/explanation`: the optimal line of play for a test the
   viewer may see the input of (a hidden board's line only for instructors).
-- `GET /stats/problems`: acceptance per problem, and whether the viewer solved it.
+- `GET /stats/problems`: acceptance per problem, and whether the viewer solved it, counting
+  each verdict as students are shown it (from its release; the visible tests' while the
+  problem holds its hidden results back).
 - `GET /problems/{slug}/stats` (instructors): verdict distribution and submissions per day.
 """
 
@@ -152,7 +154,7 @@ async def explain_test(
 @router.get("/stats/problems", response_model=list[ProblemStat])
 def problem_stats(request: Request, session: SessionDep, viewer: OptionalUser) -> list[ProblemStat]:
     """Acceptance rate of every problem (public, as the problem list is), and the viewer's
-    own standing on it when logged in."""
+    own standing on it when logged in: each verdict counted as students are shown it."""
     totals = request.app.state.problem_totals.get(session=session)
     mine = stats.standing(session=session, user_id=viewer.id) if viewer else {}
     out = []

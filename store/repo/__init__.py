@@ -12,6 +12,7 @@ and need not know which module holds what:
 - `runs`: runs (a source on the samples or the student's own cases, not a submission):
   create under their own rate, the run lane's claim and progress, the sweeper's clean-up;
 - `live`: what a live-progress poll reads, for submissions and runs alike;
+- `releases`: the problems' hidden-result release times, and what students are shown now;
 - `limits`: the rate-limit error and its arithmetic.
 
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
@@ -28,6 +29,7 @@ from store.repo.boards import (
 )
 from store.repo.judging import (
     FAILURE_CHARS,
+    HAND_ON_SLACK_S,
     Claim,
     Job,
     Stale,
@@ -44,6 +46,12 @@ from store.repo.judging import (
 )
 from store.repo.limits import RateLimited
 from store.repo.live import Progress, ProgressCursor
+from store.repo.releases import (
+    StudentsView,
+    hidden_release,
+    set_hidden_release,
+    students_view,
+)
 from store.repo.runs import (
     RunCase,
     RunClaim,
@@ -83,12 +91,14 @@ from store.repo.users import (
     FAILED_LOGIN,
     REGISTRATION,
     Conflict,
+    Standing,
     check_attempts,
     count_instructors,
     create_user,
     get_user,
     get_user_by_name,
     record_attempt,
+    standings,
     update_user,
 )
 
@@ -96,6 +106,7 @@ __all__ = [
     "COUNT_CAP",
     "FAILED_LOGIN",
     "FAILURE_CHARS",
+    "HAND_ON_SLACK_S",
     "MAX_BACKOFF_DOUBLINGS",
     "REGISTRATION",
     "SEND_SLACK_S",
@@ -113,6 +124,8 @@ __all__ = [
     "RunClaim",
     "RunSweep",
     "Stale",
+    "Standing",
+    "StudentsView",
     "SubmissionList",
     "add_board",
     "check_attempts",
@@ -136,6 +149,7 @@ __all__ = [
     "held_submissions",
     "hidden_board_count",
     "hidden_cases",
+    "hidden_release",
     "hold",
     "judgings",
     "list_boards",
@@ -152,6 +166,9 @@ __all__ = [
     "release",
     "release_run",
     "run_progress",
+    "set_hidden_release",
+    "standings",
+    "students_view",
     "sweep",
     "sweep_runs",
     "unsent",

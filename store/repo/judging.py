@@ -6,6 +6,7 @@ every write after `claim` happens only while the claim still holds."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -18,7 +19,13 @@ from sqlalchemy.orm import Session, aliased
 from store.db import rowcount
 from store.models import Judging, Priority, Status, Submission, TestRow, User, utcnow
 from store.outcome import JudgingOutcome
+from store.release import release_moment, student_figures
 from store.repo.boards import hidden_cases
+
+HAND_ON_SLACK_S = 0.05  # a hand-on's delivery after the release: a timer may fire early
+# JUDGE_HIDDEN_RELEASE_QUANTUM_S's default (config.Settings; a test checks they agree): the
+# worker passes its setting, and a caller that does not quantises all the same.
+RELEASE_QUANTUM_S = 1.0
 
 
 @dataclass(frozen=True)
@@ -51,7 +58,10 @@ def grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any
     under an expired one (its worker may be slow, or dead: the sweeper resends it) when it is
     the older one, so that of two rows left running the older goes first; or an older one
     still queued at the same priority (two worker slots that take two of a student's
-    messages at once must not grade the newer first; a rejudge never holds up live work).
+    messages at once must not grade the newer first; a rejudge never holds up live work);
+    or one finished but not yet released to its student (the next one starting at once
+    would show the student when the hidden tier ended, to the microsecond: it starts at
+    the release, `next_for_user`).
     An alias, so it correlates with the outer statement only through the arguments."""
     other = aliased(Submission)
     return (
@@ -69,6 +79,7 @@ def grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any
                     other.id < other_than,
                     other.priority == priority,
                 ),
+                and_(other.status == Status.DONE, other.released_at > now),
             ),
         )
         .exists()
@@ -141,9 +152,17 @@ def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
 
 
 def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
-    """The oldest queued submission of the finished submission's user, to enqueue next;
-    recorded as sent now (the sweeper reads the send time to tell a lost message)."""
-    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
+    """The oldest queued submission of the finished submission's user, to enqueue next,
+    once the finished one is released to its student (`countdown_s` from now: it may not
+    be claimed before, see `grading_for_user`); recorded as sent then (the sweeper reads
+    the send time to tell a lost message)."""
+    now = utcnow()
+    user_id, released_at = session.execute(
+        select(Submission.user_id, Submission.released_at).where(Submission.id == submission_id)
+    ).one()
+    countdown_s = 0.0
+    if released_at is not None and released_at > now:
+        countdown_s = (released_at - now).total_seconds() + HAND_ON_SLACK_S
     row = session.execute(
         select(Submission.id, Submission.priority)
         .where(Submission.user_id == user_id, Submission.status == Status.QUEUED)
@@ -156,11 +175,11 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
     session.execute(
         update(Submission)
         .where(Submission.id == row.id, Submission.status == Status.QUEUED)
-        .values(enqueued_at=utcnow())
+        .values(enqueued_at=now + timedelta(seconds=countdown_s))
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return Stale(row.id, row.priority)
+    return Stale(row.id, row.priority, countdown_s)
 
 
 def _holds(claim_: Claim):
@@ -264,9 +283,22 @@ def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_
     return True
 
 
-def finish(*, session: Session, claim_: Claim, outcome: JudgingOutcome) -> bool:
-    """Store the final verdict if the claim still holds: the only way a judging ends."""
+def finish(
+    *,
+    session: Session,
+    claim_: Claim,
+    outcome: JudgingOutcome,
+    release_quantum_s: float = RELEASE_QUANTUM_S,
+) -> bool:
+    """Store the final verdict if the claim still holds: the only way a judging ends.
+
+    With it, what students are shown of it and from when (`store.release`): released at
+    the start plus the duration rounded up to whole `release_quantum_s`."""
     now = utcnow()
+    started_at = session.scalar(
+        select(Submission.started_at).where(Submission.id == claim_.submission_id)
+    )
+    figures = student_figures(outcome.tests, outcome.verdict)
     fields = {
         "verdict": outcome.verdict,
         "passed": outcome.passed,
@@ -275,6 +307,8 @@ def finish(*, session: Session, claim_: Claim, outcome: JudgingOutcome) -> bool:
         "peak_memory_kb": outcome.peak_memory_kb,
         "judge_version": outcome.judge_version,
         "message": outcome.message,
+        "released_at": release_moment(started_at, now, release_quantum_s),
+        **dataclasses.asdict(figures),
     }
     finished = _set_if_held(
         session,
@@ -365,7 +399,9 @@ def hold(*, session: Session, claim_: Claim, interrupted: int) -> bool:
 
 @dataclass(frozen=True)
 class Stale:
-    """A submission whose message is to be sent (again), on its priority's queue."""
+    """A submission whose message is to be sent (again), on its priority's queue, in
+    `countdown_s` (a hand-on waiting for the previous judging's release)."""
 
     submission_id: int
     priority: Priority
+    countdown_s: float = 0.0

@@ -4,6 +4,7 @@ reader's cursor, and the state and new items the poll found."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, NamedTuple
 
 
@@ -25,3 +26,5 @@ class Progress:
     status: str
     token: int
     test: Any
+    # A submission's: when its finished judging is released to its student (store.release).
+    released_at: datetime | None = None

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Collection
+from dataclasses import dataclass
 from datetime import timedelta
 
 from sqlalchemy import delete, func, select
@@ -22,6 +24,31 @@ def get_user(*, session: Session, user_id: int) -> User | None:
 
 def get_user_by_name(*, session: Session, username: str) -> User | None:
     return session.scalar(select(User).where(User.username == username))
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What a session's validity depends on: a disabled account or a new token generation
+    (a new password) ends every session opened before, and the role decides what it sees."""
+
+    disabled: bool
+    token_generation: int
+    role: str
+
+
+def standings(*, session: Session, user_ids: Collection[int]) -> dict[int, Standing]:
+    """The standing of each of these accounts that still exists (one query)."""
+    if not user_ids:
+        return {}
+    rows = session.execute(
+        select(User.id, User.disabled, User.token_generation, User.role).where(
+            User.id.in_(sorted(user_ids))
+        )
+    )
+    return {
+        user_id: Standing(bool(disabled), generation, role)
+        for user_id, disabled, generation, role in rows
+    }
 
 
 def create_user(*, session: Session, username: str, password_hash: str, role: Role) -> User:

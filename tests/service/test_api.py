@@ -238,6 +238,7 @@ def finish_with_hidden_test(session: Session, submission_id: int, verdict: str =
     assert repo.finish(
         session=session,
         claim_=claim,
+        release_quantum_s=0,  # released at once (the quantum: test_release.py)
         outcome=JudgingOutcome(
             verdict=verdict,
             passed=1,
@@ -430,7 +431,7 @@ def test_students_see_hidden_tests_only_once_the_judging_is_done(
     seen = client.get(f"/api/v1/submissions/{sid}", headers=teacher).json()
     assert [t["kind"] for t in seen["tests"]] == ["sample", "hidden"]
     result = JudgingOutcome(verdict="AC", passed=2, total=2, tests=[sample, hidden])
-    assert repo.finish(session=session, claim_=claim, outcome=result)
+    assert repo.finish(session=session, claim_=claim, outcome=result, release_quantum_s=0)
     done = client.get(f"/api/v1/submissions/{sid}", headers=alice).json()
     assert [(t["kind"], t["time_ms"]) for t in done["tests"]] == [("sample", 1.0), ("hidden", None)]
 

@@ -19,6 +19,7 @@ import threading
 import time
 import uuid
 from collections.abc import Callable, Iterator
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -34,7 +35,7 @@ from config import Settings
 from store import repo
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
-from store.models import Role, Submission
+from store.models import Role, Submission, utcnow
 from store.outcome import JudgingOutcome
 
 SECRET = "events-test-secret-" + "x" * 32
@@ -163,7 +164,7 @@ class Store:
             for test in tests:
                 assert repo.record_test(session=session, claim_=claim, test=test, lease_s=60)
 
-    def finish(self, claim: repo.Claim, *tests: dict[str, Any]) -> None:
+    def finish(self, claim: repo.Claim, *tests: dict[str, Any], quantum_s: float = 1.0) -> None:
         passed = sum(t["verdict"] == "AC" for t in tests)
         result = JudgingOutcome(
             verdict="AC" if passed == len(tests) else "WA",
@@ -173,7 +174,20 @@ class Store:
             tests=list(tests),
         )
         with self.factory() as session:
-            assert repo.finish(session=session, claim_=claim, outcome=result)
+            assert repo.finish(
+                session=session, claim_=claim, outcome=result, release_quantum_s=quantum_s
+            )
+
+    def released_at(self, submission_id: int) -> datetime:
+        with self.factory() as session:
+            sub = session.get(Submission, submission_id)
+            assert sub is not None and sub.released_at is not None
+            return sub.released_at
+
+    def hold(self, problem: str, until: datetime | None) -> None:
+        with self.factory() as session:
+            repo.set_hidden_release(session=session, problem=problem, at=until, user_id=None)
+            session.commit()
 
     def rejudge(self, submission_id: int) -> None:
         with self.factory() as session:
@@ -390,6 +404,132 @@ def test_students_get_hidden_tests_only_with_the_verdict_instructors_live(serve,
     assert server.hub.open_streams() == 0
 
 
+def test_a_students_done_comes_when_the_judging_is_released_not_when_it_ended(serve, store) -> None:
+    """The status stays `running` for the student from the end of the judging (F) to its
+    release (R = S + Q * ceil((F - S) / Q)); the instructor is told at once."""
+    server = serve()
+    alice, teacher = store.user(), store.user(Role.INSTRUCTOR)
+    sid = store.submission(alice)
+    seen: dict[str, Any] = {}
+
+    async def scenario() -> tuple[Events, Events]:
+        async with client_for(server) as client:
+            student, instructor = Events(client, sid, alice), Events(client, sid, teacher)
+            for stream in (student, instructor):
+                assert await stream.started() == 200
+                await until(lambda s=stream: s.statuses() == ["queued"], "the first status")
+            claim = store.claim(sid)
+            tests = [row_of(0, "sample"), row_of(1, "hidden", "WA")]
+            store.record(claim, *tests)
+            await until(student.tests, "the student's sample")
+            await until(lambda: len(instructor.tests()) == 2, "the instructor's hidden test")
+            store.finish(claim, *tests, quantum_s=3.0)
+            release = store.released_at(sid)
+            await instructor.finished()
+            seen["instructor_done_at"] = utcnow()
+            seen["student_before"] = list(student.items)
+            detail = await client.get(f"/api/v1/submissions/{sid}", headers=alice)
+            seen["detail_before"] = detail.json()
+            await student.finished()
+            seen["student_done_at"] = utcnow()
+            seen["release"] = release
+            return student, instructor
+
+    student, instructor = run_async(scenario())
+    release = seen["release"]
+    assert instructor.names()[-1] == "done" and seen["instructor_done_at"] < release
+    # Until R the student's stream said nothing of the end, and the detail agreed.
+    assert [name for name, _, _ in seen["student_before"]] == ["status", "status", "test"]
+    before = seen["detail_before"]
+    assert (before["status"], before["verdict"], before["finished_at"]) == ("running", None, None)
+    assert before["started_at"] is None and [t["kind"] for t in before["tests"]] == ["sample"]
+    assert seen["student_done_at"] >= release
+    # The hidden test comes with the verdict, at R.
+    assert student.names() == ["status", "status", "test", "status", "test", "done"]
+    assert [data["kind"] for _, data in student.tests()] == ["sample", "hidden"]
+    assert student.statuses() == ["queued", "running", "done"]
+    done = student.items[-1][1]
+    assert (done["verdict"], done["passed"], done["total"]) == ("WA", 1, 2)
+    assert datetime.fromisoformat(done["finished_at"]) >= release
+    assert datetime.fromisoformat(done["finished_at"]).microsecond == 0
+
+
+def test_while_its_problem_holds_hidden_results_a_students_done_has_none(serve, store) -> None:
+    server = serve()
+    alice = store.user()
+    sid = store.submission(alice)
+    store.hold("numbergame", utcnow() + timedelta(hours=1))
+
+    async def scenario() -> Events:
+        async with client_for(server) as client:
+            student = Events(client, sid, alice)
+            assert await student.started() == 200
+            claim = store.claim(sid)
+            tests = [row_of(0, "sample"), row_of(1, "hidden", "WA"), row_of(2, "random")]
+            store.record(claim, *tests)
+            await until(lambda: len(student.tests()) == 2, "the visible tests")
+            store.finish(claim, *tests, quantum_s=0)
+            await student.finished()
+            return student
+
+    try:
+        student = run_async(scenario())
+    finally:
+        store.hold("numbergame", None)
+    done = student.items[-1][1]
+    assert student.names()[-1] == "done"
+    assert [data["kind"] for _, data in student.tests()] == ["sample", "random"]
+    assert (done["verdict"], done["passed"], done["total"]) == ("AC", 2, 2)
+    assert done["hidden_pending"] is True and done["hidden_release_at"] is not None
+    assert [t["kind"] for t in done["tests"]] == ["sample", "random"]
+
+
+def user_id_of(headers: dict[str, str]) -> int:
+    user_id = token_user_id(headers["Authorization"].split()[1], SECRET)
+    assert user_id is not None
+    return user_id
+
+
+@pytest.mark.parametrize("revoke", ["disable", "new password"])
+def test_a_stream_ends_without_a_word_when_its_viewer_is_disabled_or_reset(
+    serve, store, revoke: str
+) -> None:
+    """Streams re-check their viewer on every tick: after PATCH /users/{id} {"disabled":
+    true} or POST /users/{id}/password the open stream ends, and nothing recorded after it
+    (a test, the verdict) reaches it."""
+    server = serve()
+    alice, teacher = store.user(), store.user(Role.INSTRUCTOR)
+    sid = store.submission(alice)
+
+    async def scenario() -> tuple[Events, Events, int]:
+        async with client_for(server) as client:
+            student, instructor = Events(client, sid, alice), Events(client, sid, teacher)
+            for stream in (student, instructor):
+                assert await stream.started() == 200
+            claim = store.claim(sid)
+            store.record(claim, row_of(0, "sample"))
+            await until(student.tests, "the student's sample")
+            url = f"/api/v1/users/{user_id_of(alice)}"
+            if revoke == "disable":
+                answer = await client.patch(url, json={"disabled": True}, headers=teacher)
+            else:
+                answer = await client.post(f"{url}/password", headers=teacher)
+            assert answer.status_code == 200, answer.text
+            seen = len(student.items)
+            store.record(claim, row_of(1, "random"))
+            store.finish(claim, row_of(0, "sample"), row_of(1, "random"), quantum_s=0)
+            await student.finished()  # the server ended it: no timeout, no reconnect
+            await instructor.finished()
+            again = await client.get(f"/api/v1/submissions/{sid}/events", headers=alice)
+            assert again.status_code == 401
+            return student, instructor, seen
+
+    student, instructor, seen = run_async(scenario())
+    assert student.names() == ["status", "status", "test"] and len(student.items) == seen
+    assert instructor.names()[-1] == "done"  # the instructor's stream goes on
+    assert server.hub.open_streams() == 0
+
+
 # ---- the per-user limit -------------------------------------------------------------------
 
 
@@ -464,7 +604,7 @@ def test_quiet_streams_get_keep_alives_then_time_out_and_free_their_place(serve,
 
 def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, caplog) -> None:
     """100 streams (more than the pool's 5 + 10 connections): while they wait, only the
-    poller touches the database, one connection and one query at a time; other requests
+    poller touches the database, one connection and two queries a poll; other requests
     still answer, and every stream still gets its verdict."""
     per_user, users = 4, 25
     server = serve(events_per_user=per_user)
@@ -509,8 +649,13 @@ def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, c
             selects = [sql for _, sql in window if sql.lstrip().upper().startswith("SELECT")]
             assert threads <= {"judge-events_0"}, threads
             assert max_in_use <= 1
-            # One query per poll for all of them (give or take the polls at both edges).
-            assert polls - 1 <= len(selects) <= polls + 1, selects
+            # Two queries per poll for all of them (give or take the polls at both edges):
+            # their progress, and their viewers' standing (a disabled one's stream ends).
+            progress = [sql for sql in selects if "FROM submissions" in sql]
+            standings = [sql for sql in selects if "FROM users" in sql]
+            assert len(progress) + len(standings) == len(selects), selects
+            assert polls - 1 <= len(progress) <= polls + 1, selects
+            assert polls - 1 <= len(standings) <= polls + 1, selects
 
             # Another user's ordinary requests answer.
             outsider = store.user()
@@ -521,8 +666,8 @@ def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, c
             assert detail.status_code == 200 and detail.json()["status"] == "queued"
 
             # And every stream still gets its verdict.
-            for _, sid in subs:
-                store.finish(store.claim(sid), row_of(0, "sample"))
+            for _, sid in subs:  # released at once: each student's next one is claimed now
+                store.finish(store.claim(sid), row_of(0, "sample"), quantum_s=0)
             for stream in streams:
                 await stream.finished()
             verdicts = [s.items[-1] for s in streams]

@@ -115,7 +115,8 @@ def finish(live: Live, submission_id: int) -> None:
     with live.sessions() as session:
         claim = repo.claim(session=session, submission_id=submission_id, lease_s=60)
         assert claim is not None
-        assert repo.finish(session=session, claim_=claim, outcome=outcomes.internal_error("test"))
+        outcome = outcomes.internal_error("test")
+        assert repo.finish(session=session, claim_=claim, outcome=outcome, release_quantum_s=0)
 
 
 def submit(client: TestClient, headers: dict[str, str]):

@@ -289,6 +289,7 @@ def test_printed_output_stays_on_visible_tests_and_never_on_hidden_ones(
         session=session,
         claim_=claim,
         outcome=JudgingOutcome(verdict="WA", passed=0, total=2, tests=tests, judge_version="t"),
+        release_quantum_s=0,  # released to alice at once
     )
     for viewer in (alice, teacher):
         sample, hidden = client.get(f"/api/v1/submissions/{sid}", headers=viewer).json()["tests"]

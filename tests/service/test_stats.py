@@ -27,7 +27,7 @@ def graded(session: Session, username: str, problem: str, verdict: str | None) -
         claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
         assert claim is not None
         result = JudgingOutcome(verdict=verdict, passed=0, total=1)
-        assert repo.finish(session=session, claim_=claim, outcome=result)
+        assert repo.finish(session=session, claim_=claim, outcome=result, release_quantum_s=0)
     return sub.id
 
 
@@ -127,7 +127,7 @@ def test_the_tally_adds_verdicts_and_recounts_after_a_rejudge(session: Session) 
     # The rejudged row finishes again with another verdict.
     claim = repo.claim(session=session, submission_id=first, lease_s=60)
     result = JudgingOutcome(verdict="AC", passed=1, total=1)
-    assert repo.finish(session=session, claim_=claim, outcome=result)
+    assert repo.finish(session=session, claim_=claim, outcome=result, release_quantum_s=0)
     assert tally.get(session=session) == stats.problem_totals(session=session)
     assert tally.get(session=session)["footholds"] == stats.ProblemTotals(2, 2, 2)
 
@@ -152,7 +152,9 @@ def test_the_tally_matches_a_full_count_through_random_histories(session: Sessio
             if claim is not None:
                 verdict = rng.choice(["AC", "WA"])
                 result = JudgingOutcome(verdict=verdict, passed=0, total=1)
-                assert repo.finish(session=session, claim_=claim, outcome=result)
+                assert repo.finish(
+                    session=session, claim_=claim, outcome=result, release_quantum_s=0
+                )
         if rng.random() < 0.5:
             assert tally.get(session=session) == stats.problem_totals(session=session)
     assert tally.get(session=session) == stats.problem_totals(session=session)

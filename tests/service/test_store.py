@@ -258,7 +258,7 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert repo.next_for_user(session=session, submission_id=first.id) == repo.Stale(
         second.id, "live"
     )
-    assert repo.finish(session=session, claim_=claim, outcome=RESULT)
+    assert repo.finish(session=session, claim_=claim, outcome=RESULT, release_quantum_s=0)
     assert not repo.waiting_for_its_user(session=session, submission_id=second.id)
     assert repo.claim(session=session, submission_id=second.id, lease_s=-1) is not None
     # An expired lease (a slow or dead worker) still holds the student's newer rows back: the
@@ -267,7 +267,7 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     assert repo.waiting_for_its_user(session=session, submission_id=third.id)
     again = repo.claim(session=session, submission_id=second.id, lease_s=60)
     assert again is not None and again.attempts == 2
-    assert repo.finish(session=session, claim_=again, outcome=RESULT)
+    assert repo.finish(session=session, claim_=again, outcome=RESULT, release_quantum_s=0)
     assert repo.claim(session=session, submission_id=third.id, lease_s=60) is not None
 
 

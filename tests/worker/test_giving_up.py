@@ -63,10 +63,16 @@ class FakeSandbox:
 
 
 class Enqueued(list):
-    """Stands in for worker.queue.Enqueuer: records what would have been sent."""
+    """Stands in for worker.queue.Enqueuer: records what would have been sent (and, in
+    `countdowns`, in how long)."""
 
-    def __call__(self, submission_id: int, priority: str) -> bool:
+    def __init__(self) -> None:
+        super().__init__()
+        self.countdowns: list[float] = []
+
+    def __call__(self, submission_id: int, priority: str, countdown_s: float = 0.0) -> bool:
         self.append((submission_id, priority))
+        self.countdowns.append(countdown_s)
         return True
 
 
@@ -562,6 +568,28 @@ def test_the_next_queued_submission_of_the_user_is_handed_on(
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
     assert enqueued == [(second, "live")]
+    # Delivered once the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S, 1 s by
+    # default): started at once, the second would time the first's hidden tier.
+    with runtime.session() as session:
+        row = session.get(Submission, first)
+        assert row is not None and row.started_at is not None and row.released_at is not None
+        took = (row.released_at - row.started_at).total_seconds()
+        assert row.finished_at is not None and row.finished_at <= row.released_at
+    assert took == pytest.approx(round(took)) and took >= 1
+    assert 0 < enqueued.countdowns[0] <= took + repo.HAND_ON_SLACK_S
+    assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"  # not before then
+
+
+def test_without_a_release_quantum_the_next_one_is_handed_on_at_once(
+    database: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runtime = Runtime(settings_for(database, hidden_release_quantum_s=0))
+    fake_grade(monkeypatch, lambda *_a, **_k: a_result([a_test(0)]))
+    first, second = submit(runtime), submit(runtime)
+    enqueued = Enqueued()
+    assert tasks.run_judging(runtime, first, enqueued) == "finished"
+    assert enqueued == [(second, "live")] and enqueued.countdowns == [0.0]
+    assert tasks.run_judging(runtime, second, Enqueued()) == "finished"
 
 
 def test_a_failed_hand_on_is_left_to_the_sweeper(runtime: Runtime, lock: Lock, caplog) -> None:

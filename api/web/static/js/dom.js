@@ -133,6 +133,14 @@ export function verdictBadge(verdict, status) {
   );
 }
 
+// A judging shown over its visible tests alone while its problem holds the hidden results
+// back: says when they come (null otherwise).
+export function hiddenPendingNote(item) {
+  if (!item.hidden_pending) return null;
+  return h("span", { class: "muted small hidden-pending" },
+    `hidden tests: results at ${formatDate(item.hidden_release_at)}`);
+}
+
 export function formatMs(ms) {
   if (ms === null || ms === undefined) return "–";
   if (ms >= 1000) return `${(ms / 1000).toFixed(2)} s`;

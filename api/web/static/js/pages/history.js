@@ -1,7 +1,7 @@
 // Submission history: filters in the URL (a plain GET form), newest first, paged by cursor
 // (?cursor= from the API, ?at= the first row's position, only for the "1–20 of N" line).
 import { api, requireUser } from "../api.js";
-import { $, $$, clear, formatKb, formatTestTime, h, languageTitle, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
+import { $, $$, clear, formatKb, formatTestTime, h, hiddenPendingNote, languageTitle, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
 const user = await requireUser();
 const isInstructor = user.role === "instructor";
@@ -124,7 +124,7 @@ function row(item) {
     isInstructor ? h("td", {}, h("a", { href: `/submissions?user=${encodeURIComponent(item.user)}` }, item.user)) : null,
     h("td", {}, h("a", { href: `/problems/${encodeURIComponent(item.problem)}` }, titles[item.problem] || item.problem)),
     h("td", {}, h("span", { class: "lang-tag" }, languageTitle(item.language))),
-    h("td", {}, verdictBadge(item.verdict, item.status)),
+    h("td", {}, verdictBadge(item.verdict, item.status), " ", hiddenPendingNote(item)),
     h("td", { class: "num" }, ran ? `${item.passed}/${item.total}` : "–"),
     h("td", { class: "num hide-sm" }, ran
       ? formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem]) : "–"),

@@ -1,15 +1,15 @@
 // Log in: the OAuth2 password form gives a bearer token, kept in localStorage.
 import { api, setToken } from "../api.js";
 import { $, showAlert } from "../dom.js";
+import { sameOriginPath } from "../next-path.js";
 
 const form = $("#login-form");
 const error = $(".form-error", form);
 const params = new URLSearchParams(location.search);
 
-// Only same-site paths: never send the user to another origin after logging in.
+// Only this site's pages: never send the user to another origin after logging in.
 function nextPath() {
-  const next = params.get("next") || "/problems";
-  return next.startsWith("/") && !next.startsWith("//") && !next.startsWith("/\\") ? next : "/problems";
+  return sameOriginPath(params.get("next") || "/problems", location.origin);
 }
 
 if (params.get("expired")) showAlert(error, "Your session has expired. Please log in again.", "info");

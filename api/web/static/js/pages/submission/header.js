@@ -1,6 +1,6 @@
 // The top of the page: who submitted what, the verdict (or the judging's state), and once
 // judged the summary figures and the judge's message.
-import { $, clear, formatKb, formatMs, h, languageTitle, plural, timeCell, verdictBadge, verdictLabel } from "../../dom.js";
+import { $, clear, formatKb, formatMs, h, hiddenPendingNote, languageTitle, plural, timeCell, verdictBadge, verdictLabel } from "../../dom.js";
 import { errorLine } from "./source.js";
 import { page, timeText, titleOf } from "./state.js";
 
@@ -21,7 +21,8 @@ export function renderHeader() {
         h("strong", {}, verdictLabel(sub.verdict)),
         h("span", { class: "muted" }, sub.verdict === "CE"
           ? "No test was run"
-          : `${sub.passed} of ${plural(sub.total, "test")} passed`)),
+          : `${sub.passed} of ${plural(sub.total, "test")} passed`),
+        hiddenPendingNote(sub)),
     );
     box.dataset.verdict = sub.verdict;
   } else if (sub.status === "held") {

@@ -35,7 +35,7 @@ function renderJudgings() {
   const body = clear($("#judgings-body"));
   for (const j of list.slice().reverse()) {
     body.appendChild(h("tr", {}, h("td", {}, formatDate(j.finished_at)), h("td", {}, j.reason_label),
-      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, j.verdict === "CE" ? "–" : `${j.passed}/${j.total}`),
+      h("td", {}, verdictBadge(j.verdict)), h("td", { class: "num" }, j.verdict === "CE" || j.passed == null ? "–" : `${j.passed}/${j.total}`),
       h("td", { class: "num" }, j.verdict === "CE" ? "–" : timeText({ verdict: j.verdict, time_ms: j.max_time_ms }))));
   }
 }
