@@ -75,9 +75,9 @@ class Settings(BaseSettings):
     resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
     broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
     # Students learn a judging's result (and with it anything of the hidden tier) only at
-    # R = S + Q * ceil((F - S) / Q), S and F the judging's start and end: its duration in
-    # whole quanta, never to the microsecond. 0: at F (no quantisation: tests only).
-    hidden_release_quantum_s: float = Field(default=1.0, ge=0)
+    # When students learn how a judging ended: from the start of its hidden tier, rounded up
+    # to Q, 2Q, 4Q, ... (store/release.py), never to the microsecond. 0: at once (tests).
+    hidden_release_quantum_s: float = Field(default=0.5, ge=0)
 
     # Where hidden tiers run: "local" (in the grading worker, kept apart from every visible
     # run on the host by the phase lock) or "queue" (sent to the hidden lane's workers,

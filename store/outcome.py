@@ -24,3 +24,6 @@ class JudgingOutcome:
     judge_version: str | None = None
     message: str = ""
     sandboxed: bool | None = None  # None: not known (an internal error before any run)
+    # Seconds from the start of the hidden tier to the end of the grading (None: no hidden
+    # tier ran): the release is timed from there (store/release.py).
+    hidden_s: float | None = None

@@ -3,9 +3,9 @@
 The hidden tier runs last, so anything a student can time about a judging's end (its
 verdict, the status turning done, the hidden rows, passed/total) times the hidden tier: a
 hidden process that sleeps for a time depending on a hidden board is read off the clock.
-So a judging that started at S and finished at F is released to students at
+So a judging whose hidden tier began at S and which finished at F is released to students at
 
-    R = S + Q * ceil((F - S) / Q)        (Q: JUDGE_HIDDEN_RELEASE_QUANTUM_S)
+    R = S + Q * 2**ceil(log2((F - S) / Q))   (at least S + Q; Q: JUDGE_HIDDEN_RELEASE_QUANTUM_S)
 
 and later still when something holds its hidden results back (a problem's release time:
 "pretests now, system tests at the deadline"; an assignment's, later): `released_moment`
@@ -82,12 +82,18 @@ def student_figures(tests: Sequence[Mapping[str, Any]], verdict: str) -> Student
 def release_moment(
     started_at: datetime | None, finished_at: datetime, quantum_s: float
 ) -> datetime:
-    """R = S + Q * ceil((F - S) / Q): when students may learn how the judging ended. Q = 0
-    releases at F; without a start (never claimed) at F too."""
+    """When students may learn how the judging ended: R = S + step(F - S), the time since S
+    rounded up to the next of Q, 2Q, 4Q, 8Q, ... S is when the hidden tier began (what
+    came before it is the visible tiers', which the student sees anyway), or the judging's
+    start when no hidden tier ran. Doubling steps rather than whole quanta: a hidden tier
+    that may take up to 64 s can end in one of 8 steps (3 bits) instead of one of 64 quanta
+    (6 bits), and an honest one, which takes a fraction of Q, is still released after Q.
+    Q = 0 releases at F; without a start (never claimed) at F too."""
     if quantum_s <= 0 or started_at is None or finished_at <= started_at:
         return finished_at
     took = (finished_at - started_at).total_seconds()
-    return started_at + timedelta(seconds=quantum_s * math.ceil(took / quantum_s))
+    steps = max(math.ceil(math.log2(took / quantum_s) - 1e-9), 0)
+    return started_at + timedelta(seconds=quantum_s * 2**steps)
 
 
 def released_moment(released_at: datetime | None, *holds: datetime | None) -> datetime | None:

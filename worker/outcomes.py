@@ -29,6 +29,9 @@ def graded(result: GradeResult) -> JudgingOutcome:
         judge_version=result.judge_version,
         message=result.message,
         sandboxed=result.sandboxed,
+        hidden_s=None
+        if result.hidden_after_ms is None
+        else max(result.wall_ms - result.hidden_after_ms, 0.0) / 1000,
     )
 
 

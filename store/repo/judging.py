@@ -25,7 +25,7 @@ from store.repo.boards import hidden_cases
 HAND_ON_SLACK_S = 0.05  # a hand-on's delivery after the release: a timer may fire early
 # JUDGE_HIDDEN_RELEASE_QUANTUM_S's default (config.Settings; a test checks they agree): the
 # worker passes its setting, and a caller that does not quantises all the same.
-RELEASE_QUANTUM_S = 1.0
+RELEASE_QUANTUM_S = 0.5
 
 
 @dataclass(frozen=True)
@@ -292,12 +292,15 @@ def finish(
 ) -> bool:
     """Store the final verdict if the claim still holds: the only way a judging ends.
 
-    With it, what students are shown of it and from when (`store.release`): released at
-    the start plus the duration rounded up to whole `release_quantum_s`."""
+    With it, what students are shown of it and from when (`store.release`): timed from the
+    start of its hidden tier (`outcome.hidden_s` before now), else from the judging's start,
+    in doubling steps of `release_quantum_s`."""
     now = utcnow()
     started_at = session.scalar(
         select(Submission.started_at).where(Submission.id == claim_.submission_id)
     )
+    if outcome.hidden_s is not None:
+        started_at = now - timedelta(seconds=outcome.hidden_s)
     figures = student_figures(outcome.tests, outcome.verdict)
     fields = {
         "verdict": outcome.verdict,

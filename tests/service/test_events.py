@@ -525,7 +525,9 @@ def test_a_stream_ends_without_a_word_when_its_viewer_is_disabled_or_reset(
             return student, instructor, seen
 
     student, instructor, seen = run_async(scenario())
-    assert student.names() == ["status", "status", "test"] and len(student.items) == seen
+    # (one status event or two: the poller may see the claim and the first test together)
+    assert student.names()[-1] == "test" and student.names().count("test") == 1
+    assert "done" not in student.names() and len(student.items) == seen
     assert instructor.names()[-1] == "done"  # the instructor's stream goes on
     assert server.hub.open_streams() == 0
 

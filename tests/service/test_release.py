@@ -160,13 +160,15 @@ def test_the_figures_count_exactly_the_rows_the_judge_shows_a_student() -> None:
     assert student_figures([], "CE").visible_verdict == "CE"
 
 
-def test_the_release_is_the_duration_rounded_up_to_whole_quanta() -> None:
+def test_the_release_is_the_duration_rounded_up_to_doubling_steps() -> None:
     start = datetime(2026, 12, 2, 10, 0, 0, 123456, tzinfo=UTC)
     for took, quantum, released in [
         (0.2, 1.0, 1.0),
         (1.0, 1.0, 1.0),
         (1.000001, 1.0, 2.0),
-        (7.3, 2.5, 7.5),
+        (3.1, 1.0, 4.0),
+        (7.3, 2.5, 10.0),
+        (40.0, 0.5, 64.0),
         (7.3, 0.0, 7.3),
     ]:
         end = start + timedelta(seconds=took)
@@ -177,9 +179,43 @@ def test_the_release_is_the_duration_rounded_up_to_whole_quanta() -> None:
     assert released_moment(later, end) == later and released_moment(None, later) is None
 
 
+def test_a_hidden_tier_of_up_to_a_minute_ends_in_one_of_eight_steps() -> None:
+    """What a student can read of a hidden tier's time: 3 bits at most per judging."""
+    start = datetime(2026, 12, 2, 10, 0, 0, tzinfo=UTC)
+    moments = {
+        release_moment(start, start + timedelta(milliseconds=ms), 0.5) for ms in range(1, 64_000, 7)
+    }
+    assert len(moments) == 8
+
+
+def test_the_release_is_timed_from_the_start_of_the_hidden_tier(client, session, alice) -> None:
+    """The visible tiers took long (4 s); the hidden one 0.1 s: released 0.5 s after it
+    began, not at 4.5 s rounded up to 8."""
+    sid = submit(client, alice)
+    claim = repo.claim(session=session, submission_id=sid, lease_s=60)
+    assert claim is not None
+    session.execute(
+        update(Submission)
+        .where(Submission.id == sid)
+        .values(started_at=utcnow() - timedelta(seconds=4.1))
+    )
+    session.commit()
+    outcome = JudgingOutcome(
+        verdict="AC", passed=2, total=2, tests=TESTS, judge_version="t", hidden_s=0.1
+    )
+    before = utcnow()
+    assert repo.finish(session=session, claim_=claim, outcome=outcome, release_quantum_s=0.5)
+    sub = session.get(Submission, sid)
+    assert sub is not None and sub.released_at is not None and sub.finished_at is not None
+    session.refresh(sub)
+    began = sub.finished_at - timedelta(seconds=0.1)
+    assert sub.released_at == began + timedelta(seconds=0.5)
+    assert sub.released_at < before + timedelta(seconds=1)
+
+
 def test_the_release_quantum_defaults_to_the_settings_default() -> None:
     default = Settings.model_fields["hidden_release_quantum_s"].default
-    assert repo.judging.RELEASE_QUANTUM_S == default == 1.0
+    assert repo.judging.RELEASE_QUANTUM_S == default == 0.5
 
 
 # ---- 1. passed/total from the rows a student is shown --------------------------------------
