@@ -39,15 +39,20 @@ SEED = 20261201
 
 def unconfined_time(problem, language, source: bytes, artifact, cases, repeat: int) -> float:
     """The compiled program (the same driver and artifact) on every case in one unconfined
-    process: what the sandbox and the grading around it are compared with."""
+    process: what the sandbox and the grading around it are compared with (its tests all
+    written at once)."""
     unconfined = make_sandbox(SandboxConfig(mode="none"))
-    request = RunRequest(problem, Style.FUNCTION, source, artifact, cases)
+    request = RunRequest(problem, Style.FUNCTION, source, artifact)
     command = language.run_command(request)
     base = RunLimits(cpu_s=120, wall_s=120, memory_bytes=problem.LIMITS.memory_mb << 20)
     limits = language.run_limits(base)
+    lines = [language.test_line(problem, case) for case in cases]
 
     def once() -> None:
         with unconfined.run(command, limits) as proc:
+            assert proc.read_result(timeout=120) is not None  # ready
+            proc.write_input(b"".join(lines))
+            proc.close_input()
             while proc.read_result(timeout=120) is not None:
                 pass
         assert proc.outcome is not None and proc.outcome.exit_code == 0, proc.outcome

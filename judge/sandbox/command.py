@@ -17,7 +17,9 @@ pipe, unless `stdout_to_results` sends stdout to the results channel (a whole pr
 answers, read line by line with the same bounds as a harness's reports).
 
 `input_pipe` gives the run a pipe the judge writes to while it runs (`Process.write_input`,
-`Process.close_input`): "{input_fd}" in any argument becomes the number of its read end.
+`Process.close_input`): "{input_fd}" in any argument becomes the number of its read end. A
+function-style driver reads its tests there (judge/runner.py writes each once it has read the
+report of the one before).
 
 `writable` (compilation only) is a host directory the caller created and owns, bound
 read-write at /box/out: the compiler's output. The sandbox hands it to the run's uid for the
