@@ -73,6 +73,7 @@ class Process:
         # last line still counts, once the channel closed of itself (not on a kill).
         self._unterminated_last_line = unterminated_last_line
         self._started = time.monotonic()
+        self._next_poll = 0.0  # when read_result next checks the tree's CPU and memory
         self._buffer = bytearray()
         self._results_total = 0
         self._output = bytearray()
@@ -123,18 +124,21 @@ class Process:
             if now - self._started >= self._limits.wall_s:
                 self._hit("wall")
                 continue
-            cpu = self.cpu_seconds()
-            if cpu is not None and cpu >= self._limits.cpu_s:
-                self._hit("cpu")
-                continue
-            if self._jail.memory_exceeded():
-                self._hit("memory")
-                continue
+            # The tree's CPU and memory, once per poll interval while waiting (not before every
+            # line of a run answering one test at a time: each check reads the cgroup).
+            if now >= self._next_poll:
+                self._next_poll = now + self._jail.poll_interval
+                cpu = self.cpu_seconds()
+                if cpu is not None and cpu >= self._limits.cpu_s:
+                    self._hit("cpu")
+                    continue
+                if self._jail.memory_exceeded():
+                    self._hit("memory")
+                    continue
             if now >= deadline:
                 raise TimeoutError
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
-            wait = min(deadline, self._started + self._limits.wall_s) - now
-            self._pump(min(wait, self._jail.poll_interval))
+            self._pump(min(deadline, self._started + self._limits.wall_s, self._next_poll) - now)
 
     def buffered_lines(self) -> int:
         """Complete lines already taken from the results channel and not yet returned: the
