@@ -166,6 +166,10 @@ class Runner(ProgramRunner):
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
         self._limit_s = self.time_s  # the current test's limit
+        # Where the tests handed over with test k end (exclusive): None, one at a time. Only
+        # for tests with nothing to hide from each other (the small tier's positions, which
+        # the judge enumerates and which are reported as one test), never for hidden ones.
+        self.ahead: Callable[[int], int] | None = None
 
     def _run_from(self, cases, start, remaining, judge_one) -> int:
         program, count, capture = self.program, len(cases), self.capture_output
@@ -179,7 +183,7 @@ class Runner(ProgramRunner):
         proc = self.sandbox.run(language.run_command(request), limits)
         # Every test's line, encoded while the sandbox starts the process on the other core.
         lines = [language.test_line(self.problem, case) for case in cases[start:]]
-        tests = _Tests(proc, lines, start)
+        tests = _Tests(proc, lines, start, self.ahead)
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
@@ -348,20 +352,31 @@ class Runner(ProgramRunner):
 
 class _Tests:
     """The tests of one process, from `first` on, as lines of its language: `feed(k)` hands
-    over test k once the report of k - 1 is read, and ends the process's tests after the last
-    one."""
+    over test k once the report of k - 1 is read (with the tests up to `ahead(k)`, when
+    given), and ends the process's tests after the last one."""
 
-    def __init__(self, proc: Process, lines: list[bytes], first: int) -> None:
+    def __init__(
+        self,
+        proc: Process,
+        lines: list[bytes],
+        first: int,
+        ahead: Callable[[int], int] | None = None,
+    ) -> None:
         self.proc = proc
         self.lines = lines
         self.first = first
+        self.ahead = ahead
+        self.written = first  # the tests before it are handed over
 
     def feed(self, index: int) -> None:
-        at = index - self.first
-        if at < len(self.lines):
-            self.proc.write_input(self.lines[at])
-        if at >= len(self.lines) - 1:
-            self.proc.close_input()  # the last one is in: the process ends after answering it
+        count = self.first + len(self.lines)
+        if self.written <= index < count:  # else handed over already, or past the last
+            end = index + 1 if self.ahead is None else max(index + 1, self.ahead(index))
+            end = min(end, count)
+            self.proc.write_input(b"".join(self.lines[index - self.first : end - self.first]))
+            self.written = end
+        if self.written >= count:
+            self.proc.close_input()
 
 
 def _printed(report: Mapping[str, Any], key: str) -> tuple[str, bool]:
