@@ -37,17 +37,30 @@ SERVICE_TARGET_S = {"cpp": (2.5, 1.5), "java": (3.0, 1.5), "kotlin": (6.0, 1.5)}
 SEED = 20261201
 
 
-def unconfined_time(problem, language, source: bytes, artifact, cases, repeat: int) -> float:
+def unconfined_time(
+    problem, language, source: bytes, artifact, cases, repeat: int, one_at_a_time: bool = False
+) -> float:
     """The compiled program (the same driver and artifact) on every case in one unconfined
-    process: what the sandbox and the grading around it are compared with."""
+    process: what the sandbox and the grading around it are compared with. Its tests go in
+    all at once, or `one_at_a_time` as a grading hands them over (each once the report before
+    it is read): the difference is what feeding them one at a time costs."""
     unconfined = make_sandbox(SandboxConfig(mode="none"))
-    request = RunRequest(problem, Style.FUNCTION, source, artifact, cases)
+    request = RunRequest(problem, Style.FUNCTION, source, artifact)
     command = language.run_command(request)
     base = RunLimits(cpu_s=120, wall_s=120, memory_bytes=problem.LIMITS.memory_mb << 20)
     limits = language.run_limits(base)
+    lines = [language.test_line(problem, case) for case in cases]
 
     def once() -> None:
         with unconfined.run(command, limits) as proc:
+            assert proc.read_result(timeout=120) is not None  # ready
+            if one_at_a_time:
+                for line in lines:
+                    proc.write_input(line)
+                    assert proc.read_result(timeout=120) is not None
+            else:
+                proc.write_input(b"".join(lines))
+            proc.close_input()
             while proc.read_result(timeout=120) is not None:
                 pass
         assert proc.outcome is not None and proc.outcome.exit_code == 0, proc.outcome
@@ -71,6 +84,9 @@ def judge_figures(report: Report, name: str, repeat: int) -> None:
         with built(footholds, language, Style.FUNCTION, source, sandbox, cache) as program:
             cases = plan_cases(plan_tests(footholds, seed=SEED))
             floor = unconfined_time(footholds, language, source, program.artifact, cases, repeat)
+            fed = unconfined_time(
+                footholds, language, source, program.artifact, cases, repeat, one_at_a_time=True
+            )
 
         def cached_build() -> None:
             with built(footholds, language, Style.FUNCTION, source, sandbox, cache):
@@ -101,6 +117,12 @@ def judge_figures(report: Report, name: str, repeat: int) -> None:
         f"{language.title}: full footholds plan ({len(cases)} calls), graded (cached build)",
         f"{graded * 1000:.0f} ms, unconfined {floor * 1000:.0f} ms, ratio {graded / floor:.2f}x "
         f"(target <= 1.3x + 100 ms + the cache fetch = {target * 1000:.0f} ms)",
+    )
+    report(
+        f"{language.title}: the same {len(cases)} calls unconfined, one test at a time (each "
+        "once the report before it is read) vs all at once",
+        f"{fed * 1000:.0f} ms vs {floor * 1000:.0f} ms: "
+        f"{(fed - floor) / len(cases) * 1e6:.0f} us per test",
     )
 
 

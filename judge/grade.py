@@ -335,6 +335,8 @@ def _run_planned(
             )
             if isinstance(runner, StdioRunner):
                 runner.batches = partial(_batch_end, owners)
+            elif not hidden_tier:
+                runner.ahead = partial(_small_tier_end, owners)
             runners.append(runner)
             runner.run(cases, judge_one, resume)
         if not hidden_tier:
@@ -370,6 +372,13 @@ def _batch_end(
     while end < min(start + BATCH, count) and owners[end][1] is None:
         end += 1
     return end
+
+
+def _small_tier_end(owners: Sequence[tuple[int, _SmallGroup | None, int]], k: int) -> int:
+    """A function-style run's tests are handed over one at a time, except the small tier's
+    positions, the judge's own and reported as one test: together, up to the tier's end."""
+    group = owners[k][1]
+    return k + 1 if group is None else group.first + group.count
 
 
 def _small_result(

@@ -1,9 +1,10 @@
 """The program that runs INSIDE the sandbox: standard library only, copied in alone.
 
-    python3 -I -S -B harness.py --results-fd N --start K [--output]
+    python3 -I -S -B harness.py --results-fd N --tests-fd T --start K [--output]
 
-It reads /box/tests.json ({"params": [...], "tests": [case, ...]}), loads /box/solution.py and
-calls solution(...) on tests K, K+1, ... writing one JSON line per event to fd N:
+It loads /box/solution.py, says it is ready, then reads one test at a time on fd T (a JSON
+list of the arguments, one line), calls solution(...) on it and reports, numbering the tests
+K, K+1, ... until fd T ends; one JSON line per event on fd N:
 
     {"event": "compile_error", "message": ...}        syntax error, no callable solution
     {"event": "load_error", "error": ..., "message": ..., "traceback": ...}
@@ -14,8 +15,11 @@ calls solution(...) on tests K, K+1, ... writing one JSON line per event to fd N
 With --output, each result or error also carries what the call printed: "stdout", "stderr"
 (the first OUTPUT_LIMIT characters of each) and "output_cut" (true when more was printed).
 
-It reports answers only, never verdicts: the expected answers are not in here, and a
-submission can forge anything this process writes, so the judge outside decides.
+The judge writes a test only once it has read the report of the one before (only the small
+tier's positions, the judge's own, come together): the solution cannot read ahead, there is
+nothing more on fd T while it runs. It reports answers only, never verdicts: the expected
+answers are not in here, and a submission can forge anything this process writes, so the
+judge outside decides.
 """
 
 import io
@@ -192,9 +196,11 @@ def describe_exception(exc):
 def main(argv):
     os.chdir(os.path.dirname(os.path.abspath(__file__)))
     results_fd = int(argv[argv.index("--results-fd") + 1])
+    tests_fd = int(argv[argv.index("--tests-fd") + 1])
     start = int(argv[argv.index("--start") + 1])
     capture = "--output" in argv
     out = os.fdopen(results_fd, "w", encoding="utf-8", buffering=1)
+    next_test = os.fdopen(tests_fd, "rb").readline
     # Bound now: the submission may monkeypatch these modules, and only the bounds measured
     # outside the sandbox are trusted anyway.
     dumps, loads = json.dumps, json.loads
@@ -205,11 +211,6 @@ def main(argv):
     def emit(obj):
         out.write(dumps(obj) + "\n")
         out.flush()
-
-    with open("tests.json", encoding="utf-8") as f:
-        spec = json.load(f)
-    params = spec["params"]
-    raw_tests = [json.dumps(case) for case in spec["tests"]]
 
     try:
         with open(SOURCE_NAME, "rb") as source_file:
@@ -236,9 +237,9 @@ def main(argv):
         return
     emit({"event": "ready"})
 
-    for index in range(start, len(raw_tests)):
-        case = loads(raw_tests[index])  # a fresh copy: mutations do not leak across tests
-        args = [case[name] for name in params]
+    index = start
+    while line := next_test():  # empty at the end of the tests
+        args = loads(line)
         if capture:
             printed = (CappedText(real_stdout), CappedText(real_stderr))
             sys.stdout, sys.stderr = printed
@@ -264,6 +265,7 @@ def main(argv):
                 output_cut=out_text.cut or err_text.cut or out_cut or err_cut,
             )
         emit(report)
+        index += 1
 
 
 if __name__ == "__main__":

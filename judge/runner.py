@@ -3,9 +3,12 @@ read, checked for forgery and turned into an outcome (verdict, figures, the answ
 
 The program's language says how a run is started (`Language.run_command`: Python's harness,
 a compiled driver); every language's driver speaks the harness protocol of judge/harness.py.
-A test that times out or kills its process gets its verdict and the run resumes in a fresh
-sandbox at the next test. Expected answers never enter the sandbox: the driver reports
-answers, and every figure or text it reports is validated, bounded and sanitised here.
+The tests go in one at a time on the run's input pipe: test k+1 is written only once the
+report of test k is read (and its CPU taken), so a solution cannot read a later test, nor
+do a later test's work during an earlier call. A test that times out or kills its process
+gets its verdict and the run resumes in a fresh sandbox at the next test. Expected answers
+never enter the sandbox: the driver reports answers, and every figure or text it reports is
+validated, bounded and sanitised here.
 """
 
 from __future__ import annotations
@@ -171,23 +174,24 @@ class Runner(ProgramRunner):
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
         self._limit_s = self.time_s  # the current test's limit
+        # Where the tests handed over with test k end (exclusive): None, one at a time. Only
+        # for tests with nothing to hide from each other (the small tier's positions, which
+        # the judge enumerates and which are reported as one test), never for hidden ones.
+        self.ahead: Callable[[int], int] | None = None
 
     def _run_from(self, cases, start, remaining, judge_one) -> int:
-        program, count = self.program, len(cases)
+        program, count, capture = self.program, len(cases), self.capture_output
         language, name = program.language, program.language.source_name
         limits = language.run_limits(
             RunLimits(cpu_s=remaining, wall_s=remaining + 1.0, memory_bytes=self.memory_mb << 20)
         )
         request = RunRequest(
-            self.problem,
-            program.style,
-            program.source,
-            program.artifact,
-            cases,
-            start,
-            self.capture_output,
+            self.problem, program.style, program.source, program.artifact, start, capture
         )
         proc = self.sandbox.run(language.run_command(request), limits, hidden=self.hidden_input)
+        # Every test's line, encoded while the sandbox starts the process on the other core.
+        lines = [language.test_line(self.problem, case) for case in cases[start:]]
+        tests = _Tests(proc, lines, start, self.ahead)
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
@@ -232,8 +236,9 @@ class Runner(ProgramRunner):
                     judge_one,
                 )
             self.compile_checked = True
+            tests.feed(start)
             for index in range(start, count):
-                outcome = self._one(proc, index)
+                outcome = self._one(proc, tests, index)
                 self._limit_s = self.time_s
                 keep_going = judge_one(index, outcome)
                 if not keep_going:
@@ -259,16 +264,20 @@ class Runner(ProgramRunner):
         used, self._cpu_mark = max(now - self._cpu_mark, 0.0), now
         return used
 
-    def _one(self, proc: Process, index: int) -> Outcome:
-        outcome, report = self._answer(proc, index)
+    def _one(self, proc: Process, tests: _Tests, index: int) -> Outcome:
+        outcome, report = self._answer(proc, tests, index)
         if self.capture_output and report is not None:
             outcome.stdout, cut_out = _printed(report, "stdout")
             outcome.stderr, cut_err = _printed(report, "stderr")
             outcome.output_cut = cut_out or cut_err or report.get("output_cut") is True
         return outcome
 
-    def _answer(self, proc: Process, index: int) -> tuple[Outcome, dict[str, Any] | None]:
-        """The test's outcome, and the report it came from (None when there was none)."""
+    def _answer(
+        self, proc: Process, tests: _Tests, index: int
+    ) -> tuple[Outcome, dict[str, Any] | None]:
+        """The test's outcome, and the report it came from (None when there was none). The
+        next test goes in as soon as this one's report is read and its CPU taken: the
+        process works on it while this answer is checked."""
         began = time.monotonic()
         limit_s = self._limit_s
         timeout = min(limit_s * 1.2 + 0.5, max(self.deadline - began, 0.0))
@@ -298,6 +307,7 @@ class Runner(ProgramRunner):
                 raise answers.MalformedReport("report out of sequence")
             _number(report, "wall")  # unused (measured outside), but a forged one is malformed
             cpu = self._tree_cpu(proc, _number(report, "cpu"), wall)
+            tests.feed(index + 1)
             # Only a display figure (the cgroup enforces the limit): bounded by the limit.
             rss_kb = min(int(_number(report, "rss_kb")), self.memory_limit_kb)
             self.peak_memory_kb = max(self.peak_memory_kb, rss_kb)
@@ -346,6 +356,35 @@ class Runner(ProgramRunner):
             if not judge_one(index, Outcome(outcome.verdict, outcome.message)):
                 break
         return count
+
+
+class _Tests:
+    """The tests of one process, from `first` on, as lines of its language: `feed(k)` hands
+    over test k once the report of k - 1 is read (with the tests up to `ahead(k)`, when
+    given), and ends the process's tests after the last one."""
+
+    def __init__(
+        self,
+        proc: Process,
+        lines: list[bytes],
+        first: int,
+        ahead: Callable[[int], int] | None = None,
+    ) -> None:
+        self.proc = proc
+        self.lines = lines
+        self.first = first
+        self.ahead = ahead
+        self.written = first  # the tests before it are handed over
+
+    def feed(self, index: int) -> None:
+        count = self.first + len(self.lines)
+        if self.written <= index < count:  # else handed over already, or past the last
+            end = index + 1 if self.ahead is None else max(index + 1, self.ahead(index))
+            end = min(end, count)
+            self.proc.write_input(b"".join(self.lines[index - self.first : end - self.first]))
+            self.written = end
+        if self.written >= count:
+            self.proc.close_input()
 
 
 def _printed(report: Mapping[str, Any], key: str) -> tuple[str, bool]:

@@ -97,9 +97,7 @@ class StdioRunner(ProgramRunner):
         when `judge_one` asked to stop."""
         program, batch = self.program, list(cases[start:end])
         limits = self._limits(len(batch), remaining)
-        request = RunRequest(
-            self.problem, Style.STDIO, program.source, program.artifact, batch, 0, False
-        )
+        request = RunRequest(self.problem, Style.STDIO, program.source, program.artifact)
         command = replace(
             program.language.run_command(request),
             stdin=stdio_input(self.problem, batch),

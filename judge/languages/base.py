@@ -7,9 +7,11 @@ PARAM_TYPES and ANSWER (and, for the stdio style, its input format).
 
 Two styles:
 - FUNCTION: the student writes `solution(...)` (a function, or a method of class Solution on
-  the JVM); the language's driver reads the tests from /box, calls it per test and reports on
-  the results channel with the harness protocol of judge/harness.py (ready / result / error
-  events, answers in the kinds judge/answers.py decodes). The judge outside decides verdicts.
+  the JVM); the language's driver reads one test at a time on its tests channel (one line in
+  the language's `test_line` form, which the judge writes once it has read the report of the
+  test before), calls it and reports on the results channel with the harness protocol of
+  judge/harness.py (ready / result / error events, answers in the kinds judge/answers.py
+  decodes), until the channel ends. The judge outside decides verdicts.
 - STDIO: the student writes a whole program reading the problem's input format on stdin and
   writing one answer line per case on stdout; stdout is the results channel.
 
@@ -20,7 +22,6 @@ hash of everything compiled) and hands the directory to `run_command` as `artifa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -37,20 +38,22 @@ class Style(StrEnum):
 
 @dataclass(frozen=True)
 class RunRequest:
-    """One sandboxed run of a built submission on `cases`, starting at test `start`."""
+    """One sandboxed run of a built submission. Function style: its tests come one at a time
+    on the tests channel (`Command.input_pipe`), the first numbered `start`; stdio style: the
+    runner gives the program its stdin."""
 
     problem: Problem
     style: Style
     source: bytes
     artifact: str | None  # host directory of the compiled artifact; None when not compiled
-    cases: Sequence[Case]
     start: int = 0
     capture_output: bool = False  # function style: report what each call printed
 
     def driver_args(self) -> tuple[str, ...]:
         """A function-style driver's arguments (the protocol of judge/harness.py)."""
         output = ("--output",) if self.capture_output else ()
-        return ("--results-fd", "{results_fd}", "--start", str(self.start), *output)
+        channels = ("--results-fd", "{results_fd}", "--tests-fd", "{input_fd}")
+        return (*channels, "--start", str(self.start), *output)
 
 
 class Language(Protocol):
@@ -84,7 +87,13 @@ class Language(Protocol):
         ...
 
     def run_command(self, request: RunRequest) -> Command:
-        """The run of the tests from `request.start` on."""
+        """The run of the tests from `request.start` on (function style: with `input_pipe`,
+        the tests channel)."""
+        ...
+
+    def test_line(self, problem: Problem, case: Case) -> bytes:
+        """One test as the function-style driver reads it on its tests channel: one line,
+        ending in a newline."""
         ...
 
     def run_limits(self, base: RunLimits) -> RunLimits:

@@ -34,8 +34,8 @@ from judge.languages.cpp_driver import (
     runtime_source,
     signature,
 )
-from judge.languages.tests_text import encode_cases
-from judge.problems import Problem
+from judge.languages.tests_text import encode_case
+from judge.problems import Case, Problem
 from judge.sandbox.command import Command
 from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
@@ -138,10 +138,13 @@ class Cpp:
             return Command(argv=(f"/box/bin/{BINARY}",), layout=EMPTY_LAYOUT, trees=trees)
         return Command(
             argv=(f"/box/bin/{BINARY}", *request.driver_args()),
-            files={"tests.txt": encode_cases(request.problem, request.cases)},
             layout=EMPTY_LAYOUT,
             trees=trees,
+            input_pipe=True,
         )
+
+    def test_line(self, problem: Problem, case: Case) -> bytes:
+        return encode_case(problem, case)
 
     def run_limits(self, base: RunLimits) -> RunLimits:
         return base

@@ -16,10 +16,11 @@ decodes; any other type as its demangled name and a short repr, so the judge out
 "expected an int, got 1.5 (double)". It reports, it does not check: everything it writes is
 forged until checked outside.
 
-    /box/bin/solution --results-fd N --start K [--output]
+    /box/bin/solution --results-fd N --tests-fd T --start K [--output]
 
-reads tests.txt (judge/languages/tests_text.py) and speaks judge/harness.py's protocol:
-ready, then one result or error event per test from K on. A crash ends the process: the
+speaks judge/harness.py's protocol: ready, then per test read on fd T (one line of
+judge/languages/tests_text.py, written by the judge once it has read the report before) one
+result or error event, numbered from K, until fd T ends. A crash ends the process: the
 runner outside reports it.
 """
 
@@ -125,7 +126,7 @@ void append(Text& out, const char* text);
 void append_json(Text& out, const char* data, std::size_t size);  // as a JSON string
 void append_type(Text& out, const std::type_info& type);  // its name as a JSON string
 void append_float(Text& out, long double value);
-long long next_number();  // the next token of tests.txt
+long long next_number();  // the next token of the current test's line
 
 constexpr int kMaxDepth = @MAX_DEPTH@;
 constexpr long kMaxValues = @MAX_VALUES@;
@@ -403,7 +404,8 @@ using Args = std::tuple<@ARG_TYPES@>;
 
 
 RUNTIME = r"""// The judge's driver (generated): main, the protocol, timing and printed output; the
-// part compiled with solution.cpp calls solution. Reads tests.txt, reports on the results fd.
+// part compiled with solution.cpp calls solution. Reads one test at a time on the tests fd,
+// reports on the results fd.
 #include <cxxabi.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -431,8 +433,8 @@ RUNTIME = r"""// The judge's driver (generated): main, the protocol, timing and 
 namespace judge_rt_ {
 
 using Text = std::vector<char>;
-void load_tests(long long count);  // in the student's unit: reads every test's arguments
-void call_test(long long index, Text& answer);  // calls solution, encodes its answer
+void load_test();  // in the student's unit: reads the current test's arguments
+void call_test(Text& answer);  // calls solution on them, encodes its answer
 
 constexpr std::size_t kOutputLimit = @OUTPUT_LIMIT@;
 constexpr std::size_t kOutputBudget = @OUTPUT_BUDGET@;
@@ -517,44 +519,6 @@ void append_float(Text& out, long double value) {
   append(out, text);
 }
 
-struct Reader {
-  std::string data;
-  std::size_t at = 0;
-
-  long long number() {
-    while (at < data.size() && (data[at] == ' ' || data[at] == '\n' || data[at] == '\r' ||
-                                data[at] == '\t'))
-      ++at;
-    bool negative = at < data.size() && data[at] == '-';
-    if (negative) ++at;
-    if (at >= data.size() || data[at] < '0' || data[at] > '9') {
-      std::fputs("judge driver: malformed tests.txt\n", stderr);
-      std::_Exit(70);
-    }
-    long long value = 0;
-    while (at < data.size() && data[at] >= '0' && data[at] <= '9')
-      value = value * 10 + (data[at++] - '0');
-    return negative ? -value : value;
-  }
-
-};
-
-Reader reader;
-
-long long next_number() { return reader.number(); }
-
-bool read_file(const char* path, std::string& out) {
-  FILE* f = std::fopen(path, "rb");
-  if (!f) return false;
-  char buffer[1 << 16];
-  std::size_t got;
-  while ((got = std::fread(buffer, 1, sizeof buffer, f)) > 0) out.append(buffer, got);
-  std::fclose(f);
-  return true;
-}
-
-// ---- reporting -------------------------------------------------------------------------
-
 // read and write by their system calls: a student's global variable named `read` or `write`
 // (C++ does not mangle global variables) takes the libc symbol's place in a static link.
 ssize_t sys_read(int fd, void* buffer, std::size_t size) {
@@ -563,6 +527,57 @@ ssize_t sys_read(int fd, void* buffer, std::size_t size) {
 ssize_t sys_write(int fd, const void* buffer, std::size_t size) {
   return syscall(SYS_write, fd, buffer, size);
 }
+
+// The tests channel: one line per test, the next written by the judge only after it read
+// this one's report.
+struct Reader {
+  int fd = -1;
+  std::string data;  // read from fd; the current test's line is data[begin, end)
+  std::size_t begin = 0, at = 0, end = std::string::npos;
+
+  // The next test's line, waiting for it; false at the end of the tests.
+  bool next_line() {
+    if (end != std::string::npos) begin = end + 1;
+    if (begin == data.size()) {  // all read: the usual case, one test at a time
+      data.clear();
+      begin = 0;
+    } else if (begin >= (1 << 16)) {  // lines handed over together: drop the ones answered
+      data.erase(0, begin);
+      begin = 0;
+    }
+    at = begin;
+    std::size_t scanned = begin;
+    for (;;) {
+      end = data.find('\n', scanned);
+      if (end != std::string::npos) return true;
+      scanned = data.size();
+      char buffer[1 << 16];
+      ssize_t n = sys_read(fd, buffer, sizeof buffer);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return false;
+      data.append(buffer, static_cast<std::size_t>(n));
+    }
+  }
+
+  long long number() {
+    while (at < end && (data[at] == ' ' || data[at] == '\r' || data[at] == '\t')) ++at;
+    bool negative = at < end && data[at] == '-';
+    if (negative) ++at;
+    if (at >= end || data[at] < '0' || data[at] > '9') {
+      std::fputs("judge driver: malformed test line\n", stderr);
+      std::_Exit(70);
+    }
+    long long value = 0;
+    while (at < end && data[at] >= '0' && data[at] <= '9') value = value * 10 + (data[at++] - '0');
+    return negative ? -value : value;
+  }
+};
+
+Reader reader;
+
+long long next_number() { return reader.number(); }
+
+// ---- reporting -------------------------------------------------------------------------
 
 int results_fd = -1;
 
@@ -725,23 +740,16 @@ std::string exception_type() {
 }
 
 int run(int argc, char** argv) {
-  int start = 0;
+  long long start = 0;
   bool capture = false;
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
     if (arg == "--results-fd" && k + 1 < argc) results_fd = std::atoi(argv[++k]);
-    else if (arg == "--start" && k + 1 < argc) start = std::atoi(argv[++k]);
+    else if (arg == "--tests-fd" && k + 1 < argc) reader.fd = std::atoi(argv[++k]);
+    else if (arg == "--start" && k + 1 < argc) start = std::atoll(argv[++k]);
     else if (arg == "--output") capture = true;
   }
-  if (results_fd < 0) return 64;
-  std::string text;
-  if (!read_file("tests.txt", text)) {
-    std::fputs("judge driver: cannot read tests.txt\n", stderr);
-    return 66;
-  }
-  reader.data = std::move(text);
-  long long count = next_number();
-  load_tests(count);
+  if (results_fd < 0 || reader.fd < 0) return 64;
   static Capture& out = *new Capture;  // never destroyed: its thread runs to the exit
   static Capture& err = *new Capture;
   if (capture) {
@@ -750,7 +758,8 @@ int run(int argc, char** argv) {
     err.open(2, mark);
   }
   emit("{\"event\":\"ready\"}");
-  for (long long index = start; index < count; ++index) {
+  for (long long index = start; reader.next_line(); ++index) {
+    load_test();
     if (capture) {
       std::fflush(stdout);
       std::fflush(stderr);
@@ -762,7 +771,7 @@ int run(int argc, char** argv) {
     double cpu0 = seconds(CLOCK_PROCESS_CPUTIME_ID), wall0 = seconds(CLOCK_MONOTONIC);
     try {
       Text answer;
-      call_test(index, answer);
+      call_test(answer);
       report = "{\"event\":\"result\",\"i\":" + std::to_string(index) + ",\"answer\":" +
                std::string(answer.begin(), answer.end());
     } catch (const std::exception& e) {
@@ -831,13 +840,11 @@ static_assert(judge_rt_::Callable<Call, judge_rt_::Args>::value, @MESSAGE@);
 }  // namespace judge_glue_
 
 namespace judge_rt_ {
-static std::vector<Args> judge_tests;
-void load_tests(long long judge_count) {
-  judge_tests.resize(static_cast<std::size_t>(judge_count));
-  for (auto& judge_test : judge_tests) read(judge_test);
+static Args judge_test;
+void load_test() {
+  judge_test = Args();
+  read(judge_test);
 }
-void call_test(long long judge_index, Text& judge_out) {
-  call_with(judge_glue_::Call{}, judge_tests[static_cast<std::size_t>(judge_index)], judge_out);
-}
+void call_test(Text& judge_out) { call_with(judge_glue_::Call{}, judge_test, judge_out); }
 }  // namespace judge_rt_
 """

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from judge.languages import jvm
 from judge.languages.base import RunRequest, Style
-from judge.problems import Problem
+from judge.problems import Case, Problem
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
 
@@ -94,6 +94,9 @@ class Java:
 
     def run_command(self, request: RunRequest) -> Command:
         return jvm.run_command(request, "Main")
+
+    def test_line(self, problem: Problem, case: Case) -> bytes:
+        return jvm.test_line(problem, case)
 
     def run_limits(self, base: RunLimits) -> RunLimits:
         return jvm.run_limits(base)

@@ -17,8 +17,8 @@ from importlib import resources
 
 from judge.answers import INT, ListType, ValueType
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.languages.tests_text import encode_cases
-from judge.problems import Problem
+from judge.languages.tests_text import encode_case
+from judge.problems import Case, Problem
 from judge.sandbox.command import Command
 from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
@@ -145,10 +145,15 @@ def run_command(request: RunRequest, main_class: str, jars: tuple[str, ...] = ()
         return Command(argv=(*argv, main_class), layout=layout(jars), trees=trees)
     return Command(
         argv=(*argv, DRIVER, *request.driver_args()),
-        files={"tests.txt": encode_cases(request.problem, request.cases)},
         layout=layout(jars),
         trees=trees,
+        input_pipe=True,
     )
+
+
+def test_line(problem: Problem, case: Case) -> bytes:
+    """One test as the drivers read it on their tests channel (judge/languages/tests_text.py)."""
+    return encode_case(problem, case)
 
 
 # -- drivers -------------------------------------------------------------------------------
@@ -202,7 +207,7 @@ def java_driver(problem: Problem, source_name: str, heap_mb: int, signature: str
         readers.append(
             f"    static {kind} read{d}() {{\n"
             f"        int n = nextInt();\n"
-            f'        if (n < 0) throw new IllegalStateException("bad tests file");\n'
+            f'        if (n < 0) throw new IllegalStateException("bad test line");\n'
             f"        {kind} a = {alloc};\n"
             f"        for (int i = 0; i < n; i++) a[i] = {inner};\n"
             f"        return a;\n"
@@ -238,7 +243,7 @@ def kotlin_driver(problem: Problem, source_name: str, heap_mb: int, signature: s
         readers.append(
             f"private fun read{d}(): {_kotlin_depth(d)} {{\n"
             f"    val n = nextInt()\n"
-            f'    if (n < 0) throw IllegalStateException("bad tests file")\n'
+            f'    if (n < 0) throw IllegalStateException("bad test line")\n'
             f"    return {make}\n"
             f"}}\n\n"
         )

@@ -17,7 +17,7 @@ from functools import cache
 
 from judge.languages import jvm
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.problems import Problem
+from judge.problems import Case, Problem
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
 
@@ -127,6 +127,9 @@ class Kotlin:
 
     def run_command(self, request: RunRequest) -> Command:
         return jvm.run_command(request, MAIN_CLASS, (_stdlib(),))
+
+    def test_line(self, problem: Problem, case: Case) -> bytes:
+        return jvm.test_line(problem, case)
 
     def run_limits(self, base: RunLimits) -> RunLimits:
         return jvm.run_limits(base)

@@ -1,9 +1,10 @@
 """Python 3: the source runs as it is, on the sandbox's own interpreter (no compile step).
 
 Function style: judge/harness.py loads solution.py and calls `solution` per test (the harness
-protocol). Stdio style: solution.py is the whole program, run with unbuffered stdout so each
-answer reaches the judge when it is printed (a time-out then keeps the answers before it);
-a syntax check in the sandbox stands in for compiling, so a syntax error is CE there too.
+protocol), each test a JSON list of the arguments on the tests channel. Stdio style:
+solution.py is the whole program, run with unbuffered stdout so each answer reaches the judge
+when it is printed (a time-out then keeps the answers before it); a syntax check in the
+sandbox stands in for compiling, so a syntax error is CE there too.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from importlib import resources
 
 import judge
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.problems import Problem
+from judge.problems import Case, Problem
 from judge.sandbox.command import Command
 from judge.sandbox.config import default_python
 from judge.sandbox.limits import RunLimits
@@ -84,15 +85,14 @@ class Python:
             return Command(
                 argv=(*INTERPRETER, "-u", f"/box/{SOURCE}"), files={SOURCE: request.source}
             )
-        spec = json.dumps({"params": list(request.problem.PARAMS), "tests": list(request.cases)})
         return Command(
             argv=(*INTERPRETER, "/box/harness.py", *request.driver_args()),
-            files={
-                "harness.py": harness_source(),
-                SOURCE: request.source,
-                "tests.json": spec.encode(),
-            },
+            files={"harness.py": harness_source(), SOURCE: request.source},
+            input_pipe=True,
         )
+
+    def test_line(self, problem: Problem, case: Case) -> bytes:
+        return (json.dumps([case[name] for name in problem.PARAMS]) + "\n").encode()
 
     def run_limits(self, base: RunLimits) -> RunLimits:
         return base

@@ -1,20 +1,17 @@
 """The tests as compiled drivers read them: whitespace-separated decimal tokens, typed by the
-problem's PARAM_TYPES, so a C++ or JVM driver needs no JSON parser.
-
-    <number of tests>
-    then per test, each parameter in PARAMS order:
+problem's PARAM_TYPES, so a C++ or JVM driver needs no JSON parser. One test is one line,
+each parameter in PARAMS order (the judge writes it on the driver's tests channel):
       int      one token
       int[]    its length, then its items
       int[][]  its number of rows, then each row as an int[] (length, items)
 
 Example (footholds: board int[][], aloc int[], bloc int[]), one test:
-    1
     2 3 1 1 1 3 1 1 1  2 1 0  2 1 2
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -50,12 +47,9 @@ def _writer(value_type: ValueType) -> Writer:
     raise TypeError(f"no text encoding for parameter type {value_type.name}")
 
 
-def encode_cases(problem: Problem, cases: Sequence[Case]) -> bytes:
-    writers = [(name, _writer(problem.PARAM_TYPES[name])) for name in problem.PARAMS]
-    lines = [str(len(cases))]
-    for case in cases:
-        out: list[str] = []
-        for name, write in writers:
-            write(case[name], out)
-        lines.append(" ".join(out))
-    return ("\n".join(lines) + "\n").encode()
+def encode_case(problem: Problem, case: Case) -> bytes:
+    """The line of one test, with its newline."""
+    out: list[str] = []
+    for name in problem.PARAMS:
+        _writer(problem.PARAM_TYPES[name])(case[name], out)
+    return (" ".join(out) + "\n").encode()

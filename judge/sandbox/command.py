@@ -2,10 +2,11 @@
 of the host it may see. Languages build these (judge/languages/); the sandbox runs them.
 
     Command(
-        argv=("/box/out/solution", "--results-fd", "{results_fd}"),
-        files={"tests.txt": b"..."},        # written to /box, read-only
+        argv=("/box/bin/solution", "--results-fd", "{results_fd}", "--tests-fd", "{input_fd}"),
+        files={"notes.txt": b"..."},        # written to /box, read-only
         layout=toolchain_layout(()),        # host paths bound read-only, masked dirs, symlinks
-        trees={"out": "/var/cache/judge/builds/ab12"},  # host dirs bound read-only at /box/NAME
+        trees={"bin": "/var/cache/judge/builds/ab12"},  # host dirs bound read-only at /box/NAME
+        input_pipe=True,                    # a pipe the judge writes to as the run goes
     )
 
 "{results_fd}" in any argument becomes the number of the results channel, "{python}" the
@@ -14,6 +15,11 @@ stdlib and libraries: what judge/harness.py and a Python submission need). The p
 is /box. stdin is empty unless `stdin` is given; stdout and stderr go to the capped output
 pipe, unless `stdout_to_results` sends stdout to the results channel (a whole program's
 answers, read line by line with the same bounds as a harness's reports).
+
+`input_pipe` gives the run a pipe the judge writes to while it runs (`Process.write_input`,
+`Process.close_input`): "{input_fd}" in any argument becomes the number of its read end. A
+function-style driver reads its tests there (judge/runner.py writes each once it has read the
+report of the one before).
 
 `writable` (compilation only) is a host directory the caller created and owns, bound
 read-write at /box/out: the compiler's output. The sandbox hands it to the run's uid for the
@@ -42,3 +48,4 @@ class Command:
     writable: str | None = None
     stdin: bytes | None = None
     stdout_to_results: bool = False
+    input_pipe: bool = False

@@ -9,8 +9,10 @@ the jail. The only place in the judge that spawns processes.
 
 The submission's files are mounted read-only; the process gets a private results pipe (its
 fd number is substituted for "{results_fd}" in the arguments), stdout and stderr go to one
-capped pipe, stdin is closed. Whole-tree wall, CPU, memory, process and output limits are
-enforced from outside, and everything is killed and reaped when the run ends.
+capped pipe, stdin is closed. A command with `input_pipe` also gets a pipe the judge writes
+to as it goes ("{input_fd}"; `write_input` never waits, `close_input` ends it). Whole-tree
+wall, CPU, memory, process and output limits are enforced from outside, and everything is
+killed and reaped when the run ends.
 """
 
 from __future__ import annotations
@@ -62,6 +64,7 @@ class Process:
         jail: Jail,
         cleanup,
         unterminated_last_line: bool = False,
+        input_w: int | None = None,
     ) -> None:
         self._popen = popen
         self._limits = limits
@@ -71,6 +74,7 @@ class Process:
         # last line still counts, once the channel closed of itself (not on a kill).
         self._unterminated_last_line = unterminated_last_line
         self._started = time.monotonic()
+        self._next_poll = 0.0  # when read_result next checks the tree's CPU and memory
         self._buffer = bytearray()
         self._results_total = 0
         self._output = bytearray()
@@ -81,6 +85,11 @@ class Process:
         self._selector = selectors.DefaultSelector()
         self._selector.register(results_r, selectors.EVENT_READ)
         self._selector.register(output_r, selectors.EVENT_READ)
+        # The input pipe's write end (non-blocking), what is queued for it and not yet taken,
+        # and whether it closes once that is written.
+        self._input_w = input_w
+        self._input = bytearray()
+        self._input_closing = False
         self.outcome: RunOutcome | None = None
         self._limit: str | None = None
 
@@ -116,18 +125,21 @@ class Process:
             if now - self._started >= self._limits.wall_s:
                 self._hit("wall")
                 continue
-            cpu = self.cpu_seconds()
-            if cpu is not None and cpu >= self._limits.cpu_s:
-                self._hit("cpu")
-                continue
-            if self._jail.memory_exceeded():
-                self._hit("memory")
-                continue
+            # The tree's CPU and memory, once per poll interval while waiting (not before every
+            # line of a run answering one test at a time: each check reads the cgroup).
+            if now >= self._next_poll:
+                self._next_poll = now + self._jail.poll_interval
+                cpu = self.cpu_seconds()
+                if cpu is not None and cpu >= self._limits.cpu_s:
+                    self._hit("cpu")
+                    continue
+                if self._jail.memory_exceeded():
+                    self._hit("memory")
+                    continue
             if now >= deadline:
                 raise TimeoutError
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
-            wait = min(deadline, self._started + self._limits.wall_s) - now
-            self._pump(min(wait, self._jail.poll_interval))
+            self._pump(min(deadline, self._started + self._limits.wall_s, self._next_poll) - now)
 
     def buffered_lines(self) -> int:
         """Complete lines already taken from the results channel and not yet returned: the
@@ -138,9 +150,57 @@ class Process:
         """CPU used so far by the whole process tree, or None where it cannot be measured."""
         return self._jail.cpu_seconds(self._popen.pid)
 
+    # -- writing -------------------------------------------------------------------------
+    def write_input(self, data: bytes) -> None:
+        """Queue `data` for the input pipe (Command.input_pipe) and write what the pipe takes
+        now, never waiting: the rest goes in while `read_result` waits, as the process reads.
+        Dropped once the process closed its end or the input was closed."""
+        if self._input_w is None or self._input_closing:
+            return
+        self._input += data
+        self._flush_input()
+
+    def close_input(self) -> None:
+        """End the input: the process reads EOF once what is queued has gone in."""
+        self._input_closing = True
+        self._flush_input()
+
+    def _flush_input(self) -> None:
+        fd = self._input_w
+        if fd is None:
+            return
+        while self._input:
+            try:
+                written = os.write(fd, self._input)
+            except BlockingIOError:
+                break
+            except OSError:  # the process closed its end (EPIPE): nobody will read the rest
+                self._close_input()
+                return
+            del self._input[:written]
+        if not self._input and self._input_closing:
+            self._close_input()
+            return
+        waiting = fd in self._selector.get_map()
+        if self._input and not waiting:
+            self._selector.register(fd, selectors.EVENT_WRITE)
+        elif waiting and not self._input:
+            self._selector.unregister(fd)
+
+    def _close_input(self) -> None:
+        fd, self._input_w = self._input_w, None
+        self._input.clear()
+        if fd is not None:
+            if fd in self._selector.get_map():
+                self._selector.unregister(fd)
+            os.close(fd)
+
     def _pump(self, wait: float) -> None:
         for key, _ in self._selector.select(max(wait, 0.0)):
             fd = key.fd
+            if fd == self._input_w:
+                self._flush_input()
+                continue
             try:
                 chunk = os.read(fd, 1 << 16)
             except OSError:
@@ -175,6 +235,7 @@ class Process:
         """Wait for the process to end (killing it after `grace` seconds), clean up."""
         if self.outcome is not None:
             return self.outcome
+        self._close_input()  # a driver waiting for its next test reads EOF and ends
         end = time.monotonic() + grace
         while self._popen.poll() is None and (left := end - time.monotonic()) > 0:
             if self._selector.get_map():
@@ -294,9 +355,16 @@ class Sandbox:
             results_r, results_w = os.pipe()
             output_r, output_w = os.pipe()
             pipes += (results_r, results_w, output_r, output_w)
+            input_r = input_w = None
+            if command.input_pipe:
+                input_r, input_w = os.pipe()
+                pipes += (input_r, input_w)
+                os.set_blocking(input_w, False)
+            inherited = (results_w,) if input_r is None else (results_w, input_r)
 
             def resolve(arg: str) -> str:
-                return arg.replace("{results_fd}", str(results_w)).replace("{python}", self.python)
+                arg = arg.replace("{results_fd}", str(results_w)).replace("{python}", self.python)
+                return arg if input_r is None else arg.replace("{input_fd}", str(input_r))
 
             argv = jail.command(replace(command, argv=tuple(map(resolve, command.argv))), workdir)
             popen = subprocess.Popen(
@@ -304,7 +372,7 @@ class Sandbox:
                 stdin=subprocess.DEVNULL if stdin is None else stdin,
                 stdout=results_w if command.stdout_to_results else output_w,
                 stderr=output_w,
-                pass_fds=(results_w, *jail.pass_fds),
+                pass_fds=(*inherited, *jail.pass_fds),
                 env=jail.environment(command),
                 cwd=jail.cwd(workdir),
                 preexec_fn=jail.preexec,
@@ -321,6 +389,8 @@ class Sandbox:
             raise
         os.close(results_w)
         os.close(output_w)
+        if input_r is not None:
+            os.close(input_r)
         if stdin is not None:
             os.close(stdin)
         jail.started(popen)
@@ -351,6 +421,7 @@ class Sandbox:
             jail,
             cleanup,
             unterminated_last_line=command.stdout_to_results,
+            input_w=input_w,
         )
 
 

@@ -34,11 +34,12 @@ def solution(board):
     return best[0][n]
 """
 
-# Reads everything it can at load time and writes it back through every channel a visible
-# test shows: an exception message on the samples, the repr of its answer on random boards.
+# Reads everything it can at load time and writes it back, after the board it was given,
+# through every channel a visible test shows: an exception message on the samples, the repr
+# of its answer on random boards.
 READ_EVERYTHING = """
 import os, sys
-seen = [open("tests.json").read()]
+seen = []
 for root in (".", "/", "/tmp", os.path.dirname(os.path.abspath(sys.argv[0]))):
     try:
         for name in os.listdir(root):
@@ -61,7 +62,7 @@ def solution(board):
     global calls
     calls += 1
     if calls <= 2:
-        raise ValueError(DUMP)
+        raise ValueError(repr(board) + DUMP)
     return Loud()
 """
 
@@ -84,7 +85,7 @@ def test_visible_tests_run_where_no_hidden_input_is(sandbox):
     )
     visible = [t for t in result.tests if t.kind.visible]
     assert visible[0].verdict is Verdict.RE
-    # It did read its own tests file (the samples are in it), but never the hidden board.
+    # It did show what it was given (a sample), but never the hidden board.
     sample = json.dumps(NUMBERGAME.SAMPLES[1]["input"]["board"])
     assert sample in visible[0].message or sample in visible[1].message
     assert SECRET not in repr([t.to_dict() for t in visible])
@@ -149,21 +150,23 @@ def solution(board):
 
 
 def test_a_forged_compile_error_in_the_hidden_sandbox_is_not_shown(sandbox):
+    # Its tests come after it is loaded, one at a time: it tells the hidden tier's process by
+    # its arguments (no printed output kept there) and forges a compile error in it.
     source = (
         CORRECT_NUMBERGAME
         + """
 import json, os, sys
-with open("tests.json") as f:
-    spec = f.read()
-if "-999" in spec:
+if "--output" not in sys.argv:
     fd = int(sys.argv[sys.argv.index("--results-fd") + 1])
-    os.write(fd, (json.dumps({"event": "compile_error", "message": spec}) + "\\n").encode())
+    message = "forged " + " ".join(sys.argv)
+    os.write(fd, (json.dumps({"event": "compile_error", "message": message}) + "\\n").encode())
     os._exit(0)
 """
     )
     result = grade(NUMBERGAME, source, hidden_cases=HIDDEN, seed=2, random_count=2, sandbox=sandbox)
     assert result.verdict is Verdict.RE, result.message
-    assert SECRET not in student_view(result)
+    assert [t.verdict for t in result.tests if t.kind is TestKind.HIDDEN] == [Verdict.RE]
+    assert "forged" not in student_view(result) and SECRET not in student_view(result)
 
 
 def forging(report: str, before_ready: bool = False) -> str:

@@ -66,7 +66,6 @@ def test_a_jvm_runs_on_a_warmed_layout_and_compiles_on_a_cold_one():
         build = language.build_command(footholds, Style.FUNCTION, b"class Solution {}")
         assert build is not None and build.layout is not None and not build.layout.warm
         for style in (Style.FUNCTION, Style.STDIO):
-            case = footholds.SAMPLES[0]["input"]
-            request = RunRequest(footholds, style, b"", "/nonexistent", [case], 0, False)
+            request = RunRequest(footholds, style, b"", "/nonexistent")
             layout = language.run_command(request).layout
             assert layout is not None and layout.warm, (name, style)

@@ -12,7 +12,7 @@ from judge import problems
 from judge.grade import grade
 from judge.languages import RunRequest, Style, by_extension, get_language
 from judge.languages.cpp import LANGUAGE, clean_message, compiler_layout
-from judge.languages.tests_text import encode_cases
+from judge.languages.tests_text import encode_case
 from judge.run import run_cases
 from judge.verdict import Verdict
 
@@ -46,12 +46,13 @@ def test_the_compiler_sees_only_the_toolchain():
 
 
 def test_a_compiled_program_runs_with_nothing_of_the_host():
-    request = RunRequest(FOOTHOLDS, Style.FUNCTION, b"", "/some/artifact", [], start=3)
+    request = RunRequest(FOOTHOLDS, Style.FUNCTION, b"", "/some/artifact", start=3)
     command = LANGUAGE.run_command(request)
     assert command.layout is not None and command.layout.binds == ()
     assert command.trees == {"bin": "/some/artifact"}
     assert command.argv[:1] == ("/box/bin/solution",) and "3" in command.argv
-    assert command.files["tests.txt"] == b"0\n"
+    # No tests file: they come one at a time on the tests channel.
+    assert command.files == {} and command.input_pipe and "{input_fd}" in command.argv
 
 
 GCC_OUTPUT = """\
@@ -167,8 +168,10 @@ def test_a_student_main_is_never_called(sandbox):
 def test_tests_text_is_typed_tokens():
     case = {"board": [[1, 1, 1], [1, 0, 1]], "aloc": [1, 0], "bloc": [1, 2]}
     numbergame = problems.get("numbergame")
-    assert encode_cases(FOOTHOLDS, [case]) == b"1\n2 3 1 1 1 3 1 0 1 2 1 0 2 1 2\n"
-    assert encode_cases(numbergame, [{"board": [-3]}, {"board": []}]) == b"2\n1 -3\n0\n"
+    assert encode_case(FOOTHOLDS, case) == b"2 3 1 1 1 3 1 0 1 2 1 0 2 1 2\n"
+    assert encode_case(numbergame, {"board": [-3]}) == b"1 -3\n"
+    assert encode_case(numbergame, {"board": []}) == b"0\n"
+    assert LANGUAGE.test_line(numbergame, {"board": [-3]}) == b"1 -3\n"
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,6 @@
 """Sandbox.run: any command, not only Python: a toolchain's layout, trees bound at /box/NAME,
-stdin, stdout as the results channel, a writable output directory for a compiler, and the
-limits a JVM needs (no RLIMIT_AS, more open files)."""
+stdin, stdout as the results channel, an input pipe written as the run goes, a writable output
+directory for a compiler, and the limits a JVM needs (no RLIMIT_AS, more open files)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import os
 import shutil
 import subprocess
 import tempfile
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -72,6 +73,78 @@ def test_a_compiled_program_reads_stdin_and_answers_on_the_results_channel(sandb
     with sandbox.run(command, LIMITS) as proc:
         assert lines(proc) == ["3", "5", "4"]
     assert proc.outcome.exit_code == 0
+
+
+# Echoes each line of its input pipe with its length on the results channel, then "end".
+ECHO_INPUT = """
+import os, sys
+fd = int(sys.argv[1])
+with os.fdopen(int(sys.argv[2]), "rb") as tests, os.fdopen(fd, "w", buffering=1) as out:
+    for line in tests:
+        out.write(f"{len(line)} {line[:20].decode().strip()}\\n")
+    out.write("end\\n")
+"""
+
+
+def input_pipe_run(code: str) -> Command:
+    return Command(
+        argv=("{python}", "-I", "-S", "-B", "/box/main.py", "{results_fd}", "{input_fd}"),
+        files={"main.py": code.encode()},
+        input_pipe=True,
+    )
+
+
+def open_fds() -> int:
+    return len(os.listdir("/proc/self/fd"))
+
+
+def test_the_input_pipe_goes_in_as_the_process_reads_it(sandbox):
+    before = open_fds()
+    with sandbox.run(input_pipe_run(ECHO_INPUT), LIMITS) as proc:
+        proc.write_input(b"first\n")
+        assert proc.read_result(timeout=10) == b"6 first"
+        with pytest.raises(TimeoutError):  # nothing more written, nothing more answered
+            proc.read_result(timeout=0.3)
+        big = b"x" * (1 << 20) + b"\n"  # far beyond a pipe's buffer: queued, never waited for
+        started = time.monotonic()
+        proc.write_input(big + b"second\n")
+        assert time.monotonic() - started < 0.5
+        assert proc.read_result(timeout=10) == b"%d %s" % (len(big), b"x" * 20)
+        assert proc.read_result(timeout=10) == b"7 second"
+        proc.close_input()  # EOF once all of it has gone in
+        assert proc.read_result(timeout=10) == b"end"
+        assert proc.read_result(timeout=10) is None
+    assert proc.outcome.exit_code == 0, proc.outcome.output
+    assert open_fds() == before
+
+
+def test_writing_to_a_process_that_does_not_read_never_blocks(sandbox):
+    code = """
+import os, sys, time
+os.write(int(sys.argv[1]), b"up\\n")
+time.sleep(0.5)
+os.close(int(sys.argv[2]))  # stops reading: the judge's writes go nowhere, without an error
+os.write(int(sys.argv[1]), b"closed\\n")
+time.sleep(30)
+"""
+    before = open_fds()
+    with sandbox.run(input_pipe_run(code), LIMITS) as proc:
+        assert proc.read_result(timeout=10) == b"up"
+        started = time.monotonic()
+        for _ in range(64):
+            proc.write_input(b"y" * (1 << 16))  # 4 MiB nobody reads
+        assert time.monotonic() - started < 0.5
+        assert proc.read_result(timeout=10) == b"closed"
+        proc.write_input(b"more\n")  # the reader is gone (EPIPE): dropped
+        proc.close_input()
+        with pytest.raises(TimeoutError):
+            proc.read_result(timeout=0.2)
+        proc.kill()
+    assert open_fds() == before
+    # Ended before the process read anything: its descriptors are closed as well.
+    with sandbox.run(input_pipe_run("import time\ntime.sleep(30)\n"), LIMITS) as proc:
+        proc.write_input(b"z" * (1 << 20))
+    assert open_fds() == before
 
 
 def compile_like(sandbox, code: str, out: Path):
