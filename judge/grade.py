@@ -339,6 +339,7 @@ def _run_planned(
                 runner.ahead = partial(_small_tier_end, owners)
             runners.append(runner)
             runner.run(cases, judge_one, resume)
+            deadline += runner.phase_wait_s  # waiting for the phase lock is not its time
         if not hidden_tier:
             # Before any process holds a hidden input: nothing a student reads may come from a
             # run after one did (it could have left a trace a later run picks up).

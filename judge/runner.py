@@ -110,6 +110,9 @@ class ProgramRunner:
         self.time_s = time_s * language.time_factor
         self.start_s = language.time_extra_s  # per process, on its first test
         self.deadline = deadline  # time.monotonic() at which the whole budget ends
+        # Time its processes waited for their phase (judge/sandbox/phase.py) before they
+        # started: not the submission's, so it moves the deadline on.
+        self.phase_wait_s = 0.0
         self.capture_output = capture_output
         # The cases hold hidden input: the runs take the hidden phase (judge/sandbox/phase.py)
         # and get no wall time to spend asleep before their first answer (a hidden tier's
@@ -144,6 +147,10 @@ class ProgramRunner:
     def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
         """One sandboxed process from test `start`; returns where the next one starts."""
         raise NotImplementedError
+
+    def _waited(self, proc: Process) -> None:
+        self.phase_wait_s += proc.phase_wait_s
+        self.deadline += proc.phase_wait_s
 
 
 class Runner(ProgramRunner):
@@ -189,6 +196,7 @@ class Runner(ProgramRunner):
             self.problem, program.style, program.source, program.artifact, start, capture
         )
         proc = self.sandbox.run(language.run_command(request), limits, hidden=self.hidden_input)
+        self._waited(proc)
         # Every test's line, encoded while the sandbox starts the process on the other core.
         lines = [language.test_line(self.problem, case) for case in cases[start:]]
         tests = _Tests(proc, lines, start, self.ahead)

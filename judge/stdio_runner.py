@@ -106,6 +106,7 @@ class StdioRunner(ProgramRunner):
         read: list[Outcome] = []  # the answers read, in case order
         overlong = extra = False
         proc = self.sandbox.run(command, limits, hidden=self.hidden_input)
+        self._waited(proc)
         with proc:
             clock = _Clock()
             while True:

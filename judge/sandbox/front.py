@@ -21,6 +21,7 @@ import contextlib
 import os
 import selectors
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -66,6 +67,10 @@ class Process:
         unterminated_last_line: bool = False,
         input_w: int | None = None,
     ) -> None:
+        # The phase this run holds (judge/sandbox/phase.py): left once the run is killed,
+        # reaped and cleaned up, whatever raises meanwhile. Set by Sandbox.run.
+        self.phase_fd: int | None = None
+        self.phase_wait_s = 0.0  # how long the run waited for its phase before it started
         self._popen = popen
         self._limits = limits
         self._jail = jail
@@ -232,9 +237,23 @@ class Process:
         self._jail.kill(self._popen)
 
     def finish(self, grace: float = 1.0) -> RunOutcome:
-        """Wait for the process to end (killing it after `grace` seconds), clean up."""
+        """Wait for the process to end (killing it after `grace` seconds), clean up, leave
+        the phase."""
         if self.outcome is not None:
             return self.outcome
+        try:
+            return self._finish(grace)
+        finally:
+            # Even when ending raised (a task's time limit in a wait): the tree was sent
+            # SIGKILL first, so nothing of it runs code any more, and a phase held for ever
+            # would stop every run of the other phase on the machine.
+            if self.phase_fd is not None:
+                if self.outcome is None:
+                    self.kill()
+                os.close(self.phase_fd)
+                self.phase_fd = None
+
+    def _finish(self, grace: float) -> RunOutcome:
         self._close_input()  # a driver waiting for its next test reads EOF and ends
         end = time.monotonic() + grace
         while self._popen.poll() is None and (left := end - time.monotonic()) > 0:
@@ -308,25 +327,29 @@ class Sandbox:
         output a student sees is going on the machine, and those wait for it (phase.py);
         the phase is held until the run is killed and reaped.
         """
+        waited = time.monotonic()
         held = self.phases.acquire(hidden) if self.phases is not None else None
+        waited = time.monotonic() - waited
         try:
             try:
-                return self._start(command, limits, held)
+                proc = self._start(command, limits)
             except subprocess.SubprocessError:
                 # The child failed between fork and exec (joining its cgroup, dropping to the
                 # slot uid, its rlimits): seen once in thousands of runs on a loaded machine,
                 # and nothing of the submission had run yet. Once more, then it is the
                 # machine's fault.
                 try:
-                    return self._start(command, limits, held)
+                    proc = self._start(command, limits)
                 except subprocess.SubprocessError as e:
                     raise SandboxUnavailable(f"the sandbox's process could not start: {e}") from e
         except BaseException:
             if held is not None:
                 os.close(held)
             raise
+        proc.phase_fd, proc.phase_wait_s = held, waited
+        return proc
 
-    def _start(self, command: Command, limits: RunLimits, held: int | None) -> Process:
+    def _start(self, command: Command, limits: RunLimits) -> Process:
         for name in [*command.files, *command.trees]:
             if "/" in name or name.startswith(".") or name in ("", "out"):
                 raise ValueError(f"bad file name {name!r}")
@@ -387,30 +410,33 @@ class Sandbox:
                 os.close(stdin)
             box.remove()
             raise
-        os.close(results_w)
-        os.close(output_w)
-        if input_r is not None:
-            os.close(input_r)
-        if stdin is not None:
-            os.close(stdin)
-        jail.started(popen)
+        try:
+            os.close(results_w)
+            os.close(output_w)
+            if input_r is not None:
+                os.close(input_r)
+            if stdin is not None:
+                os.close(stdin)
+            jail.started(popen)
+        except BaseException:  # the process runs: end it before its phase is left
+            with contextlib.suppress(OSError):
+                os.killpg(popen.pid, signal.SIGKILL)
+            popen.wait()
+            jail.abort()
+            box.remove()
+            raise
 
         def cleanup(ended_clean: bool) -> str | None:
-            """Take /box/out out (when asked for), remove the run's directory, leave the
-            phase (every process of the run is reaped by now)."""
+            """Take /box/out out (when asked for), then remove the run's directory."""
             refused = None
-            try:
-                if command.writable is not None:
-                    try:
-                        if not ended_clean:
-                            raise OutputRefused("a process of the run outlived it")
-                        collect_output(os.path.join(workdir, "out"), command.writable)
-                    except OutputRefused as e:
-                        refused = str(e)
-                box.remove()
-            finally:
-                if held is not None:
-                    os.close(held)
+            if command.writable is not None:
+                try:
+                    if not ended_clean:
+                        raise OutputRefused("a process of the run outlived it")
+                    collect_output(os.path.join(workdir, "out"), command.writable)
+                except OutputRefused as e:
+                    refused = str(e)
+            box.remove()
             return refused
 
         return Process(

@@ -5,6 +5,7 @@ never run at once, whatever the counter: each process's own clock says when it r
 
 from __future__ import annotations
 
+import os
 import threading
 from pathlib import Path
 
@@ -99,3 +100,58 @@ def test_a_run_never_runs_beside_a_hidden_tier(sandbox):
         assert moved <= 0, f"the Run saw aio-nr move by {moved}: the hidden board's signal"
         assert ended < sent_from or began > sent_to, "a Run ran beside the hidden tier"
     assert any(began > sent_to for began, _, _ in runs)  # one ran after it, as it waited
+
+
+def private_sandbox(tmp_path):
+    from judge.sandbox import SandboxConfig, make_sandbox
+
+    return make_sandbox(SandboxConfig(phase_dir=str(tmp_path / "phase")))
+
+
+def test_waiting_for_the_phase_is_not_the_submissions_time(sandbox, tmp_path):
+    """A hidden tier whose process waited 3 s for the visible runs to end still gets its
+    whole budget (2 s here): the wait moves the deadline on."""
+    import time
+
+    from judge import problems
+    from judge.languages import resolve
+    from judge.program import Program
+    from judge.runner import Runner
+
+    box = private_sandbox(tmp_path)
+    module = problems.get("footholds")
+    plugin, style = resolve(module, "python", "function")
+    program = Program(plugin, style, HONEST.encode())
+    visible = box.phases.acquire(hidden=False)  # a visible run going elsewhere, for 3 s
+    threading.Timer(3.0, os.close, [visible]).start()
+    outcomes = []
+    runner = Runner(module, program, box, 10.0, time.monotonic() + 2.0, hidden_input=True)
+    runner.run([CASE], lambda i, o: outcomes.append(o) or True)
+    assert [o.verdict.value for o in outcomes] == ["AC"], outcomes
+    assert runner.phase_wait_s >= 2.5
+
+
+def test_a_run_leaves_its_phase_even_when_ending_it_raises(sandbox, tmp_path):
+    from judge.sandbox import Command, RunLimits
+
+    box = private_sandbox(tmp_path)
+    limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=128 << 20)
+    command = Command(argv=("{python}", "-I", "-S", "-c", "import time; time.sleep(30)"))
+    proc = box.run(command, limits, hidden=True)
+
+    def interrupted(popen):
+        raise TimeoutError("a task's soft time limit, say")
+
+    proc._jail.finish = interrupted
+    try:
+        proc.finish(grace=0.0)
+    except TimeoutError:
+        pass
+    else:
+        raise AssertionError("finish should have raised")
+    taken = []
+    thread = threading.Thread(target=lambda: taken.append(box.phases.acquire(hidden=False)))
+    thread.start()
+    thread.join(10)
+    assert taken, "the hidden phase was never left"
+    os.close(taken[0])
