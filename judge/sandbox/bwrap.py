@@ -52,6 +52,7 @@ class BwrapConfig:
     python: str
     layout: Layout
     filter_bytes: bytes
+    hidden_filter_bytes: bytes  # for runs holding hidden input (seccomp.HIDDEN_DENIED)
     slots: SlotPool
     cgroups: CgroupManager
     as_root: bool
@@ -63,9 +64,10 @@ class BwrapConfig:
 class BwrapJail(Jail):
     """bubblewrap: own namespaces (no network at all), read-only Python, private /tmp."""
 
-    def __init__(self, limits: RunLimits, config: BwrapConfig) -> None:
+    def __init__(self, limits: RunLimits, config: BwrapConfig, hidden: bool = False) -> None:
         super().__init__(limits, config.python, list(config.notes))
         self.config = config
+        self.hidden = hidden
         self._seccomp_fd = -1
         self._info_r = self._info_w = -1
         self._sandbox_init: int | None = None
@@ -134,7 +136,8 @@ class BwrapJail(Jail):
                 os.chown(out, self.slot.uid, self.slot.gid)
         r, w = os.pipe()
         try:
-            os.write(w, self.config.filter_bytes)  # a few hundred bytes: fits the pipe buffer
+            program = self.config.hidden_filter_bytes if self.hidden else self.config.filter_bytes
+            os.write(w, program)  # a few hundred bytes: fits the pipe buffer
         finally:
             os.close(w)
         self._seccomp_fd = r
@@ -429,6 +432,7 @@ def bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfi
     notes: list[str] = []
     try:
         filter_bytes = build_filter()
+        hidden_filter_bytes = build_filter(hidden=True)
     except UnsupportedArch as e:
         raise SandboxUnavailable(str(e)) from e
     layout = layout_for(python, config.layout_cache)
@@ -458,6 +462,7 @@ def bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfi
         python,
         layout,
         filter_bytes,
+        hidden_filter_bytes,
         slots,
         cgroups,
         as_root,

@@ -332,14 +332,14 @@ class Sandbox:
         waited = time.monotonic() - waited
         try:
             try:
-                proc = self._start(command, limits)
+                proc = self._start(command, limits, hidden)
             except subprocess.SubprocessError:
                 # The child failed between fork and exec (joining its cgroup, dropping to the
                 # slot uid, its rlimits): seen once in thousands of runs on a loaded machine,
                 # and nothing of the submission had run yet. Once more, then it is the
                 # machine's fault.
                 try:
-                    proc = self._start(command, limits)
+                    proc = self._start(command, limits, hidden)
                 except subprocess.SubprocessError as e:
                     raise SandboxUnavailable(f"the sandbox's process could not start: {e}") from e
         except BaseException:
@@ -349,7 +349,7 @@ class Sandbox:
         proc.phase_fd, proc.phase_wait_s = held, waited
         return proc
 
-    def _start(self, command: Command, limits: RunLimits) -> Process:
+    def _start(self, command: Command, limits: RunLimits, hidden: bool) -> Process:
         for name in [*command.files, *command.trees]:
             if "/" in name or name.startswith(".") or name in ("", "out"):
                 raise ValueError(f"bad file name {name!r}")
@@ -374,7 +374,7 @@ class Sandbox:
                 stdin_path.write_bytes(command.stdin)
                 stdin_path.chmod(0o444)
                 stdin = os.open(stdin_path, os.O_RDONLY)
-            jail = self._jail_factory(limits)
+            jail = self._jail_factory(limits, hidden)
             results_r, results_w = os.pipe()
             output_r, output_w = os.pipe()
             pipes += (results_r, results_w, output_r, output_w)

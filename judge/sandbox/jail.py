@@ -39,14 +39,17 @@ from judge.sandbox.limits import RunLimits
 from judge.sandbox.processes import Jail
 
 
-def make_jail(config: SandboxConfig, python: str) -> tuple[Callable[[RunLimits], Jail], list[str]]:
+def make_jail(
+    config: SandboxConfig, python: str
+) -> tuple[Callable[[RunLimits, bool], Jail], list[str]]:
+    """A factory of jails, called with a run's limits and whether it holds hidden input."""
     notes: list[str] = []
     if config.mode == "none":
         notes.append(
             "UNSANDBOXED: JUDGE_SANDBOX=none, the submission ran unconfined "
             "(local development only)"
         )
-        return (lambda limits: Jail(limits, python, notes)), notes
+        return (lambda limits, hidden: Jail(limits, python, notes)), notes
     real = os.path.realpath(python)
     try:
         mtime = os.stat(real).st_mtime
@@ -54,4 +57,4 @@ def make_jail(config: SandboxConfig, python: str) -> tuple[Callable[[RunLimits],
         raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
     bwrap = bwrap_config(config, real, mtime)
     notes += bwrap.notes
-    return (lambda limits: BwrapJail(limits, bwrap)), notes
+    return (lambda limits, hidden: BwrapJail(limits, bwrap, hidden)), notes

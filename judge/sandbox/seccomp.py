@@ -161,8 +161,20 @@ DENIED = (
     "io_pgetevents",
 )
 
+# Denied as well in runs holding hidden input: each makes an inode numbered from a counter
+# the whole machine shares (pipes and sockets: get_next_ino; pidfds, SysV and memfd shared
+# memory theirs), which a later visible run reads back in fstat: the phase lock keeps runs
+# apart in time, not this state. No driver needs them (the JVM drivers read files with
+# java.io: NIO's file channels make a socketpair).
+HIDDEN_DENIED = ("pipe", "pipe2", "socket", "socketpair", "memfd_create", "pidfd_open", "shmget")
+
 # Syscall numbers (from the kernel's uapi headers; aarch64 uses the asm-generic table).
 SYSCALLS_X86_64 = {
+    "pidfd_open": 434,
+    "shmget": 29,
+    "pipe": 22,
+    "pipe2": 293,
+    "memfd_create": 319,
     "ptrace": 101,
     "process_vm_readv": 310,
     "process_vm_writev": 311,
@@ -253,6 +265,10 @@ SYSCALLS_X86_64 = {
     "ioctl": 16,
 }
 SYSCALLS_AARCH64 = {
+    "pidfd_open": 434,
+    "shmget": 194,
+    "pipe2": 59,  # (no pipe: asm-generic has only pipe2)
+    "memfd_create": 279,
     "ptrace": 117,
     "process_vm_readv": 270,
     "process_vm_writev": 271,
@@ -349,8 +365,9 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
     return struct.pack("=HBBI", code, jt, jf, k)
 
 
-def build_filter(machine: str | None = None) -> bytes:
-    """The filter program for `machine` (default: this one) as raw sock_filter bytes."""
+def build_filter(machine: str | None = None, hidden: bool = False) -> bytes:
+    """The filter program for `machine` (default: this one) as raw sock_filter bytes;
+    `hidden`: for a run holding hidden input (HIDDEN_DENIED too)."""
     machine = (machine or platform.machine()).lower()
     if machine not in ARCHES:
         raise UnsupportedArch(
@@ -367,7 +384,7 @@ def build_filter(machine: str | None = None) -> bytes:
     ]
     if audit_arch == AUDIT_ARCH_X86_64:
         prog += [_insn(_JGE_K, X32_SYSCALL_BIT, jt=0, jf=1), _insn(_RET_K, RET_KILL_PROCESS)]
-    for name in DENIED:
+    for name in DENIED + (HIDDEN_DENIED if hidden else ()):
         if name in table:
             prog += [_insn(_JEQ_K, table[name], jt=0, jf=1), _insn(_RET_K, eperm)]
     # clone3: ENOSYS, so libc falls back to clone(), whose flags we can inspect.

@@ -1,0 +1,78 @@
+"""A run holding hidden input cannot make pipes, sockets or memfds: each would take an inode
+number from the kernel's machine-wide counter, which a later visible run reads in fstat (the
+phase lock keeps runs apart in time, not that counter). Visible runs still may, and every
+language's hidden tier still grades."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from judge.grade import grade
+from judge.sandbox import Command, RunLimits
+from judge.verdict import TestKind, Verdict
+
+LIMITS = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
+PROBE = b"""
+import os, socket
+for name, make in [
+    ("pipe", os.pipe),
+    ("unix socket", lambda: socket.socket(socket.AF_UNIX)),
+    ("socketpair", socket.socketpair),
+    ("memfd", lambda: os.memfd_create("x")),
+    ("pidfd", lambda: os.pidfd_open(os.getpid())),
+]:
+    try:
+        make()
+        print(name, "made")
+    except PermissionError:
+        print(name, "refused")
+"""
+
+
+def probe(sandbox, hidden: bool) -> str:
+    argv = ("{python}", "-I", "-S", "-B", "/box/probe.py")
+    command = Command(argv=argv, files={"probe.py": PROBE})
+    with sandbox.run(command, LIMITS, hidden=hidden) as proc:
+        pass
+    return proc.outcome.output.decode()
+
+
+def test_hidden_runs_make_no_inode_numbered_files(sandbox):
+    hidden = probe(sandbox, hidden=True)
+    for name in ("pipe", "unix socket", "socketpair", "memfd", "pidfd"):
+        assert f"{name} refused" in hidden, hidden
+    visible = probe(sandbox, hidden=False)
+    assert "pipe made" in visible and "unix socket made" in visible, visible
+    assert "pidfd made" in visible, visible
+
+
+CASE = {"board": [[1, 1, 0], [1, 1, 1], [0, 1, 1]], "aloc": [0, 0], "bloc": [2, 2]}
+CORPUS = "tests/submissions/{}/accepted/{}"
+
+
+@pytest.mark.parametrize(
+    ("language", "path"),
+    [
+        ("python", "tests/submissions/accepted/footholds_memo.py"),
+        ("cpp", CORPUS.format("cpp", "footholds_minimax_pair.cpp")),
+        ("java", CORPUS.format("java", "footholds_minimax_port.java")),
+        ("kotlin", CORPUS.format("kotlin", "footholds_data_class_enum.kt")),
+    ],
+)
+def test_every_language_grades_its_hidden_tier(sandbox, language, path):
+    source = (Path(__file__).parents[2] / path).read_text()
+    result = grade(
+        "footholds",
+        source,
+        hidden_cases=[{"input": CASE}],
+        seed=5,
+        random_count=1,
+        sandbox=sandbox,
+        language=language,
+        diagnose=False,
+    )
+    hidden = [t for t in result.tests if t.kind is TestKind.HIDDEN]
+    assert [t.verdict for t in hidden] == [Verdict.AC], hidden
+    assert result.verdict is Verdict.AC, result.message
