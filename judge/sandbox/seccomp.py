@@ -56,6 +56,7 @@ TIOCLINUX = 0x541C
 MADV_COLD, MADV_PAGEOUT = 20, 21  # push file pages out of the page cache
 # fcntl commands: locks (F_GETLK, F_SETLK, F_SETLKW and the OFD ones), leases, F_NOTIFY.
 FCNTL_DENIED = (5, 6, 7, 36, 37, 38, 1024, 1025, 1026)
+CLONE_PIDFD = 0x00001000  # a pidfd (see pidfd_open below)
 CLONE_NEW_FLAGS = (
     0x00020000  # CLONE_NEWNS
     | 0x02000000  # CLONE_NEWCGROUP
@@ -159,14 +160,17 @@ DENIED = (
     "io_cancel",
     "io_getevents",
     "io_pgetevents",
+    # a pidfd's inode number counts every process the machine ever made (pidfs): what a
+    # run holding hidden input forked would show in a later run's fstat
+    "pidfd_open",
 )
 
 # Denied as well in runs holding hidden input: each makes an inode numbered from a counter
-# the whole machine shares (pipes and sockets: get_next_ino; pidfds, SysV and memfd shared
-# memory theirs), which a later visible run reads back in fstat: the phase lock keeps runs
+# the whole machine shares (pipes and sockets: get_next_ino; SysV and memfd shared memory
+# theirs), which a later visible run reads back in fstat: the phase lock keeps runs
 # apart in time, not this state. No driver needs them (the JVM drivers read files with
 # java.io: NIO's file channels make a socketpair).
-HIDDEN_DENIED = ("pipe", "pipe2", "socket", "socketpair", "memfd_create", "pidfd_open", "shmget")
+HIDDEN_DENIED = ("pipe", "pipe2", "socket", "socketpair", "memfd_create", "shmget")
 
 # Syscall numbers (from the kernel's uapi headers; aarch64 uses the asm-generic table).
 SYSCALLS_X86_64 = {
@@ -401,7 +405,7 @@ def build_filter(machine: str | None = None, hidden: bool = False) -> bytes:
     prog += [
         _insn(_JEQ_K, table["clone"], jt=0, jf=4),
         _insn(_LD_W_ABS, _OFF_ARG0_LO),
-        _insn(_JSET_K, CLONE_NEW_FLAGS, jt=0, jf=1),
+        _insn(_JSET_K, CLONE_NEW_FLAGS | CLONE_PIDFD, jt=0, jf=1),
         _insn(_RET_K, eperm),
         _insn(_RET_K, RET_ALLOW),
     ]

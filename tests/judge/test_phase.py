@@ -3,6 +3,7 @@ overlap, on one machine, whoever starts them; a waiting phase is never starved."
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
@@ -125,3 +126,29 @@ def test_the_lock_directory_must_be_ours(tmp_path):
     (tmp_path / "link").symlink_to(target)
     with pytest.raises(PermissionError):
         PhaseLock(str(tmp_path / "link")).acquire(False)
+
+
+def negative_dentries() -> int:
+    with open("/proc/sys/fs/dentry-state") as f:
+        return int(f.read().split()[4])
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root may drop the kernel's caches")
+def test_the_first_visible_run_after_hidden_ones_empties_the_name_cache(tmp_path):
+    """A hidden run's failed lookups stay in the kernel's name cache, machine-wide, for a
+    later run to time: the turn to the visible phase drops them (and only that turn)."""
+    lock = PhaseLock(str(tmp_path / "phase"))
+    os.close(lock.acquire(hidden=False))
+    os.close(lock.acquire(hidden=False))
+    assert lock.drops == 0  # visible after visible: nothing to clean
+    os.close(lock.acquire(hidden=True))
+    for n in range(20_000):  # what a hidden run could leave: lookups of names not there
+        with contextlib.suppress(FileNotFoundError):
+            os.stat(tmp_path / f"bit-{n}")
+    left = negative_dentries()
+    assert left >= 20_000
+    os.close(lock.acquire(hidden=False))
+    assert lock.drops == 1
+    assert negative_dentries() < left - 15_000
+    os.close(lock.acquire(hidden=False))
+    assert lock.drops == 1
