@@ -30,7 +30,7 @@ class SandboxConfig:
     # worked out once per process.
     layout_cache: str | None = None
     # False for one person's command line (who holds every input already): skips closing the
-    # page-cache channel between runs, which reads the whole runtime once, and the phase lock.
+    # page-cache channel between runs, which reads the whole runtime once.
     shared_by_students: bool = True
     # The phase lock's directory (phase.py): the same for every judge on the machine; None:
     # /run/judge-phase as root.

@@ -311,7 +311,7 @@ class Sandbox:
         self.python = python
         self.sandboxed = sandboxed
         self.notes = notes
-        self.phases = phases  # None: one person's command line, nobody else's output to guard
+        self.phases = phases  # None: no lock (benchmarks measuring what it costs)
 
     def run_python(
         self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
@@ -469,9 +469,9 @@ def make_sandbox(config: SandboxConfig) -> Sandbox:
             "submissions unconfined (local development only)"
         )
     factory, notes = make_jail(config, python)
-    phases = None
-    if config.shared_by_students:
-        phases = PhaseLock(config.phase_dir or default_phase_dir())
+    # Always, the command line's too: its hidden boards must not run beside a student's
+    # visible run on the same machine either.
+    phases = PhaseLock(config.phase_dir or default_phase_dir())
     return Sandbox(factory, python, mode != "none", notes, phases)
 
 
