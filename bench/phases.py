@@ -12,6 +12,7 @@ again and again. Without the lock the same processes run with `sandbox.phases = 
 
 from __future__ import annotations
 
+import math
 import os
 import random
 import statistics
@@ -124,5 +125,68 @@ def measure() -> dict[str, Any]:
     }
 
 
+SPINNER = (
+    SOURCE
+    + """
+import time as _time
+_honest = solution
+SPIN_S = @SPIN@
+
+
+def solution(board, aloc, bloc):
+    if board == @BOARD@:  # the hidden board: spend a chosen time on it
+        end = _time.monotonic() + SPIN_S
+        while _time.monotonic() < end:
+            pass
+    return _honest(board, aloc, bloc)
+"""
+)
+SPINS_S = (0.0, 0.2, 0.4, 0.7, 1.4, 2.8)
+
+
+def release_steps() -> dict[str, Any]:
+    """What a student can time of a hidden tier: gradings whose hidden tier spins for a
+    chosen time, each released as the service releases it (store/release.py), from the
+    start of its hidden tier in doubling steps of 0.5 s."""
+    from datetime import UTC, datetime, timedelta
+
+    from judge.grade import grade
+    from judge.problems import footholds
+    from store.release import release_moment
+
+    _start(True)
+    board = footholds.generate(random.Random(7), "random")
+    epoch = datetime(2026, 1, 1, tzinfo=UTC)
+    seen = {}
+    for spin in SPINS_S:
+        source = SPINNER.replace("@SPIN@", repr(spin)).replace("@BOARD@", repr(board["board"]))
+        result = grade(
+            "footholds",
+            source,
+            hidden_cases=[{"input": board}],
+            seed=1,
+            random_count=0,
+            sandbox=_sandbox,
+            diagnose=False,
+        )
+        assert result.verdict.value == "AC" and result.hidden_after_ms is not None
+        began = epoch + timedelta(milliseconds=result.hidden_after_ms)
+        ended = epoch + timedelta(milliseconds=result.wall_ms)
+        seen[spin] = (release_moment(began, ended, 0.5) - began).total_seconds()
+    steps = sorted(set(seen.values()))
+    budget = footholds.LIMITS.total_s
+    reachable = 1 + max(math.ceil(math.log2(budget / 0.5)), 0)
+    return {
+        "hidden tier spinning 0 / 0.2 / 0.4 / 0.7 / 1.4 / 2.8 s: released after": " / ".join(
+            f"{seen[spin]:g}" for spin in SPINS_S
+        )
+        + f" s ({len(steps)} distinct steps)",
+        "what a student can time of a hidden tier": f"one of {reachable} steps in a "
+        f"{budget:g} s budget: **{math.log2(reachable):.1f} bits** per judging at most",
+    }
+
+
 def run(report: Report | None = None) -> dict[str, Any]:
-    return report_numbers("phase lock:", measure(), report)
+    numbers = measure()
+    numbers.update(release_steps())
+    return report_numbers("phase lock:", numbers, report)
