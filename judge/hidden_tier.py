@@ -75,10 +75,8 @@ def run_hidden_tier(
     phase, no printed output kept; stops after a time-out that spent its process. Raises
     judge.program.CompileError (the grading host compiled it: a lie or a broken toolchain)
     and the sandbox's infrastructure errors."""
-    started = time.monotonic()
     module = problems.get(tier.problem)
     plugin, chosen = resolve(module, tier.language, tier.style)
-    deadline = started + tier.budget_s
     outcomes: list[Outcome] = []
 
     def keep(index: int, outcome: Outcome) -> bool:
@@ -86,7 +84,10 @@ def run_hidden_tier(
         return not (outcome.verdict is Verdict.TLE and outcome.fatal)
 
     source = tier.source.encode("utf-8", "surrogatepass")
-    with built(module, plugin, chosen, source, sandbox, build_cache, deadline) as program:
+    # The grading host compiled it before its visible tiers: compiling again here is this
+    # host's cost, not the tier's budget (each is capped by the language's compile limit).
+    with built(module, plugin, chosen, source, sandbox, build_cache) as program:
+        deadline = time.monotonic() + tier.budget_s
         runner = runner_for(
             module, program, sandbox, tier.time_s, deadline, compile_checked=True, hidden_input=True
         )
