@@ -224,7 +224,7 @@ def probes():
 
 
 def request() -> RunRequest:
-    return RunRequest(FOOTHOLDS, Style.FUNCTION, b"", "/nonexistent-artifact", [], start=0)
+    return RunRequest(FOOTHOLDS, Style.FUNCTION, b"", "/nonexistent-artifact", start=0)
 
 
 def language_layouts(name: str) -> dict[str, Layout]:
