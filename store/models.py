@@ -165,7 +165,19 @@ class Board(Base):
     author: Mapped[User | None] = relationship(lazy="joined")
 
 
-class Submission(Base):
+class StudentView:
+    """What students are shown of a judging and from when (store/release.py), kept on the
+    submission (its current judging) and on each judging of its history."""
+
+    released_at: Mapped[datetime | None] = mapped_column()
+    shown_passed: Mapped[int | None] = mapped_column(Integer)
+    shown_total: Mapped[int | None] = mapped_column(Integer)
+    visible_verdict: Mapped[str | None] = mapped_column(String(16))
+    visible_passed: Mapped[int | None] = mapped_column(Integer)
+    visible_total: Mapped[int | None] = mapped_column(Integer)
+
+
+class Submission(StudentView, Base):
     __tablename__ = "submissions"
     __table_args__ = (
         # History is newest first (created_at, id) and filtered by user, problem or verdict:
@@ -223,13 +235,7 @@ class Submission(Base):
     resends: Mapped[int] = mapped_column(Integer, default=0)
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
-    # What students are shown of the current judging, and from when (StudentFigures below).
-    released_at: Mapped[datetime | None] = mapped_column()
-    shown_passed: Mapped[int | None] = mapped_column(Integer)
-    shown_total: Mapped[int | None] = mapped_column(Integer)
-    visible_verdict: Mapped[str | None] = mapped_column(String(16))
-    visible_passed: Mapped[int | None] = mapped_column(Integer)
-    visible_total: Mapped[int | None] = mapped_column(Integer)
+    # What students are shown of the current judging, and from when (StudentView).
 
     user: Mapped[User] = relationship(lazy="joined")
 
@@ -325,7 +331,7 @@ class Run(Base):
     finished_at: Mapped[datetime | None] = mapped_column()
 
 
-class Judging(Base):
+class Judging(StudentView, Base):
     """A finished judging of a submission: the verdict history that rejudges keep."""
 
     __tablename__ = "judgings"
@@ -346,14 +352,8 @@ class Judging(Base):
     attempts: Mapped[int] = mapped_column(Integer)
     reason: Mapped[Priority] = mapped_column(PriorityColumn(), default=Priority.LIVE)
     finished_at: Mapped[datetime] = mapped_column(default=utcnow)
-    # What students are shown of this judging and from when, as on the submission. None on
-    # judgings from before migration 0012 whose tests were gone by then (nothing to count).
-    released_at: Mapped[datetime | None] = mapped_column()
-    shown_passed: Mapped[int | None] = mapped_column(Integer)
-    shown_total: Mapped[int | None] = mapped_column(Integer)
-    visible_verdict: Mapped[str | None] = mapped_column(String(16))
-    visible_passed: Mapped[int | None] = mapped_column(Integer)
-    visible_total: Mapped[int | None] = mapped_column(Integer)
+    # What students are shown of this judging and from when (StudentView). None on judgings
+    # from before migration 0012 whose tests were gone by then (nothing to count).
 
 
 class ProblemRelease(Base):
