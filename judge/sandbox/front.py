@@ -325,7 +325,9 @@ class Sandbox:
 
         `hidden`: the run holds hidden input (a hidden tier). It waits until no run whose
         output a student sees is going on the machine, and those wait for it (phase.py);
-        the phase is held until the run is killed and reaped.
+        the phase is held until the run is killed and reaped. Its seccomp filter also
+        refuses what would leave a number for a later run to read (seccomp.HIDDEN_DENIED).
+        The time spent waiting is the Process's `phase_wait_s`.
         """
         waited = time.monotonic()
         held = self.phases.acquire(hidden) if self.phases is not None else None
