@@ -74,7 +74,7 @@ class Settings(BaseSettings):
     sweep_interval_s: float = Field(default=5.0, gt=0)
     resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
     broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
-    # Students learn a judging's result (and with it anything of the hidden tier) only at
+
     # When students learn how a judging ended: from the start of its hidden tier, rounded up
     # to Q, 2Q, 4Q, ... (store/release.py), never to the microsecond. 0: at once (tests).
     hidden_release_quantum_s: float = Field(default=0.5, ge=0)
@@ -87,6 +87,7 @@ class Settings(BaseSettings):
     # The phase lock's directory (judge/sandbox/phase.py): every worker on one kernel must
     # name the same (compose mounts one volume there). None: /run/judge-phase as root.
     sandbox_phase_dir: str | None = None
+
     # The sandbox (judge.sandbox.SandboxConfig). As root each worker leases its own block of
     # sandbox_slots uids, from sandbox_uid_base on, in the database (worker/uid_blocks.py).
     sandbox_python: str | None = None  # None: the system python3

@@ -41,7 +41,13 @@ def make_celery(settings: Settings, *, run_lane: bool = False, hidden_lane: bool
     if broker.startswith("sqla+sqlite:"):
         broker, transport_cls = broker.removeprefix("sqla+"), TRANSPORT
     app = Celery("judge", broker=broker, set_as_current=False)
-    queues = (RUN_QUEUE,) if run_lane else (HIDDEN_QUEUE,) if hidden_lane else GRADING_QUEUES
+    queues: tuple[str, ...]
+    if run_lane:
+        queues, concurrency = (RUN_QUEUE,), settings.run_slots
+    elif hidden_lane:
+        queues, concurrency = (HIDDEN_QUEUE,), settings.hidden_slots
+    else:
+        queues, concurrency = GRADING_QUEUES, settings.worker_slots
     # Soft limit: the task gives its claim back for a retry; hard limit: the pool child is killed
     # and, with reject_on_worker_lost, the message goes back to the queue.
     soft_limit = math.ceil(longest_grading_s(problems.registry().values())) + 60
@@ -66,11 +72,7 @@ def make_celery(settings: Settings, *, run_lane: bool = False, hidden_lane: bool
         task_acks_late=True,
         task_reject_on_worker_lost=True,
         worker_prefetch_multiplier=1,
-        worker_concurrency=settings.run_slots
-        if run_lane
-        else settings.hidden_slots
-        if hidden_lane
-        else settings.worker_slots,
+        worker_concurrency=concurrency,
         task_soft_time_limit=soft_limit,
         task_time_limit=hard_limit,
         broker_transport_options=transport,
