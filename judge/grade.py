@@ -208,8 +208,8 @@ def _run_planned(
     on_test: Callable[[TestResult], None] | None,
     diagnose: bool,
     interrupts: tuple[type[BaseException], ...],
-    send_hidden: SendHiddenTier | None = None,
-    started: float | None = None,
+    send_hidden: SendHiddenTier | None,
+    started: float,
 ) -> list[Runner | StdioRunner]:
     """Run the visible tier, then the hidden tier, each in sandboxes of its own; returns the
     visible tier's runner (the only one whose figures a student may see) first."""
@@ -238,9 +238,7 @@ def _run_planned(
         keep_output(test_result)
         result.tests.append(test_result)
         _report(on_test, test_result)
-        # After a time-out the rest would most likely time out too, each costing the full
-        # limit: skip them, as judges do, so one slow submission cannot hog a grading slot.
-        stopped = outcome.verdict is Verdict.TLE and outcome.fatal
+        stopped = outcome.ends_the_rest
         return not stopped
 
     def judge_test(index: int, outcome: Outcome) -> bool:
@@ -304,9 +302,10 @@ def _run_planned(
             group = owners[k][1] if k < len(owners) else None
             return group.first + group.count if group is not None and group.done else k
 
-        if not stopped and cases and hidden_tier and started is not None:
+        runs = not stopped and bool(cases)
+        if runs and hidden_tier:
             result.hidden_after_ms = round((time.monotonic() - started) * 1000, 3)
-        if not stopped and cases and hidden_tier and send_hidden is not None:
+        if runs and hidden_tier and send_hidden is not None:
             tier_sent = HiddenTier(
                 module.SLUG,
                 program.language.name,
@@ -319,7 +318,7 @@ def _run_planned(
             for k, outcome in enumerate(send_hidden(tier_sent)[: len(cases)]):
                 if not judge_one(k, outcome):
                     break
-        elif not stopped and cases:
+        elif runs:
             # The hidden tier's source was compiled by the visible tier's first process.
             # Printed output is kept for visible tests only (a hidden run's output could carry
             # its inputs).

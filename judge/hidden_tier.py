@@ -81,7 +81,7 @@ def run_hidden_tier(
 
     def keep(index: int, outcome: Outcome) -> bool:
         outcomes.append(outcome)
-        return not (outcome.verdict is Verdict.TLE and outcome.fatal)
+        return not outcome.ends_the_rest
 
     source = tier.source.encode("utf-8", "surrogatepass")
     # The grading host compiled it before its visible tiers: compiling again here is this

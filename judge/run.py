@@ -142,7 +142,7 @@ def run_cases(
             if not ok:
                 outcome.verdict, outcome.message = Verdict.WA, message
         report(test_result(index, test, outcome))
-        return not (outcome.verdict is Verdict.TLE and outcome.fatal)
+        return not outcome.ends_the_rest
 
     deadline = time.monotonic() + min(module.LIMITS.total_s, RUN_BUDGET_S)
     try:

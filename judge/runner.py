@@ -52,6 +52,13 @@ class Outcome:
     stderr: str = ""
     output_cut: bool = False
 
+    @property
+    def ends_the_rest(self) -> bool:
+        """A time-out that spent its process: the rest would most likely time out too, each
+        costing the full limit, so they are skipped, as judges do (one slow submission
+        cannot hog a grading slot)."""
+        return self.verdict is Verdict.TLE and self.fatal
+
 
 def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not valid JSON")
