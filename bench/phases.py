@@ -78,7 +78,7 @@ def _runs(locked: bool, stop: Any) -> list[float]:
     return latencies
 
 
-def _round(locked: bool, seed: int) -> dict[str, Any]:
+def _round(locked: bool, seed: int, submissions: int) -> dict[str, Any]:
     context = get_context("fork")
     with (
         context.Manager() as manager,
@@ -92,22 +92,22 @@ def _round(locked: bool, seed: int) -> dict[str, Any]:
         stop = manager.Event()
         runs = runner.submit(_runs, locked, stop)
         began = time.monotonic()
-        list(graders.map(_grade, range(seed, seed + SUBMISSIONS)))
+        list(graders.map(_grade, range(seed, seed + submissions)))
         elapsed = time.monotonic() - began
         stop.set()
         latencies = runs.result()
-    return {"per_min": SUBMISSIONS / elapsed * 60, "runs": latencies}
+    return {"per_min": submissions / elapsed * 60, "runs": latencies}
 
 
-def measure() -> dict[str, Any]:
-    rounds: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
-    for turn in range(ROUNDS):
+def measure(submissions: int = SUBMISSIONS, rounds: int = ROUNDS) -> dict[str, Any]:
+    taken: dict[bool, list[dict[str, Any]]] = {True: [], False: []}
+    for turn in range(rounds):
         for locked in (True, False):
-            rounds[locked].append(_round(locked, 1000 * turn + 1))
+            taken[locked].append(_round(locked, 1000 * turn + 1, submissions))
 
     def summary(locked: bool) -> tuple[float, list[float]]:
-        per_min = statistics.mean(r["per_min"] for r in rounds[locked])
-        return per_min, [t for r in rounds[locked] for t in r["runs"]]
+        per_min = statistics.mean(r["per_min"] for r in taken[locked])
+        return per_min, [t for r in taken[locked] for t in r["runs"]]
 
     with_lock, runs_locked = summary(True)
     without, runs_free = summary(False)
@@ -144,7 +144,7 @@ def solution(board, aloc, bloc):
 SPINS_S = (0.0, 0.2, 0.4, 0.7, 1.4, 2.8)
 
 
-def release_steps() -> dict[str, Any]:
+def release_steps(spins: tuple[float, ...] = SPINS_S) -> dict[str, Any]:
     """What a student can time of a hidden tier: gradings whose hidden tier spins for a
     chosen time, each released as the service releases it (store/release.py), from the
     start of its hidden tier in doubling steps of 0.5 s."""
@@ -158,7 +158,7 @@ def release_steps() -> dict[str, Any]:
     board = footholds.generate(random.Random(7), "random")
     epoch = datetime(2026, 1, 1, tzinfo=UTC)
     seen = {}
-    for spin in SPINS_S:
+    for spin in spins:
         source = SPINNER.replace("@SPIN@", repr(spin)).replace("@BOARD@", repr(board["board"]))
         result = grade(
             "footholds",
@@ -176,11 +176,12 @@ def release_steps() -> dict[str, Any]:
     steps = sorted(set(seen.values()))
     budget = footholds.LIMITS.total_s
     reachable = 1 + max(math.ceil(math.log2(budget / 0.5)), 0)
+    spun = " / ".join(f"{spin:g}" for spin in spins)
+    released = " / ".join(f"{seen[spin]:g}" for spin in spins)
     return {
-        "hidden tier spinning 0 / 0.2 / 0.4 / 0.7 / 1.4 / 2.8 s: released after": " / ".join(
-            f"{seen[spin]:g}" for spin in SPINS_S
-        )
-        + f" s ({len(steps)} distinct steps)",
+        f"hidden tier spinning {spun} s: released after": (
+            f"{released} s ({len(steps)} distinct steps)"
+        ),
         "what a student can time of a hidden tier": f"one of {reachable} steps in a "
         f"{budget:g} s budget: **{math.log2(reachable):.1f} bits** per judging at most",
     }
