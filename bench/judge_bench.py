@@ -15,9 +15,9 @@ from pathlib import Path
 
 from bench.plans import without_fixed_tiers
 from judge import problems
-from judge.bug_search import search
-from judge.grade import grade
-from judge.plan import plan_tests
+from judge.diagnosis.probe import search
+from judge.grading.grade import grade
+from judge.grading.plan import plan_tests
 from judge.sandbox import SandboxConfig, default_python, make_sandbox
 
 ROOT = Path(__file__).resolve().parent.parent

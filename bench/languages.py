@@ -16,10 +16,10 @@ from pathlib import Path
 from bench.judge_bench import median_time, plan_cases
 from bench.report import Report
 from judge import problems
-from judge.build import BuildCache, built
-from judge.grade import grade
+from judge.execution.build import BuildCache, built
+from judge.grading.grade import grade
+from judge.grading.plan import plan_tests
 from judge.languages import RunRequest, Style, get_language
-from judge.plan import plan_tests
 from judge.sandbox import RunLimits, SandboxConfig, make_sandbox
 from tests.service.stack import Stack, service_env, wait_for
 

@@ -54,7 +54,7 @@ def _ready(_: int) -> int:
 
 
 def _grade(seed: int) -> float:
-    from judge.grade import grade
+    from judge.grading.grade import grade
 
     began = time.monotonic()
     result = grade(
@@ -66,7 +66,7 @@ def _grade(seed: int) -> float:
 
 def _runs(locked: bool, stop: Any) -> list[float]:
     """A student's Runs on the samples, one after another, until `stop`: their latencies."""
-    from judge.run import run_cases
+    from judge.grading.runs import run_cases
 
     _start(locked)
     latencies = []
@@ -150,7 +150,7 @@ def release_steps(spins: tuple[float, ...] = SPINS_S) -> dict[str, Any]:
     start of its hidden tier in doubling steps of 0.5 s."""
     from datetime import UTC, datetime, timedelta
 
-    from judge.grade import grade
+    from judge.grading.grade import grade
     from judge.problems import footholds
     from store.release import release_moment
 

@@ -95,8 +95,8 @@ class Settings(BaseSettings):
     sandbox_uid_base: int = Field(default=61000, ge=1000, lt=1 << 31)
     sandbox_slot_dir: str | None = None  # None: /run/judge-slots as root
     cgroup_parent: str | None = None  # a delegated cgroup v2 directory; None: our own group
-    # Compiled submissions kept between gradings (judge.build.BuildCache): bounded, safe to
-    # delete at any time. None: data_dir/build-cache.
+    # Compiled submissions kept between gradings (judge.execution.build.BuildCache): bounded, safe
+    # to delete at any time. None: data_dir/build-cache.
     build_cache_dir: Path | None = None
     build_cache_bytes: int = Field(default=512 << 20, ge=0)
 

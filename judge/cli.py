@@ -186,8 +186,8 @@ def layout_cache_dir(environ: Mapping[str, str]) -> str:
 
 
 def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
-    from judge.build import BuildCache
-    from judge.grade import grade
+    from judge.execution.build import BuildCache
+    from judge.grading.grade import grade
 
     language = language_of(args)
     languages.resolve(problem, language, args.style)  # refused before reading anything
@@ -273,7 +273,7 @@ def _diagnosis_text(diagnosis: Mapping[str, Any]) -> str:
 
 def strength(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
     """Mutation analysis of the problem's tests (judge.strength)."""
-    from judge.strength import analyse, format_report
+    from judge.strength.analysis import analyse, format_report
 
     try:
         hidden = read_hidden(problem, args.hidden) if args.hidden else []
@@ -294,7 +294,7 @@ def strength(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
     )
     extra = None
     if args.generated:
-        from judge.kill_rates import format_generated, generated_report
+        from judge.strength.kill_rates import format_generated, generated_report
 
         extra = generated_report(
             problem, args.seeds, random_count=args.random_count, jobs=max(args.jobs, 1)

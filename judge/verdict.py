@@ -96,13 +96,14 @@ class TestResult:
     # The small tier only: how many positions were tried (up to the first failing one, whose
     # input, expected and returned values are the test's).
     positions: int | None = None
-    # Visible tests only: what the call printed, cut to judge.runner.OUTPUT_LIMIT characters
-    # per stream (output_cut says so). Hidden tests never carry output.
+    # Visible tests only: what the call printed, cut to
+    # judge.execution.runners.function.OUTPUT_LIMIT characters per stream (output_cut says so).
+    # Hidden tests never carry output.
     stdout: str = ""
     stderr: str = ""
     output_cut: bool = False
     # The first failing visible test of a function-style submission: where the bug is
-    # (judge.diagnose.Diagnosis.to_json()), when the search found it.
+    # (judge.diagnosis.tree_search.Diagnosis.to_json()), when the search found it.
     diagnosis: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from kombu import Queue
 
 from config import Settings
 from judge import problems
-from judge.budget import longest_grading_s
+from judge.execution.budget import longest_grading_s
 from worker.broker import TRANSPORT
 
 LIVE_QUEUE = "judge"

@@ -1,6 +1,6 @@
 """Hidden tiers on workers of their own (JUDGE_HIDDEN_TIERS=queue).
 
-The grading worker runs the visible tiers, then sends the hidden tier (judge/hidden_tier.py)
+The grading worker runs the visible tiers, then sends the hidden tier (judge/grading/hidden_tier.py)
 to judge.hidden and waits for its outcomes on a Redis list of its own; a hidden lane's
 worker (worker/hidden_lane.py) compiles the source, runs the hidden boards and pushes the
 outcomes there. Hidden workers run nothing a student sees, so on hosts of their own nothing
@@ -22,11 +22,16 @@ from typing import Any
 import redis
 from celery import Celery
 
-import judge.grade
+import judge.grading.grade
 from config import Settings
-from judge.hidden_tier import HiddenTier, outcome_from_wire, outcome_to_wire, run_hidden_tier
-from judge.program import CompileError
-from judge.runner import Outcome
+from judge.execution.program import CompileError
+from judge.execution.runners.function import Outcome
+from judge.grading.hidden_tier import (
+    HiddenTier,
+    outcome_from_wire,
+    outcome_to_wire,
+    run_hidden_tier,
+)
 from judge.sandbox import SandboxUnavailable
 from store.transient import first_line
 from worker import startup
@@ -101,7 +106,7 @@ def carry_out(runtime: Runtime, message: Any) -> dict[str, Any]:
     try:
         tier = HiddenTier.from_dict(message)
         outcomes = run_hidden_tier(tier, runtime.sandbox, runtime.build_cache)
-    except judge.grade.INFRASTRUCTURE_ERRORS as exc:
+    except judge.grading.grade.INFRASTRUCTURE_ERRORS as exc:
         return {"error": "unavailable", "message": first_line(exc)}
     except CompileError:  # the grading worker compiled the same source
         return {"error": "compile", "message": "the source did not compile on the hidden worker"}

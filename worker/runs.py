@@ -16,9 +16,9 @@ from typing import Any
 from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
 
-import judge.grade
+import judge.grading.grade
 from judge import problems
-from judge.run import case_json, run_cases
+from judge.grading.runs import case_json, run_cases
 from judge.verdict import TestResult
 from store import repo
 from worker import startup
@@ -41,7 +41,7 @@ def claim_lease_s() -> float:
 
 def carry_out(runtime: Runtime, run_id: int) -> str:
     """Claim and run one run; returns what happened (for logs and tests). Raises one of
-    judge.grade.INFRASTRUCTURE_ERRORS after giving the run back to the queue."""
+    judge.grading.grade.INFRASTRUCTURE_ERRORS after giving the run back to the queue."""
     with runtime.session() as session:
         claim = repo.claim_run(session=session, run_id=run_id, lease_s=claim_lease_s())
     if claim is None:
@@ -79,7 +79,7 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
             on_case=on_case,
             interrupts=(SoftTimeLimitExceeded,),
         )
-    except judge.grade.INFRASTRUCTURE_ERRORS:
+    except judge.grading.grade.INFRASTRUCTURE_ERRORS:
         store("giving it back", lambda s: repo.release_run(session=s, claim=claim))
         raise
     except SoftTimeLimitExceeded:
@@ -117,7 +117,7 @@ def register(app: Celery, runtime: Runtime) -> None:
     def run_code(self: Task, run_id: int) -> str:
         try:
             outcome = carry_out(runtime, run_id)
-        except judge.grade.INFRASTRUCTURE_ERRORS as exc:
+        except judge.grading.grade.INFRASTRUCTURE_ERRORS as exc:
             if self.request.retries >= RUN_TRIES - 1:
                 log.warning("run %s: the sandbox kept failing: %s", run_id, exc)
                 with runtime.session() as session:

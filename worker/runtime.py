@@ -12,8 +12,8 @@ from functools import cached_property
 from sqlalchemy.orm import Session, sessionmaker
 
 from config import Settings
-from judge.build import BuildCache
-from judge.hidden_tier import SendHiddenTier
+from judge.execution.build import BuildCache
+from judge.grading.hidden_tier import SendHiddenTier
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 import judge
 from judge import problems
-from judge.strength_memory import StrengthMemory
+from judge.strength.memory import StrengthMemory
 from store import repo
 from store import strength_reports as reports
 from worker.app import REJUDGE_QUEUE, STRENGTH_TASK

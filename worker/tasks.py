@@ -19,7 +19,7 @@ from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 
-import judge.grade
+import judge.grading.grade
 from judge.verdict import TestResult
 from store import repo
 from store.outcome import JudgingOutcome
@@ -37,7 +37,7 @@ INFRASTRUCTURE_ERRORS = (
     OperationalError,
     InterfaceError,
     SoftTimeLimitExceeded,
-    *judge.grade.INFRASTRUCTURE_ERRORS,
+    *judge.grading.grade.INFRASTRUCTURE_ERRORS,
 )
 
 
@@ -241,7 +241,7 @@ def grade_job(
     runtime: Runtime, job: repo.Job, on_test: Callable[[TestResult], None]
 ) -> JudgingOutcome:
     try:
-        result = judge.grade.grade(
+        result = judge.grading.grade.grade(
             job.problem,
             job.source,
             language=job.language,

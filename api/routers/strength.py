@@ -26,9 +26,9 @@ import judge
 from api.deps import Instructor, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, Message
-from judge.mutants import mutants
-from judge.strength import killed_by_fixed_tests
-from judge.strength_memory import StrengthMemory
+from judge.strength.analysis import killed_by_fixed_tests
+from judge.strength.memory import StrengthMemory
+from judge.strength.mutants import mutants
 from store import repo
 from store import strength_reports as reports
 

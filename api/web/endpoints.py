@@ -33,7 +33,7 @@ from api.deps import (
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
-from judge.plan import plan_size, small_positions
+from judge.grading.plan import plan_size, small_positions
 from judge.verdict import Verdict
 from store import repo, stats
 from store.models import Role

@@ -7,16 +7,16 @@ PARAM_TYPES and ANSWER (and, for the stdio style, its input format).
 
 Two styles:
 - FUNCTION: the student writes `solution(...)` (a function, or a method of class Solution on
-  the JVM); the language's driver reads one test at a time on its tests channel (one line in
-  the language's `test_line` form, which the judge writes once it has read the report of the
-  test before), calls it and reports on the results channel with the harness protocol of
-  judge/harness.py (ready / result / error events, answers in the kinds judge/answers.py
-  decodes), until the channel ends. The judge outside decides verdicts.
+  the JVM); the language's driver reads one test at a time on its tests channel (one line in the
+  language's `test_line` form, which the judge writes once it has read the report of the test
+  before), calls it and reports on the results channel with the harness protocol of
+  judge/languages/drivers/harness.py (ready / result / error events, answers in the kinds
+  judge/answers.py decodes), until the channel ends. The judge outside decides verdicts.
 - STDIO: the student writes a whole program reading the problem's input format on stdin and
   writing one answer line per case on stdout; stdout is the results channel.
 
-Compiling (when `build_command` returns a command) runs in the sandbox with BUILD limits and
-writes the artifact under /box/out; judge/build.py caches it by (language, toolchain version,
+Compiling (when `build_command` returns a command) runs in the sandbox with BUILD limits and writes
+the artifact under /box/out; judge/execution/build.py caches it by (language, toolchain version,
 hash of everything compiled) and hands the directory to `run_command` as `artifact`.
 """
 
@@ -50,7 +50,7 @@ class RunRequest:
     capture_output: bool = False  # function style: report what each call printed
 
     def driver_args(self) -> tuple[str, ...]:
-        """A function-style driver's arguments (the protocol of judge/harness.py)."""
+        """A function-style driver's arguments (the protocol of languages/drivers/harness.py)."""
         output = ("--output",) if self.capture_output else ()
         channels = ("--results-fd", "{results_fd}", "--tests-fd", "{input_fd}")
         return (*channels, "--start", str(self.start), *output)

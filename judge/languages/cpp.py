@@ -1,7 +1,7 @@
 """C++17 (GCC, `-std=gnu++17 -O2`), both styles, compiled in the sandbox to ONE static binary.
 
 Function style: the student's solution.cpp is #included by a driver generated from the
-problem's signature (judge/languages/cpp_driver.py), which calls `solution` per test and
+problem's signature (judge/languages/drivers/cpp_driver.py), which calls `solution` per test and
 speaks the harness protocol. Stdio style: solution.cpp is the whole program.
 
 Static linking: the run sandbox then binds nothing of the host at all (no libc, no loader),
@@ -26,7 +26,7 @@ import tempfile
 from functools import cache
 
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.languages.cpp_driver import (
+from judge.languages.drivers.cpp_driver import (
     DRIVER_NAME,
     RUNTIME_NAME,
     SOURCE_NAME,

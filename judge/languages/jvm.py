@@ -182,7 +182,7 @@ def kotlin_type(value_type: ValueType) -> str:
 
 
 def _template(name: str) -> str:
-    return resources.files("judge.languages").joinpath("templates", name).read_text("utf-8")
+    return resources.files("judge.languages.drivers").joinpath(name).read_text("utf-8")
 
 
 def _fill(text: str, values: dict[str, str]) -> str:

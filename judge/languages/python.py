@@ -1,10 +1,10 @@
 """Python 3: the source runs as it is, on the sandbox's own interpreter (no compile step).
 
-Function style: judge/harness.py loads solution.py and calls `solution` per test (the harness
-protocol), each test a JSON list of the arguments on the tests channel. Stdio style:
-solution.py is the whole program, run with unbuffered stdout so each answer reaches the judge
-when it is printed (a time-out then keeps the answers before it); a syntax check in the
-sandbox stands in for compiling, so a syntax error is CE there too.
+Function style: judge/languages/drivers/harness.py loads solution.py and calls `solution` per test
+(the harness protocol), each test a JSON list of the arguments on the tests channel. Stdio style:
+solution.py is the whole program, run with unbuffered stdout so each answer reaches the judge when
+it is printed (a time-out then keeps the answers before it); a syntax check in the sandbox stands
+in for compiling, so a syntax error is CE there too.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import subprocess
 from functools import cache
 from importlib import resources
 
-import judge
+from judge.languages import drivers
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
 from judge.problems import Case, Problem
 from judge.sandbox.command import Command
@@ -43,7 +43,7 @@ except (UnicodeDecodeError, ValueError) as exc:
 
 @cache  # read once per process, not once per sandboxed run
 def harness_source() -> bytes:
-    return resources.files(judge).joinpath("harness.py").read_bytes()
+    return resources.files(drivers).joinpath("harness.py").read_bytes()
 
 
 class Python:

@@ -27,12 +27,12 @@ Optional, for every plan:
     canonical(case) -> key    equal for positions that are the same game (rotations...)
     WORST_CASES: list[case]   the longest games, fixed in every plan
 
-Optional, for the stdin/stdout style (a whole program; judge/stdio_runner.py):
+Optional, for the stdin/stdout style (a whole program; judge/execution/runners/stdio.py):
 
     STDIO: StdioFormat        how a run's cases are written on stdin; one answer per line,
                               read by ANSWER.parse_line
 
-Optional, for "where is the bug" (judge/diagnose.py):
+Optional, for "where is the bug" (judge/diagnosis/tree_search.py):
 
     children(case) -> list[case]   the valid positions one move later
     COMBINE_RULE: str          how a position's value follows from theirs, in plain words

@@ -554,7 +554,7 @@ def shrink(case: Case) -> Iterator[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# one move later: "where is the bug" (judge/diagnose.py)
+# one move later: "where is the bug" (judge/diagnosis/tree_search.py)
 
 COMBINE_RULE = (
     "a player who can win takes the fewest moves, a player who must lose the most; each "

@@ -281,7 +281,7 @@ def shrink(case: Case) -> Iterator[dict[str, Any]]:
 
 
 # ---------------------------------------------------------------------------------------------
-# one move later: "where is the bug" (judge/diagnose.py)
+# one move later: "where is the bug" (judge/diagnosis/tree_search.py)
 
 COMBINE_RULE = (
     "the player to move takes the best of: a number from one end minus the other player's "

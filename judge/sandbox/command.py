@@ -9,17 +9,17 @@ of the host it may see. Languages build these (judge/languages/); the sandbox ru
         input_pipe=True,                    # a pipe the judge writes to as the run goes
     )
 
-"{results_fd}" in any argument becomes the number of the results channel, "{python}" the
-sandbox's interpreter; `layout=None` means the sandbox's Python layout (the interpreter, its
-stdlib and libraries: what judge/harness.py and a Python submission need). The program's cwd
-is /box. stdin is empty unless `stdin` is given; stdout and stderr go to the capped output
-pipe, unless `stdout_to_results` sends stdout to the results channel (a whole program's
-answers, read line by line with the same bounds as a harness's reports).
+"{results_fd}" in any argument becomes the number of the results channel, "{python}" the sandbox's
+interpreter; `layout=None` means the sandbox's Python layout (the interpreter, its stdlib and
+libraries: what judge/languages/drivers/harness.py and a Python submission need). The program's cwd
+is /box. stdin is empty unless `stdin` is given; stdout and stderr go to the capped output pipe,
+unless `stdout_to_results` sends stdout to the results channel (a whole program's answers, read
+line by line with the same bounds as a harness's reports).
 
 `input_pipe` gives the run a pipe the judge writes to while it runs (`Process.write_input`,
 `Process.close_input`): "{input_fd}" in any argument becomes the number of its read end. A
-function-style driver reads its tests there (judge/runner.py writes each once it has read the
-report of the one before).
+function-style driver reads its tests there (judge/execution/runners/function.py writes each once
+it has read the report of the one before).
 
 `writable` (compilation only) is a host directory the caller created and owns, bound
 read-write at /box/out: the compiler's output. The sandbox hands it to the run's uid for the

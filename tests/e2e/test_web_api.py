@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from judge.plan import small_positions
+from judge.grading.plan import small_positions
 from judge.problems import footholds
 from tests.e2e.helpers import CORPUS, unique
 from tests.service.stack import GRADE_TIMEOUT_S, wait_for

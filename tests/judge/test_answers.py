@@ -9,9 +9,10 @@ from typing import Any
 
 import pytest
 
-from judge import answers, harness, problems
+from judge import answers, problems
 from judge.answers import INT, list_of, parse_type
-from judge.grade import grade
+from judge.grading.grade import grade
+from judge.languages.drivers import harness
 from judge.problems import footholds
 from tests.judge import corpus
 

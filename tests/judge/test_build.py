@@ -1,4 +1,5 @@
-"""Compiling once per grading and the build cache (judge/build.py), through the real sandbox.
+"""Compiling once per grading and the build cache (judge/execution/build.py), through the real
+sandbox.
 
 The builds here are Python scripts run in the sandbox by a language made for the test (it
 "compiles" by copying the source, padded, into /box/out), so each build is quick and its
@@ -16,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from judge.build import MANIFEST, BuildCache, built
+from judge.execution.build import MANIFEST, BuildCache, built
+from judge.execution.program import CompileError
 from judge.languages import Style, get_language
 from judge.problems import get
-from judge.program import CompileError
 from judge.sandbox import RunLimits, SandboxConfig, make_sandbox
 from judge.sandbox.command import Command
 
@@ -195,7 +196,7 @@ def test_a_cache_directory_others_can_write_is_not_used(sandbox, cache_dir):
 
 CONCURRENT = """
 import sys
-from judge.build import BuildCache, built
+from judge.execution.build import BuildCache, built
 from judge.languages import Style
 from judge.problems import get
 from judge.sandbox import SandboxConfig, make_sandbox

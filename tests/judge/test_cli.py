@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 from judge import problems
-from judge.plan import plan_size, small_positions
+from judge.grading.plan import plan_size, small_positions
 from tests.judge.corpus import CORRECT
 
 

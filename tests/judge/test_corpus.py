@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from judge import problems
-from judge.grade import grade
+from judge.grading.grade import grade
 from judge.verdict import Verdict
 from tests.judge.corpus import FOLDER_VERDICT, submissions
 

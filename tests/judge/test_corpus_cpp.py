@@ -11,7 +11,7 @@ import pytest
 
 import judge
 from judge import problems
-from judge.grade import grade
+from judge.grading.grade import grade
 from judge.verdict import Verdict
 from tests.judge.corpus import CORRECT, FOLDER_VERDICT, language_submissions
 from tests.judge.test_hostile import (  # noqa: F401 (fixtures)

@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from judge import diagnose as dg
-from judge import mutants
+from judge.diagnosis import tree_search as dg
 from judge.problems import footholds, get, numbergame
+from judge.strength import mutants
 
 SLUGS = ("footholds", "numbergame")
 

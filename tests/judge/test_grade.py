@@ -7,8 +7,8 @@ import shutil
 import pytest
 
 from judge import problems
-from judge.grade import grade
-from judge.plan import allocate, plan_size, plan_tests, small_answers
+from judge.grading.grade import grade
+from judge.grading.plan import allocate, plan_size, plan_tests, small_answers
 from judge.sandbox import SandboxConfig, SandboxUnavailable, make_sandbox
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict
 from tests.judge.corpus import CORRECT

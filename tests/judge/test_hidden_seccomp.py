@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.grade import grade
+from judge.grading.grade import grade
 from judge.sandbox import Command, RunLimits
 from judge.verdict import TestKind, Verdict
 

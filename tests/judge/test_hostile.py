@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.grade import grade
+from judge.grading.grade import grade
 from judge.sandbox.config import DEFAULT_SLOTS, DEFAULT_UID_BASE
 from judge.verdict import Verdict
 from tests.judge.corpus import CORRECT, submissions

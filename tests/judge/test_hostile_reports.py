@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 
 from judge import problems
-from judge.grade import grade
+from judge.grading.grade import grade
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_to_student
 
 NUMBERGAME = problems.get("numbergame")

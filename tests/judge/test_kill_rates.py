@@ -8,11 +8,11 @@ from collections import Counter
 import pytest
 
 from judge import problems
-from judge.kill_rates import BANDS, band_of, generated_report
-from judge.mutants import Mutant, Raised, run
-from judge.mutants.accepted import SOURCES
-from judge.mutants.generated import bounded, generated, mutate
-from judge.plan import small_answers, small_positions
+from judge.grading.plan import small_answers, small_positions
+from judge.strength.kill_rates import BANDS, band_of, generated_report
+from judge.strength.mutants import Mutant, Raised, run
+from judge.strength.mutants.accepted import SOURCES
+from judge.strength.mutants.generated import bounded, generated, mutate
 
 FOOTHOLDS = problems.get("footholds")
 NUMBERGAME = problems.get("numbergame")

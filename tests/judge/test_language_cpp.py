@@ -9,11 +9,11 @@ import os
 import pytest
 
 from judge import problems
-from judge.grade import grade
+from judge.grading.grade import grade
+from judge.grading.runs import run_cases
 from judge.languages import RunRequest, Style, by_extension, get_language
 from judge.languages.cpp import LANGUAGE, clean_message, compiler_layout
 from judge.languages.tests_text import encode_case
-from judge.run import run_cases
 from judge.verdict import Verdict
 
 FOOTHOLDS = problems.get("footholds")

@@ -32,7 +32,12 @@ def judge_modules() -> list[str]:
 
 def test_the_walk_finds_the_core_modules():
     found = judge_modules()
-    for name in ("judge.grade", "judge.harness", "judge.sandbox.jail", "judge.problems.footholds"):
+    for name in (
+        "judge.grading.grade",
+        "judge.languages.drivers.harness",
+        "judge.sandbox.jail",
+        "judge.problems.footholds",
+    ):
         assert name in found
 
 

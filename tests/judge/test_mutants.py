@@ -10,10 +10,10 @@ import sys
 import pytest
 
 from judge import problems
-from judge.mutants import Mutant, Raised, mutants, run
-from judge.mutants import footholds as fm
-from judge.mutants import numbergame as nm
-from judge.strength import Killer
+from judge.strength.analysis import Killer
+from judge.strength.mutants import Mutant, Raised, mutants, run
+from judge.strength.mutants import footholds as fm
+from judge.strength.mutants import numbergame as nm
 
 SLUGS = ("footholds", "numbergame")
 MINIMUM = {"footholds": 15, "numbergame": 8}

@@ -9,8 +9,8 @@ import os
 import threading
 from pathlib import Path
 
-from judge.grade import grade
-from judge.run import run_cases
+from judge.grading.grade import grade
+from judge.grading.runs import run_cases
 from judge.verdict import TestKind
 
 HONEST = (Path(__file__).parents[1] / "submissions/accepted/footholds_memo.py").read_text()
@@ -114,9 +114,9 @@ def test_waiting_for_the_phase_is_not_the_submissions_time(sandbox, tmp_path):
     import time
 
     from judge import problems
+    from judge.execution.program import Program
+    from judge.execution.runners.function import Runner
     from judge.languages import resolve
-    from judge.program import Program
-    from judge.runner import Runner
 
     box = private_sandbox(tmp_path)
     module = problems.get("footholds")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from judge import problems
-from judge.grade import SUBMISSION_OUTPUT_CHARS, grade
+from judge.execution.runners.function import _printed
+from judge.grading.grade import SUBMISSION_OUTPUT_CHARS, grade
+from judge.grading.runs import MAX_CASES, OUTPUT_LIMIT, run_cases
 from judge.problems import InvalidCase
-from judge.run import MAX_CASES, OUTPUT_LIMIT, run_cases
-from judge.runner import _printed
 from judge.verdict import TestKind, Verdict
 
 FOOTHOLDS = problems.get("footholds")

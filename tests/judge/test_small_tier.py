@@ -12,9 +12,9 @@ import json
 import pytest
 
 from judge import problems
-from judge.grade import grade
-from judge.mutants.accepted import SOURCES
-from judge.plan import plan_size, plan_tests, small_positions
+from judge.grading.grade import grade
+from judge.grading.plan import plan_size, plan_tests, small_positions
+from judge.strength.mutants.accepted import SOURCES
 from judge.verdict import TestKind, Verdict
 
 FOOTHOLDS = problems.get("footholds")

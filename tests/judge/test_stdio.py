@@ -1,5 +1,5 @@
 """The stdio style: whole programs reading numbergame's Algospot format, through the real
-sandbox (judge/stdio_runner.py, Python's stdio run and syntax check)."""
+sandbox (judge/execution/runners/stdio.py, Python's stdio run and syntax check)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ import time
 import pytest
 
 from judge import problems
-from judge.build import built
-from judge.grade import grade
+from judge.execution.build import built
+from judge.execution.runners.function import Outcome
+from judge.execution.runners.stdio import BATCH, StdioRunner
+from judge.grading.grade import grade
+from judge.grading.runs import COMPILE_ERROR, run_cases
 from judge.languages import NotOffered, Style, UnknownLanguage, get_language
-from judge.run import COMPILE_ERROR, run_cases
-from judge.runner import Outcome
-from judge.stdio_runner import BATCH, StdioRunner
 from judge.verdict import TestKind, Verdict
 from tests.judge.corpus import FOLDER_VERDICT, language_submissions
 

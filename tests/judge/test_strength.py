@@ -8,9 +8,8 @@ import pytest
 
 from judge import problems
 from judge.cli import main
-from judge.mutants import mutants
-from judge.plan import plan_tests
-from judge.strength import (
+from judge.grading.plan import plan_tests
+from judge.strength.analysis import (
     Killer,
     analyse,
     format_report,
@@ -18,6 +17,7 @@ from judge.strength import (
     suggest,
     wilson_low,
 )
+from judge.strength.mutants import mutants
 from judge.verdict import TestKind
 
 FOOTHOLDS = problems.get("footholds")

@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 
-from judge.mutants import mutants
+from judge.strength.mutants import mutants
 from tests.service.stack import Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]

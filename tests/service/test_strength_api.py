@@ -17,9 +17,9 @@ from api.main import create_app
 from api.security import create_token, hash_password
 from config import Settings
 from judge import problems
-from judge.mutants import mutants
-from judge.strength import Killer, killed_by_fixed_tests
-from judge.strength_memory import StrengthMemory
+from judge.strength.analysis import Killer, killed_by_fixed_tests
+from judge.strength.memory import StrengthMemory
+from judge.strength.mutants import mutants
 from store import repo
 from store import strength_reports as reports
 from store.models import Role, StrengthReport, utcnow

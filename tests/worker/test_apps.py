@@ -19,12 +19,12 @@ WORKER_ONLY = (
     "worker.runtime",
     "worker.main",
     "worker.run_lane",
-    "judge.run",
-    "judge.grade",
-    "judge.runner",
-    "judge.shrink",
-    "judge.build",
-    "judge.stdio_runner",
+    "judge.grading.runs",
+    "judge.grading.grade",
+    "judge.execution.runners.function",
+    "judge.grading.shrink",
+    "judge.execution.build",
+    "judge.execution.runners.stdio",
     # The API lists the languages (GET /languages, the problem pages' templates), whose
     # plug-ins describe their runs with the sandbox's data types (Command, RunLimits): those
     # load, the machinery that starts runs does not.

@@ -185,7 +185,7 @@ def a_test(index: int, **fields: Any) -> TestResult:
 
 def fake_grade(monkeypatch: pytest.MonkeyPatch, grade) -> None:
     """Replace the grade call (worker.tasks.grade_job imports it when it runs)."""
-    monkeypatch.setattr("judge.grade.grade", grade)
+    monkeypatch.setattr("judge.grading.grade.grade", grade)
 
 
 def finished_with(runtime: Runtime, monkeypatch: pytest.MonkeyPatch, grade) -> Submission:

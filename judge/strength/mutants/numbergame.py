@@ -11,7 +11,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from judge.mutants import Mutant
+from judge.strength.mutants import Mutant
 
 
 @dataclass(frozen=True)

@@ -1,6 +1,6 @@
 """A submission ready to run: its language, its style, its source and what compiling it made.
 
-judge/build.py makes one per grading (compiling once); the runners run it as often as the
+judge/execution/build.py makes one per grading (compiling once); the runners run it as often as the
 grading needs (visible tier, hidden tier, shrinking, the search for the bug).
 """
 

@@ -17,14 +17,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from judge import problems
-from judge.build import BuildCache, built
-from judge.grade import INFRASTRUCTURE_ERRORS, test_result, unreadable
+from judge.execution.build import BuildCache, built
+from judge.execution.program import CompileError
+from judge.execution.runners import runner_for
+from judge.execution.runners.function import OUTPUT_LIMIT, Outcome
+from judge.grading.grade import INFRASTRUCTURE_ERRORS, test_result, unreadable
+from judge.grading.plan import PlannedTest
 from judge.languages import resolve
-from judge.plan import PlannedTest
 from judge.problems import Problem
-from judge.program import CompileError
-from judge.runner import OUTPUT_LIMIT, Outcome
-from judge.runners import runner_for
 from judge.sandbox import Sandbox
 from judge.verdict import TestKind, TestResult, Verdict
 
@@ -114,7 +114,7 @@ def run_cases(
     when the sandbox cannot run (nothing was decided: retry); whatever `on_case` raises, and
     the caller's `interrupts` (a task's soft time limit) as they are. After a time-out the
     remaining cases are not run (SKIPPED): each would most likely wait out its limit too.
-    `language`, `style`, `build_cache` as for judge.grade.grade (NotOffered, a ValueError,
+    `language`, `style`, `build_cache` as for judge.grading.grade.grade (NotOffered, a ValueError,
     for a language or style there is not)."""
     module = problems.get(problem) if isinstance(problem, str) else problem
     plugin, chosen = resolve(module, language, style)

@@ -1,7 +1,7 @@
 """Compiling a submission in the sandbox, once per grading, and the cache of what was compiled.
 
     with built(problem, language, style, source, sandbox, cache) as program:
-        ...  # run program (judge/program.py) as often as the grading needs
+        ...  # run program (judge/execution/program.py) as often as the grading needs
 
 A language whose `build_command` is None runs its source as it is: nothing is built. Else the
 command runs in the sandbox with the language's build limits, writing under /box/out (a host
@@ -35,9 +35,9 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, replace
 
 from judge import answers
+from judge.execution.program import CompileError, Program
 from judge.languages.base import Language, Style
 from judge.problems import Problem
-from judge.program import CompileError, Program
 from judge.sandbox import OverlongLine, RunLimits, RunOutcome, Sandbox
 from judge.sandbox.command import Command
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir

@@ -86,7 +86,7 @@ def plan_tests(
 
     The small tier comes first after the samples: a failure there is the smallest
     counterexample there is. Hidden boards come last: visible and hidden tests run in
-    separate sandboxes (see `judge.grade.grade`), each tier in one contiguous run, and a
+    separate sandboxes (see `judge.grading.grade.grade`), each tier in one contiguous run, and a
     student's first failure is a visible one, with its input and a counterexample, whenever
     there is one.
     With solve=False, answers not already known are left None, to be computed later.

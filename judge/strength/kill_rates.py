@@ -2,12 +2,12 @@
 
     report = generated_report(problems.get("footholds"), seeds=100, jobs=2)
 
-For every mutant of `judge.mutants.generated`: is it killed in every plan (by a sample, a small
-position or a worst case)? On how many of the random boards of K seeded plans (drawn exactly
-as grading draws them) is it wrong, and in how many of those seeds does the plan reject it?
-Mutants wrong on no small position and on none of those few thousand random boards are
-reported as probably equivalent and left out of the rates. Every mutant some seed lets pass
-gets the smallest board found that kills it.
+For every mutant of `judge.strength.mutants.generated`: is it killed in every plan (by a sample, a
+small position or a worst case)? On how many of the random boards of K seeded plans (drawn exactly
+as grading draws them) is it wrong, and in how many of those seeds does the plan reject it? Mutants
+wrong on no small position and on none of those few thousand random boards are reported as probably
+equivalent and left out of the rates. Every mutant some seed lets pass gets the smallest board
+found that kills it.
 
 Mutants that the tests of every plan kill are rejected in every seed whatever their rate; their
 rate is estimated on the first RATE_BOARDS boards only (or until RATE_HITS wrong ones, or
@@ -24,10 +24,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from judge import problems
-from judge.mutants.generated import generated
-from judge.plan import plan_tests, small_answers, small_positions
+from judge.grading.plan import plan_tests, small_answers, small_positions
 from judge.problems import Problem
-from judge.strength import Killer, shrink_killing
+from judge.strength.analysis import Killer, shrink_killing
+from judge.strength.mutants.generated import generated
 from judge.verdict import TestKind
 
 RATE_BOARDS = 400  # boards that estimate the rate of a mutant killed in every plan

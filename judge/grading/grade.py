@@ -4,8 +4,8 @@ verdict; the first visible failure shrunk to a smallest one (shrink.py).
     result = grade("footholds", source, hidden_cases=[{"input": case, "answer": 5}], seed=7,
                    sandbox=make_sandbox(SandboxConfig()), language="cpp", style="function")
 
-The submission is compiled once (judge/build.py, cached by BuildCache when one is given) and
-the same program runs every tier, the shrinking and the search for the bug.
+The submission is compiled once (judge/execution/build.py, cached by BuildCache when one is given)
+and the same program runs every tier, the shrinking and the search for the bug.
 
 Visible tests (samples, every small position, the worst cases, random boards) run in one
 sandboxed process and hidden boards in another, so nothing a student sees comes from a process
@@ -26,18 +26,18 @@ from typing import Any
 
 import judge
 from judge import answers, problems
-from judge.bug_search import diagnose_first_failure
-from judge.build import BuildCache, built
-from judge.hidden_tier import HiddenTier, SendHiddenTier
+from judge.diagnosis.probe import diagnose_first_failure
+from judge.execution.build import BuildCache, built
+from judge.execution.program import CompileError, Program
+from judge.execution.runners import runner_for
+from judge.execution.runners.function import Outcome, Runner
+from judge.execution.runners.stdio import BATCH, SMALL_BATCH, StdioRunner
+from judge.grading.hidden_tier import HiddenTier, SendHiddenTier
+from judge.grading.plan import PlannedTest, plan_tests, small_answers
+from judge.grading.shrink import shrink_first_failure
 from judge.languages import Style, resolve
-from judge.plan import PlannedTest, plan_tests, small_answers
 from judge.problems import Problem
-from judge.program import CompileError, Program
-from judge.runner import Outcome, Runner
-from judge.runners import runner_for
 from judge.sandbox import Sandbox, SandboxUnavailable
-from judge.shrink import shrink_first_failure
-from judge.stdio_runner import BATCH, SMALL_BATCH, StdioRunner
 from judge.verdict import (
     Counterexample,
     GradeResult,
@@ -96,10 +96,10 @@ def grade(
     whatever `on_test` raises, as it is.
     Any other failure of the judge becomes an IE verdict.
     `diagnose`: search below the first failing visible test for where the bug is
-    (judge.bug_search); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
+    (judge.diagnosis.probe); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
     `interrupts`: exceptions the caller raises into the grading to stop it (a task's soft
     time limit), re-raised as they are instead of becoming an IE verdict.
-    `hidden_tier`: where the hidden boards run instead of here (judge/hidden_tier.py: hosts
+    `hidden_tier`: where the hidden boards run instead of here (judge/grading/hidden_tier.py: hosts
     that run hidden tiers alone); None: here, in the hidden phase of the phase lock.
     """
     started = time.monotonic()

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from judge.mutants import Mutant
+from judge.strength.mutants import Mutant
 
 UP, DOWN, LEFT, RIGHT = (-1, 0), (1, 0), (0, -1), (0, 1)
 STEPS = (UP, DOWN, LEFT, RIGHT)

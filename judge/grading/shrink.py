@@ -9,14 +9,14 @@ import time
 from itertools import islice
 
 from judge import answers
-from judge.budget import SHRINK_BUDGET_S
-from judge.plan import PlannedTest
+from judge.execution.budget import SHRINK_BUDGET_S
+from judge.execution.program import Program
+from judge.execution.runners import runner_for
+from judge.execution.runners.function import Outcome
+from judge.execution.runners.stdio import StdioRunner
+from judge.grading.plan import PlannedTest
 from judge.problems import Problem
-from judge.program import Program
-from judge.runner import Outcome
-from judge.runners import runner_for
 from judge.sandbox import Sandbox
-from judge.stdio_runner import StdioRunner
 from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict
 
 log = logging.getLogger(__name__)

@@ -12,7 +12,7 @@ import threading
 from typing import Any
 
 from judge.problems import Problem
-from judge.strength import Killer, analyse, random_kills, suggest
+from judge.strength.analysis import Killer, analyse, random_kills, suggest
 
 MAX_REMEMBERED = 500_000  # mutant answers kept per problem before the memory is dropped
 SUGGEST_BUDGET_S = 2.0  # per surviving mutant

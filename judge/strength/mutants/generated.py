@@ -23,8 +23,8 @@ from functools import cache
 from typing import Any
 
 from judge import problems
-from judge.mutants import Mutant
-from judge.mutants.accepted import SOURCES
+from judge.strength.mutants import Mutant
+from judge.strength.mutants.accepted import SOURCES
 
 
 class TooSlow(Exception):

@@ -25,10 +25,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from judge import answers
+from judge.execution.program import Program
+from judge.execution.runners.function import OUTPUT_LIMIT, Outcome, ProgramRunner, death
 from judge.languages.base import RunRequest, Style
 from judge.problems import Problem, stdio_input
-from judge.program import Program
-from judge.runner import OUTPUT_LIMIT, Outcome, ProgramRunner, death
 from judge.sandbox import OverlongLine, Process, RunLimits, Sandbox
 from judge.verdict import Verdict
 
@@ -56,8 +56,8 @@ def default_batches(start: int, count: int) -> int:
 
 class StdioRunner(ProgramRunner):
     """Runs a whole program on a list of cases, BATCH at a time (`batches` says where a run
-    from a case ends); the same `run` as judge.runner.Runner, so grading and shrinking use
-    either. `capture_output`: the run's stderr, on its last case."""
+    from a case ends); the same `run` as judge.execution.runners.function.Runner, so grading and
+    shrinking use either. `capture_output`: the run's stderr, on its last case."""
 
     def __init__(
         self,

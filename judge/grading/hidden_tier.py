@@ -19,10 +19,10 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from judge import answers, problems
-from judge.build import BuildCache, built
+from judge.execution.build import BuildCache, built
+from judge.execution.runners import runner_for
+from judge.execution.runners.function import Outcome
 from judge.languages import resolve
-from judge.runner import Outcome
-from judge.runners import runner_for
 from judge.sandbox import Sandbox
 from judge.verdict import Verdict
 
@@ -73,7 +73,7 @@ def run_hidden_tier(
 ) -> list[Outcome]:
     """Run the tier's cases as the grading host would: one process at a time, the hidden
     phase, no printed output kept; stops after a time-out that spent its process. Raises
-    judge.program.CompileError (the grading host compiled it: a lie or a broken toolchain)
+    judge.execution.program.CompileError (the grading host compiled it: a lie or a broken toolchain)
     and the sandbox's infrastructure errors."""
     module = problems.get(tier.problem)
     plugin, chosen = resolve(module, tier.language, tier.style)

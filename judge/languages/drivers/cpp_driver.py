@@ -18,7 +18,7 @@ forged until checked outside.
 
     /box/bin/solution --results-fd N --tests-fd T --start K [--output]
 
-speaks judge/harness.py's protocol: ready, then per test read on fd T (one line of
+speaks judge/languages/drivers/harness.py's protocol: ready, then per test read on fd T (one line of
 judge/languages/tests_text.py, written by the judge once it has read the report before) one
 result or error event, numbered from K, until fd T ends. A crash ends the process: the
 runner outside reports it.
@@ -33,8 +33,9 @@ SOURCE_NAME = "solution.cpp"
 DRIVER_NAME = "judge_driver.cpp"
 RUNTIME_NAME = "judge_runtime.cpp"
 
-# Bounds mirrored from judge/harness.py: a list answer with more values or digits than these
-# is reported by a repr alone (no type accepts it), and printed output per stream per call.
+# Bounds mirrored from judge/languages/drivers/harness.py: a list answer with more values or digits
+# than these is reported by a repr alone (no type accepts it), and printed output per stream per
+# call.
 MAX_LIST_DEPTH = 3
 MAX_REPORTED_VALUES = 10_000
 MAX_REPORTED_CHARS = 32_000

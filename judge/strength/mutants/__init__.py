@@ -1,6 +1,6 @@
 """Mutants: deliberately broken variants of each problem's reference solver.
 
-One module per problem, named like the problem (`judge/mutants/<slug>.py`), defines
+One module per problem, named like the problem (`judge/strength/mutants/<slug>.py`), defines
 
     MUTANTS: dict[str, Mutant]    name -> (description, solve(case) -> answer)
 

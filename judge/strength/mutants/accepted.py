@@ -1,5 +1,5 @@
 """Accepted solutions, written the way a student would, that generated mutants grow from
-(`judge.mutants.generated`). Kept as text: they are parsed and changed, never imported."""
+(`judge.strength.mutants.generated`). Kept as text: they are parsed and changed, never imported."""
 
 FOOTHOLDS = """
 def solution(board, aloc, bloc):

@@ -7,7 +7,7 @@ A mutant is killed by a test when its answer fails the problem's check against t
 answer (or it raises: the submission would get RE). The report says, for the sample boards, the
 small tier (every small position, one test), the worst cases and the hidden boards, which test
 kills which mutant; for the random part of the plan, drawn exactly
-as grading draws it (`judge.plan.plan_tests`) over K seeds, how often it kills each mutant;
+as grading draws it (`judge.grading.plan.plan_tests`) over K seeds, how often it kills each mutant;
 and how often a whole plan kills every mutant. For every mutant that samples and hidden boards
 leave alive, `suggest` searches (generators, then shrinking) for a small board that kills it.
 
@@ -27,10 +27,10 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from judge import problems
-from judge.diagnose import diagnose, offers_diagnosis
-from judge.mutants import Mutant, Raised, mutants, run
-from judge.plan import allocate, plan_tests, small_answers, small_positions
+from judge.diagnosis.tree_search import diagnose, offers_diagnosis
+from judge.grading.plan import allocate, plan_tests, small_answers, small_positions
 from judge.problems import Problem
+from judge.strength.mutants import Mutant, Raised, mutants, run
 from judge.verdict import TestKind
 
 SUGGEST_TRIES = 3000  # generated boards tried per surviving mutant

@@ -1,14 +1,15 @@
-"""The runner of a program's style: the harness protocol for functions (judge/runner.py) or
-whole programs on stdin and stdout (judge/stdio_runner.py). Both run(cases, judge_one, resume)
-alike, so grading, runs and shrinking take either."""
+"""The runner of a program's style: the harness protocol for functions
+(judge/execution/runners/function.py) or whole programs on stdin and stdout
+(judge/execution/runners/stdio.py). Both run(cases, judge_one, resume) alike, so grading, runs and
+shrinking take either."""
 
 from __future__ import annotations
 
+from judge.execution.program import Program
+from judge.execution.runners.function import Runner
+from judge.execution.runners.stdio import StdioRunner
 from judge.problems import Problem
-from judge.program import Program
-from judge.runner import Runner
 from judge.sandbox import Sandbox
-from judge.stdio_runner import StdioRunner
 
 
 def runner_for(

@@ -1,12 +1,12 @@
 """The runner: a function-style program run on a list of cases in the sandbox, each answer
 read, checked for forgery and turned into an outcome (verdict, figures, the answer it gave).
 
-The program's language says how a run is started (`Language.run_command`: Python's harness,
-a compiled driver); every language's driver speaks the harness protocol of judge/harness.py.
-The tests go in one at a time on the run's input pipe: test k+1 is written only once the
-report of test k is read (and its CPU taken), so a solution cannot read a later test, nor
-do a later test's work during an earlier call. A test that times out or kills its process
-gets its verdict and the run resumes in a fresh sandbox at the next test. Expected answers
+The program's language says how a run is started (`Language.run_command`: Python's harness, a
+compiled driver); every language's driver speaks the harness protocol of
+judge/languages/drivers/harness.py. The tests go in one at a time on the run's input pipe: test k+1
+is written only once the report of test k is read (and its CPU taken), so a solution cannot read a
+later test, nor do a later test's work during an earlier call. A test that times out or kills its
+process gets its verdict and the run resumes in a fresh sandbox at the next test. Expected answers
 never enter the sandbox: the driver reports answers, and every figure or text it reports is
 validated, bounded and sanitised here.
 """
@@ -22,10 +22,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge import answers
-from judge.budget import HIDDEN_STARTUP_S, STARTUP_S
+from judge.execution.budget import HIDDEN_STARTUP_S, STARTUP_S
+from judge.execution.program import CompileError, Program
 from judge.languages.base import RunRequest
 from judge.problems import Problem
-from judge.program import CompileError, Program
 from judge.sandbox import OverlongLine, Process, RunLimits, RunOutcome, Sandbox
 from judge.verdict import Verdict
 
@@ -165,7 +165,7 @@ class Runner(ProgramRunner):
     after a fatal test.
 
     `compile_checked`: an earlier process already compiled and loaded this source (or it was
-    compiled by judge/build.py), so a compile error reported now is a lie (a submission
+    compiled by judge/execution/build.py), so a compile error reported now is a lie (a submission
     choosing its own error text), not CE.
     `capture_output`: keep what each call prints (visible tests only: output is a channel
     for anything the process read, so a run holding hidden inputs never reports it).

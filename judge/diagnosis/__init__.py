@@ -1,0 +1,2 @@
+"""Where is the bug: the search down the game tree and the sandboxed probe that asks the
+submission."""

@@ -1,0 +1,1 @@
+"""The programs that run INSIDE the sandbox beside a submission (the harness, generated drivers)."""

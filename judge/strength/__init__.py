@@ -1,0 +1,1 @@
+"""Test-set strength: mutants of the reference, which tests kill them, and how often."""
