@@ -25,7 +25,7 @@ from celery import Celery
 import judge.grading.grade
 from config import Settings
 from judge.execution.program import CompileError
-from judge.execution.runners.function import Outcome
+from judge.execution.runners import Outcome
 from judge.grading.hidden_tier import (
     HiddenTier,
     outcome_from_wire,

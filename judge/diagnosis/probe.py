@@ -18,7 +18,8 @@ from judge.diagnosis.tree_search import UNKNOWN, Diagnosis, Stopped, diagnose, o
 from judge.execution.budget import DIAGNOSIS_BUDGET_S
 from judge.execution.build import BuildCache, built
 from judge.execution.program import Program
-from judge.execution.runners.function import Outcome, Runner
+from judge.execution.runners import Outcome
+from judge.execution.runners.function import FunctionRunner
 from judge.languages import NotOffered, Style, resolve
 from judge.problems import Case, Problem
 from judge.sandbox import Sandbox
@@ -119,7 +120,9 @@ def search(
     def ask(cases: Sequence[Case]) -> list[Any]:
         got: list[Any] = [None] * len(cases)
         # The source compiled in the graded run: a compile error reported now is forged.
-        runner = Runner(module, runnable, sandbox, call_time_s, deadline, compile_checked=True)
+        runner = FunctionRunner(
+            module, runnable, sandbox, call_time_s, deadline, compile_checked=True
+        )
 
         def record(index: int, outcome: Outcome) -> bool:
             got[index] = outcome.got if outcome.verdict is Verdict.AC else NoAnswer(outcome)

@@ -23,3 +23,19 @@ class Program:
     # A private read-only copy of the compiled artifact (a host directory), or None when the
     # language runs the source as it is.
     artifact: str | None = None
+
+
+MAX_SOURCE_BYTES = 64 * 1024
+
+
+def unreadable(raw: bytes, max_bytes: int = MAX_SOURCE_BYTES) -> str:
+    """Why a source cannot even be handed to a compiler or an interpreter, or '' when it can."""
+    if len(raw) > max_bytes:
+        return f"source too large: {len(raw)} bytes, the limit is {max_bytes}"
+    if b"\0" in raw:
+        return "source contains a NUL byte"
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return f"source is not valid UTF-8 (byte {exc.start})"
+    return ""

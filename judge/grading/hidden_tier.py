@@ -20,8 +20,7 @@ from typing import Any
 
 from judge import answers, problems
 from judge.execution.build import BuildCache, built
-from judge.execution.runners import runner_for
-from judge.execution.runners.function import Outcome
+from judge.execution.runners import Outcome, runner_for
 from judge.languages import resolve
 from judge.sandbox import Sandbox
 from judge.verdict import Verdict

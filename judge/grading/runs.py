@@ -18,11 +18,12 @@ from typing import Any
 
 from judge import problems
 from judge.execution.build import BuildCache, built
-from judge.execution.program import CompileError
-from judge.execution.runners import runner_for
-from judge.execution.runners.function import OUTPUT_LIMIT, Outcome
-from judge.grading.grade import INFRASTRUCTURE_ERRORS, test_result, unreadable
+from judge.execution.program import CompileError, unreadable
+from judge.execution.runners import Outcome, runner_for
+from judge.execution.runners.base import OUTPUT_LIMIT
+from judge.grading.grade import INFRASTRUCTURE_ERRORS
 from judge.grading.plan import PlannedTest
+from judge.grading.results import test_result
 from judge.languages import resolve
 from judge.problems import Problem
 from judge.sandbox import Sandbox

@@ -11,9 +11,7 @@ from itertools import islice
 from judge import answers
 from judge.execution.budget import SHRINK_BUDGET_S
 from judge.execution.program import Program
-from judge.execution.runners import runner_for
-from judge.execution.runners.function import Outcome
-from judge.execution.runners.stdio import StdioRunner
+from judge.execution.runners import Outcome, Together, runner_for
 from judge.grading.plan import PlannedTest
 from judge.problems import Problem
 from judge.sandbox import Sandbox
@@ -88,10 +86,10 @@ def shrink(
                 return False
             return True  # slower or odder on a smaller case: not a cleaner counterexample
 
-        runner = runner_for(module, program, sandbox, min(time_s, 2.0), deadline)
-        if isinstance(runner, StdioRunner):
-            # A round's candidates in one run: each is smaller than a case already run.
-            runner.batches = _all
+        # A round's candidates go together: each is smaller than a case already run.
+        runner = runner_for(
+            module, program, sandbox, min(time_s, 2.0), deadline, together=_all(len(candidates))
+        )
         runner.run(candidates, judge_candidate)
         if not found:
             break
@@ -109,5 +107,5 @@ def shrink(
     )
 
 
-def _all(start: int, count: int) -> int:
-    return count
+def _all(count: int) -> Together:
+    return lambda k: count

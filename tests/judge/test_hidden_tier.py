@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from judge import answers
-from judge.execution.runners.function import Outcome
+from judge.execution.runners import Outcome
 from judge.grading.hidden_tier import HiddenTier, outcome_from_wire, outcome_to_wire
 from judge.verdict import Verdict
 

@@ -115,7 +115,7 @@ def test_waiting_for_the_phase_is_not_the_submissions_time(sandbox, tmp_path):
 
     from judge import problems
     from judge.execution.program import Program
-    from judge.execution.runners.function import Runner
+    from judge.execution.runners.function import FunctionRunner
     from judge.languages import resolve
 
     box = private_sandbox(tmp_path)
@@ -125,7 +125,7 @@ def test_waiting_for_the_phase_is_not_the_submissions_time(sandbox, tmp_path):
     visible = box.phases.acquire(hidden=False)  # a visible run going elsewhere, for 3 s
     threading.Timer(3.0, os.close, [visible]).start()
     outcomes = []
-    runner = Runner(module, program, box, 10.0, time.monotonic() + 2.0, hidden_input=True)
+    runner = FunctionRunner(module, program, box, 10.0, time.monotonic() + 2.0, hidden_input=True)
     runner.run([CASE], lambda i, o: outcomes.append(o) or True)
     assert [o.verdict.value for o in outcomes] == ["AC"], outcomes
     assert runner.phase_wait_s >= 2.5

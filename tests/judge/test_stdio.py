@@ -9,7 +9,7 @@ import pytest
 
 from judge import problems
 from judge.execution.build import built
-from judge.execution.runners.function import Outcome
+from judge.execution.runners import Outcome
 from judge.execution.runners.stdio import BATCH, StdioRunner
 from judge.grading.grade import grade
 from judge.grading.runs import COMPILE_ERROR, run_cases

@@ -15,49 +15,27 @@ from __future__ import annotations
 
 import json
 import math
-import signal
 import time
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Mapping
 from typing import Any
 
 from judge import answers
-from judge.execution.budget import HIDDEN_STARTUP_S, STARTUP_S
-from judge.execution.program import CompileError, Program
+from judge.execution.program import CompileError
+from judge.execution.runners.base import (
+    OUTPUT_LIMIT,
+    Outcome,
+    Runner,
+    Together,
+    death,
+)
 from judge.languages.base import RunRequest
-from judge.problems import Problem
-from judge.sandbox import OverlongLine, Process, RunLimits, RunOutcome, Sandbox
+from judge.sandbox import OverlongLine, Process, RunLimits
 from judge.verdict import Verdict
-
-__all__ = ["CompileError", "Outcome", "Runner", "parse_report"]
 
 # Errors a driver reports for running out of memory, in each language's words.
 MEMORY_ERRORS = frozenset(
     {"MemoryError", "std::bad_alloc", "java.lang.OutOfMemoryError", "OutOfMemoryError"}
 )
-
-
-@dataclass
-class Outcome:
-    """What happened to one test, before it is dressed as a TestResult."""
-
-    verdict: Verdict
-    message: str = ""
-    got: Any = None
-    cpu_s: float = 0.0
-    wall_s: float = 0.0
-    rss_kb: int = 0
-    fatal: bool = False  # the process is gone or spent: resume in a fresh one
-    stdout: str = ""  # what the call printed, when the runner captures output
-    stderr: str = ""
-    output_cut: bool = False
-
-    @property
-    def ends_the_rest(self) -> bool:
-        """A time-out that spent its process: the rest would most likely time out too, each
-        costing the full limit, so they are skipped, as judges do (one slow submission
-        cannot hog a grading slot)."""
-        return self.verdict is Verdict.TLE and self.fatal
 
 
 def _reject_constant(name: str) -> None:
@@ -75,8 +53,6 @@ def parse_report(line: bytes) -> dict[str, Any]:
     return report
 
 
-OUTPUT_LIMIT = 8192  # characters of printed output kept per stream per test
-
 MAX_REPORTED = 1e12  # larger "seconds" or "KiB" than any real run: a forged report
 
 
@@ -92,106 +68,16 @@ def _number(report: Mapping[str, Any], key: str) -> float:
     return float(value)
 
 
-class ProgramRunner:
-    """What both styles' runners share: a program's limits from the problem's and its
-    language's, and the loop over processes. `time_s` is the problem's limit per test; the
-    language's `time_factor` scales it, and its `time_extra_s` (a JVM's start) is allowed on
-    top on the first test of each process, which also pays for loading the program. Its
-    `memory_extra_mb` is added to the problem's memory, and `run_limits` adjusts the rest
-    (threads, address space). A subclass runs one process from a test (`_run_from`)."""
-
-    def __init__(
-        self,
-        problem: Problem,
-        program: Program,
-        sandbox: Sandbox,
-        time_s: float,
-        deadline: float,
-        capture_output: bool = False,
-        hidden_input: bool = False,
-    ) -> None:
-        language = program.language
-        self.problem = problem
-        self.program = program
-        self.sandbox = sandbox
-        self.time_s = time_s * language.time_factor
-        self.start_s = language.time_extra_s  # per process, on its first test
-        self.deadline = deadline  # time.monotonic() at which the whole budget ends
-        # Time its processes waited for their phase (judge/sandbox/phase.py) before they
-        # started: not the submission's, so it moves the deadline on.
-        self.phase_wait_s = 0.0
-        self.capture_output = capture_output
-        # The cases hold hidden input: the runs take the hidden phase (judge/sandbox/phase.py)
-        # and get no wall time to spend asleep before their first answer (a hidden tier's
-        # duration is a channel).
-        self.hidden_input = hidden_input
-        self.startup_s = HIDDEN_STARTUP_S if hidden_input else STARTUP_S
-        self.notes: list[str] = []
-        self.peak_memory_kb = 0
-        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
-
-    def run(
-        self,
-        cases: Sequence[dict[str, Any]],
-        judge_one: Callable[[int, Outcome], bool],
-        resume: Callable[[int], int] | None = None,
-    ) -> None:
-        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
-        process ends early, the next starts at `resume(next index)` (default: the next one).
-
-        Raises CompileError when the source does not compile or has no callable solution.
-        """
-        start = 0
-        while start < len(cases):
-            remaining = self.deadline - time.monotonic()
-            if remaining <= 0:
-                out_of_budget(start, len(cases), judge_one)
-                return
-            start = self._run_from(cases, start, remaining, judge_one)
-            if resume is not None:
-                start = resume(start)
-
-    def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
-        """One sandboxed process from test `start`; returns where the next one starts."""
-        raise NotImplementedError
-
-    def _waited(self, proc: Process) -> None:
-        self.phase_wait_s += proc.phase_wait_s
-        self.deadline += proc.phase_wait_s
-
-
-class Runner(ProgramRunner):
+class FunctionRunner(Runner):
     """Runs one function-style program on a list of cases, resuming in a fresh sandbox
-    after a fatal test.
+    after a fatal test. Tests are handed over one at a time, or with the cases `together`
+    says may go with them."""
 
-    `compile_checked`: an earlier process already compiled and loaded this source (or it was
-    compiled by judge/execution/build.py), so a compile error reported now is a lie (a submission
-    choosing its own error text), not CE.
-    `capture_output`: keep what each call prints (visible tests only: output is a channel
-    for anything the process read, so a run holding hidden inputs never reports it).
-    `hidden_input`: the cases are hidden boards (see ProgramRunner).
-    """
-
-    def __init__(
-        self,
-        problem: Problem,
-        program: Program,
-        sandbox: Sandbox,
-        time_s: float,
-        deadline: float,
-        compile_checked: bool = False,
-        capture_output: bool = False,
-        hidden_input: bool = False,
-    ) -> None:
-        super().__init__(problem, program, sandbox, time_s, deadline, capture_output, hidden_input)
-        self.compile_checked = compile_checked or program.artifact is not None
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
         self._limit_s = self.time_s  # the current test's limit
-        # Where the tests handed over with test k end (exclusive): None, one at a time. Only
-        # for tests with nothing to hide from each other (the small tier's positions, which
-        # the judge enumerates and which are reported as one test), never for hidden ones.
-        self.ahead: Callable[[int], int] | None = None
 
     def _run_from(self, cases, start, remaining, judge_one) -> int:
         program, count, capture = self.program, len(cases), self.capture_output
@@ -206,7 +92,7 @@ class Runner(ProgramRunner):
         self._waited(proc)
         # Every test's line, encoded while the sandbox starts the process on the other core.
         lines = [language.test_line(self.problem, case) for case in cases[start:]]
-        tests = _Tests(proc, lines, start, self.ahead)
+        tests = _Tests(proc, lines, start, self.together)
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
@@ -375,7 +261,7 @@ class Runner(ProgramRunner):
 
 class _Tests:
     """The tests of one process, from `first` on, as lines of its language: `feed(k)` hands
-    over test k once the report of k - 1 is read (with the tests up to `ahead(k)`, when
+    over test k once the report of k - 1 is read (with the tests up to `together(k)`, when
     given), and ends the process's tests after the last one."""
 
     def __init__(
@@ -383,18 +269,18 @@ class _Tests:
         proc: Process,
         lines: list[bytes],
         first: int,
-        ahead: Callable[[int], int] | None = None,
+        together: Together | None = None,
     ) -> None:
         self.proc = proc
         self.lines = lines
         self.first = first
-        self.ahead = ahead
+        self.together = together
         self.written = first  # the tests before it are handed over
 
     def feed(self, index: int) -> None:
         count = self.first + len(self.lines)
         if self.written <= index < count:  # else handed over already, or past the last
-            end = index + 1 if self.ahead is None else max(index + 1, self.ahead(index))
+            end = index + 1 if self.together is None else max(index + 1, self.together(index))
             end = min(end, count)
             self.proc.write_input(b"".join(self.lines[index - self.first : end - self.first]))
             self.written = end
@@ -416,46 +302,3 @@ def _error_text(report: Mapping[str, Any]) -> str:
     message = answers.clean_text(report.get("message", ""), 1000)
     trace = answers.clean_text(report.get("traceback", ""), 4000)
     return f"{error}: {message}" + (f"\n{trace}" if trace else "")
-
-
-def out_of_budget(start: int, count: int, judge_one: Callable[[int, Outcome], bool]) -> None:
-    """The submission's whole budget is spent: TLE for the test at `start`, the rest
-    skipped."""
-    for index in range(start, count):
-        first = index == start
-        verdict = Verdict.TLE if first else Verdict.SKIPPED
-        message = (
-            "the submission's total time budget ran out"
-            if first
-            else "not run: the total time budget ran out"
-        )
-        if not judge_one(index, Outcome(verdict, message)):
-            break
-
-
-def death(result: RunOutcome) -> tuple[Verdict, str]:
-    """Why a process ended before it answered everything: a limit it hit, a signal, an exit
-    code."""
-    if result.limit == "memory":
-        return Verdict.MLE, "memory limit exceeded"
-    if result.limit in ("output", "results"):
-        return Verdict.OLE, "output limit exceeded"
-    if result.limit in ("cpu", "wall"):
-        return Verdict.TLE, "time limit exceeded"
-    if result.signal is not None:
-        return Verdict.RE, f"the process was killed by signal {signal_name(result.signal)}"
-    code = result.exit_code
-    if code is not None and 128 < code <= 128 + 64:
-        # bwrap's init reports a program killed by signal N as exit status 128 + N (a C++
-        # segfault, an abort): said plainly, as the signal.
-        return Verdict.RE, f"the process was killed by signal {signal_name(code - 128)}"
-    return Verdict.RE, f"the process exited with code {code}"
-
-
-def signal_name(number: int) -> str:
-    """'11 (segmentation fault)': the number, and what it means when the system knows."""
-    try:
-        meaning = signal.strsignal(number)
-    except ValueError:
-        meaning = None
-    return f"{number} ({meaning.lower()})" if meaning else str(number)

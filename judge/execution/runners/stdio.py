@@ -21,15 +21,13 @@ its last case.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from judge import answers
-from judge.execution.program import Program
-from judge.execution.runners.function import OUTPUT_LIMIT, Outcome, ProgramRunner, death
+from judge.execution.runners.base import OUTPUT_LIMIT, Outcome, Runner, death
 from judge.languages.base import RunRequest, Style
-from judge.problems import Problem, stdio_input
-from judge.sandbox import OverlongLine, Process, RunLimits, Sandbox
+from judge.problems import stdio_input
+from judge.sandbox import OverlongLine, Process, RunLimits
 from judge.verdict import Verdict
 
 BATCH = 8  # cases per run
@@ -49,33 +47,27 @@ class _Clock:
     share: tuple[float, float] = (0.0, 0.0)  # each burst line's CPU and wall
 
 
-def default_batches(start: int, count: int) -> int:
-    """Where the run starting at case `start` ends (exclusive)."""
-    return min(start + BATCH, count)
-
-
-class StdioRunner(ProgramRunner):
-    """Runs a whole program on a list of cases, BATCH at a time (`batches` says where a run
-    from a case ends); the same `run` as judge.execution.runners.function.Runner, so grading and
-    shrinking use either. `capture_output`: the run's stderr, on its last case."""
-
-    def __init__(
-        self,
-        problem: Problem,
-        program: Program,
-        sandbox: Sandbox,
-        time_s: float,
-        deadline: float,
-        capture_output: bool = False,
-        batches: Callable[[int, int], int] = default_batches,
-        hidden_input: bool = False,
-    ) -> None:
-        super().__init__(problem, program, sandbox, time_s, deadline, capture_output, hidden_input)
-        self.batches = batches
+class StdioRunner(Runner):
+    """Runs a whole program on a list of cases, several per run: up to BATCH cases, or up to
+    SMALL_BATCH of cases `together` groups (the small tier's positions), never both in one
+    run. `capture_output`: the run's stderr, on its last case."""
 
     def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
-        end = max(start + 1, min(self.batches(start, len(cases)), len(cases)))
-        return self._run_batch(cases, start, end, remaining, judge_one)
+        return self._run_batch(
+            cases, start, self._batch_end(start, len(cases)), remaining, judge_one
+        )
+
+    def _batch_end(self, start: int, count: int) -> int:
+        """Where the run starting at case `start` ends (exclusive)."""
+        group_end = start + 1 if self.together is None else self.together(start)
+        if group_end > start + 1:
+            return min(group_end, start + SMALL_BATCH, count)
+        end = start + 1
+        while end < min(start + BATCH, count) and (
+            self.together is None or self.together(end) <= end + 1
+        ):
+            end += 1
+        return end
 
     def _limits(self, count: int, remaining: float) -> RunLimits:
         run_s = self.time_s * min(count, BATCH) + self.start_s

@@ -1,0 +1,178 @@
+"""What every runner shares, whatever the program's style: the outcome of one test, the
+limits of a program's processes, the loop over processes, and why a process died.
+
+A runner runs a program (judge/execution/program.py) on a list of cases and calls
+`judge_one(index, outcome)` per case: the function style (function.py: the harness protocol,
+one test at a time on the tests channel) and the stdio style (stdio.py: a whole program on
+stdin and stdout, several cases per run). `runner_for` (this package's face) picks one.
+"""
+
+from __future__ import annotations
+
+import signal
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from judge.execution.budget import HIDDEN_STARTUP_S, STARTUP_S
+from judge.execution.program import Program
+from judge.problems import Problem
+from judge.sandbox import Process, RunOutcome, Sandbox
+from judge.verdict import Verdict
+
+# Where the cases handed over together with case k end (exclusive): cases with nothing to hide
+# from each other (the small tier's positions, which the judge enumerates; a shrinking round's
+# candidates), which a runner may give its program at once. None: each case on its own.
+Together = Callable[[int], int]
+
+
+@dataclass
+class Outcome:
+    """What happened to one test, before it is dressed as a TestResult."""
+
+    verdict: Verdict
+    message: str = ""
+    got: Any = None
+    cpu_s: float = 0.0
+    wall_s: float = 0.0
+    rss_kb: int = 0
+    fatal: bool = False  # the process is gone or spent: resume in a fresh one
+    stdout: str = ""  # what the call printed, when the runner captures output
+    stderr: str = ""
+    output_cut: bool = False
+
+    @property
+    def ends_the_rest(self) -> bool:
+        """A time-out that spent its process: the rest would most likely time out too, each
+        costing the full limit, so they are skipped, as judges do (one slow submission
+        cannot hog a grading slot)."""
+        return self.verdict is Verdict.TLE and self.fatal
+
+
+OUTPUT_LIMIT = 8192  # characters of printed output kept per stream per test
+
+
+class Runner:
+    """What both styles' runners share: a program's limits from the problem's and its
+    language's, and the loop over processes. `time_s` is the problem's limit per test; the
+    language's `time_factor` scales it, and its `time_extra_s` (a JVM's start) is allowed on
+    top on the first test of each process, which also pays for loading the program. Its
+    `memory_extra_mb` is added to the problem's memory, and `run_limits` adjusts the rest
+    (threads, address space). A subclass runs one process from a test (`_run_from`).
+
+    `compile_checked`: an earlier process already compiled and loaded this source (or
+    judge/execution/build.py compiled it), so a compile error reported now is a lie (a
+    submission choosing its own error text), not CE.
+    `capture_output`: keep what each call prints (visible tests only: output is a channel
+    for anything the process read, so a run holding hidden inputs never reports it).
+    `hidden_input`: the cases are hidden boards (below).
+    `together`: which cases may be handed over at once (`Together`); never hidden ones.
+    """
+
+    def __init__(
+        self,
+        problem: Problem,
+        program: Program,
+        sandbox: Sandbox,
+        time_s: float,
+        deadline: float,
+        *,
+        compile_checked: bool = False,
+        capture_output: bool = False,
+        hidden_input: bool = False,
+        together: Together | None = None,
+    ) -> None:
+        language = program.language
+        self.problem = problem
+        self.program = program
+        self.sandbox = sandbox
+        self.time_s = time_s * language.time_factor
+        self.start_s = language.time_extra_s  # per process, on its first test
+        self.deadline = deadline  # time.monotonic() at which the whole budget ends
+        # Time its processes waited for their phase (judge/sandbox/phase.py) before they
+        # started: not the submission's, so it moves the deadline on.
+        self.phase_wait_s = 0.0
+        self.capture_output = capture_output
+        # The cases hold hidden input: the runs take the hidden phase (judge/sandbox/phase.py)
+        # and get no wall time to spend asleep before their first answer (a hidden tier's
+        # duration is a channel).
+        self.hidden_input = hidden_input
+        self.startup_s = HIDDEN_STARTUP_S if hidden_input else STARTUP_S
+        self.compile_checked = compile_checked or program.artifact is not None
+        self.together = together
+        self.notes: list[str] = []
+        self.peak_memory_kb = 0
+        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+
+    def run(
+        self,
+        cases: Sequence[dict[str, Any]],
+        judge_one: Callable[[int, Outcome], bool],
+        resume: Callable[[int], int] | None = None,
+    ) -> None:
+        """Run every case; `judge_one(index, outcome)` returns False to stop early. After a
+        process ends early, the next starts at `resume(next index)` (default: the next one).
+
+        Raises CompileError when the source does not compile or has no callable solution.
+        """
+        start = 0
+        while start < len(cases):
+            remaining = self.deadline - time.monotonic()
+            if remaining <= 0:
+                out_of_budget(start, len(cases), judge_one)
+                return
+            start = self._run_from(cases, start, remaining, judge_one)
+            if resume is not None:
+                start = resume(start)
+
+    def _run_from(self, cases, start: int, remaining: float, judge_one) -> int:
+        """One sandboxed process from test `start`; returns where the next one starts."""
+        raise NotImplementedError
+
+    def _waited(self, proc: Process) -> None:
+        self.phase_wait_s += proc.phase_wait_s
+        self.deadline += proc.phase_wait_s
+
+
+def out_of_budget(start: int, count: int, judge_one: Callable[[int, Outcome], bool]) -> None:
+    """The submission's whole budget is spent: TLE for the test at `start`, the rest
+    skipped."""
+    for index in range(start, count):
+        first = index == start
+        verdict = Verdict.TLE if first else Verdict.SKIPPED
+        message = (
+            "the submission's total time budget ran out"
+            if first
+            else "not run: the total time budget ran out"
+        )
+        if not judge_one(index, Outcome(verdict, message)):
+            break
+
+
+def death(result: RunOutcome) -> tuple[Verdict, str]:
+    """Why a process ended before it answered everything: a limit it hit, a signal, an exit
+    code."""
+    if result.limit == "memory":
+        return Verdict.MLE, "memory limit exceeded"
+    if result.limit in ("output", "results"):
+        return Verdict.OLE, "output limit exceeded"
+    if result.limit in ("cpu", "wall"):
+        return Verdict.TLE, "time limit exceeded"
+    if result.signal is not None:
+        return Verdict.RE, f"the process was killed by signal {signal_name(result.signal)}"
+    code = result.exit_code
+    if code is not None and 128 < code <= 128 + 64:
+        # bwrap's init reports a program killed by signal N as exit status 128 + N (a C++
+        # segfault, an abort): said plainly, as the signal.
+        return Verdict.RE, f"the process was killed by signal {signal_name(code - 128)}"
+    return Verdict.RE, f"the process exited with code {code}"
+
+
+def signal_name(number: int) -> str:
+    """'11 (segmentation fault)': the number, and what it means when the system knows."""
+    try:
+        meaning = signal.strsignal(number)
+    except ValueError:
+        meaning = None
+    return f"{number} ({meaning.lower()})" if meaning else str(number)
