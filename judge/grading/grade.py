@@ -30,10 +30,10 @@ from judge.execution.program import MAX_SOURCE_BYTES, CompileError, Program, unr
 from judge.execution.runners import Outcome, Runner, runner_for
 from judge.grading.hidden_tier import HiddenTier, SendHiddenTier
 from judge.grading.plan import PlannedTest, plan_tests, small_answers
-from judge.grading.results import test_result, with_figures
+from judge.grading.results import check_answer, skipped_tests, test_result, with_figures
 from judge.grading.shrink import shrink_first_failure
 from judge.grading.small_tier import SmallGroup, TierCases, small_result
-from judge.languages import Style, resolve
+from judge.languages import Language, Style, resolve
 from judge.problems import Problem
 from judge.sandbox import Sandbox, SandboxUnavailable
 from judge.verdict import GradeResult, TestKind, TestResult, Verdict, overall_verdict
@@ -79,43 +79,23 @@ def grade(
     not offer raises judge.languages.NotOffered (a ValueError) before anything runs, and a
     language whose toolchain is missing LanguageUnavailable. `build_cache`: where compiled
     programs are kept between gradings (None: compiled afresh, nothing kept).
-
-    Visible tests (samples, small positions, worst cases, random boards) and hidden boards run
-    in separate sandboxes: the process whose messages, answers and timings a student sees
-    never holds a hidden input.
     Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
     bubblewrap failing, out of processes): nothing was decided, so the caller may retry; and
-    whatever `on_test` raises, as it is.
-    Any other failure of the judge becomes an IE verdict.
+    whatever `on_test` raises, as it is. Any other failure of the judge is an IE verdict.
     `diagnose`: search below the first failing visible test for where the bug is
     (judge.diagnosis.probe); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
     `interrupts`: exceptions the caller raises into the grading to stop it (a task's soft
     time limit), re-raised as they are instead of becoming an IE verdict.
-    `hidden_tier`: where the hidden boards run instead of here (judge/grading/hidden_tier.py: hosts
-    that run hidden tiers alone); None: here, in the hidden phase of the phase lock.
+    `hidden_tier`: where the hidden boards run instead of here (judge/grading/hidden_tier.py:
+    hosts that run hidden tiers alone); None: here, in the hidden phase of the phase lock.
     """
     started = time.monotonic()
     module = problems.get(problem) if isinstance(problem, str) else problem
     plugin, chosen = resolve(module, language, style)
     plugin.version()  # LanguageUnavailable now, not a verdict later
-    seed = secrets.randbelow(2**31) if seed is None else seed
-    result = GradeResult(
-        problem=module.SLUG,
-        verdict=Verdict.IE,
-        passed=0,
-        total=0,
-        tests=[],
-        seed=seed,
-        judge_version=judge.__version__,
-        sandboxed=sandbox.sandboxed,
-        sandbox_notes=list(sandbox.notes),
-        language=plugin.name,
-        style=chosen.value,
-    )
-    if not sandbox.sandboxed:
-        result.message = "UNSANDBOXED (JUDGE_SANDBOX=none): development use only. "
+    result = _new_result(module, plugin.name, chosen, seed, sandbox)
     try:
-        planned = plan_tests(module, hidden_cases, seed, random_count, solve=False)
+        planned = plan_tests(module, hidden_cases, result.seed, random_count, solve=False)
     except Exception as exc:  # a bad stored board or a failing reference: the judge's fault
         log.exception("planning tests for %s failed", module.SLUG)
         result.message += f"internal error while planning tests: {exc}"
@@ -128,25 +108,30 @@ def grade(
         return with_figures(result, started)
     grading = _Grading(module, sandbox, planned, result, on_test, interrupts, hidden_tier, started)
     grading.diagnose = diagnose and chosen is Style.FUNCTION  # the search asks about positions
-    try:
-        with built(module, plugin, chosen, raw, sandbox, build_cache, grading.deadline) as program:
-            grading.run(program)
-    except CompileError as exc:
-        result.verdict, result.message = Verdict.CE, result.message + str(exc)
-        result.tests = []
-    except _ProgressFailed as exc:
-        raise (exc.__cause__ or exc) from None  # _report always sets the cause
-    except INFRASTRUCTURE_ERRORS:
-        raise  # the sandbox could not run at all: the caller retries or reports it
-    except interrupts:
-        raise
-    except Exception as exc:
-        log.exception("grading a %s submission failed", module.SLUG)
-        result.verdict = Verdict.IE
-        result.message += f"internal error: {type(exc).__name__}: {exc}"
-    finally:
-        grading.solver.shutdown(wait=False, cancel_futures=True)
+    grading.build_and_run(plugin, chosen, raw, build_cache)
     return with_figures(result, started, grading.runners)
+
+
+def _new_result(
+    module: Problem, language: str, style: Style, seed: int | None, sandbox: Sandbox
+) -> GradeResult:
+    """An IE result until the grading decides otherwise; a seed drawn when none is given."""
+    result = GradeResult(
+        problem=module.SLUG,
+        verdict=Verdict.IE,
+        passed=0,
+        total=0,
+        tests=[],
+        seed=secrets.randbelow(2**31) if seed is None else seed,
+        judge_version=judge.__version__,
+        sandboxed=sandbox.sandboxed,
+        sandbox_notes=list(sandbox.notes),
+        language=language,
+        style=style.value,
+    )
+    if not sandbox.sandboxed:
+        result.message = "UNSANDBOXED (JUDGE_SANDBOX=none): development use only. "
+    return result
 
 
 class _Grading:
@@ -185,6 +170,31 @@ class _Grading:
             else self.solver.submit(module.reference, t.case)
             for t in planned
         ]
+
+    def build_and_run(
+        self, language: Language, style: Style, raw: bytes, cache: BuildCache | None
+    ) -> None:
+        """Compile once, run every tier; what fails becomes the result's verdict (CE, IE) or
+        is re-raised as grade() promises."""
+        module, result = self.module, self.result
+        try:
+            with built(module, language, style, raw, self.sandbox, cache, self.deadline) as program:
+                self.run(program)
+        except CompileError as exc:
+            result.verdict, result.message = Verdict.CE, result.message + str(exc)
+            result.tests = []
+        except _ProgressFailed as exc:
+            raise (exc.__cause__ or exc) from None  # _report always sets the cause
+        except INFRASTRUCTURE_ERRORS:
+            raise  # the sandbox could not run at all: the caller retries or reports it
+        except self.interrupts:
+            raise
+        except Exception as exc:
+            log.exception("grading a %s submission failed", module.SLUG)
+            result.verdict = Verdict.IE
+            result.message += f"internal error: {type(exc).__name__}: {exc}"
+        finally:
+            self.solver.shutdown(wait=False, cancel_futures=True)
 
     def run(self, program: Program) -> None:
         self._run_tier(program, hidden=False)
@@ -253,22 +263,16 @@ class _Grading:
             test.expected, self.expected[index] = pending.result(), None
         return test.expected
 
-    def _checked(self, case: Mapping[str, Any], want: Any, outcome: Outcome) -> None:
-        if outcome.verdict is Verdict.AC:
-            ok, message = self.module.check(case, want, outcome.got)
-            if not ok:
-                outcome.verdict, outcome.message = Verdict.WA, message
-
     def _judge_test(self, index: int, outcome: Outcome) -> bool:
         test = self.planned[index]
-        self._checked(test.case, self._answer_of(index), outcome)
+        check_answer(self.module, test.case, self._answer_of(index), outcome)
         return self._finish_test(test_result(index, test, outcome), outcome)
 
     def _judge_position(self, group: SmallGroup, number: int, outcome: Outcome) -> bool:
         if group.done:  # the positions after the first failure do not count
             return True
         test, want = self.planned[group.index], self._answer_of(group.index)
-        self._checked(test.small_positions[number], want[number], outcome)
+        check_answer(self.module, test.small_positions[number], want[number], outcome)
         if not group.record(outcome):
             return True
         return self._finish_test(
@@ -294,14 +298,10 @@ class _Grading:
     def _skip_the_rest(self) -> None:
         """Tests not run (after a time-out ended the rest) are SKIPPED; then the verdict."""
         result = self.result
-        done = {t.index for t in result.tests}
-        for index in range(len(self.planned)):
-            if index not in done:
-                message = "not run after a time limit exceeded"
-                kind = self.planned[index].kind
-                skipped = TestResult(index, kind, Verdict.SKIPPED, message=message)
-                result.tests.append(skipped)
-                _report(self.on_test, skipped)
+        kinds = [t.kind for t in self.planned]
+        for skipped in skipped_tests(kinds, {t.index for t in result.tests}):
+            result.tests.append(skipped)
+            _report(self.on_test, skipped)
         result.tests.sort(key=lambda t: t.index)
         result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
         result.verdict = overall_verdict(result.tests)

@@ -4,13 +4,33 @@ figures (the plain results themselves are judge/verdict.py's)."""
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from judge import answers
 from judge.execution.runners import Outcome, Runner
 from judge.grading.plan import PlannedTest
-from judge.verdict import GradeResult, TestKind, TestResult
+from judge.problems import Problem
+from judge.verdict import GradeResult, TestKind, TestResult, Verdict
+
+SKIPPED_AFTER_TLE = "not run after a time limit exceeded"
+
+
+def check_answer(module: Problem, case: Mapping[str, Any], want: Any, outcome: Outcome) -> None:
+    """An answer the process gave (AC so far) that the problem's check rejects becomes WA."""
+    if outcome.verdict is Verdict.AC:
+        ok, message = module.check(case, want, outcome.got)
+        if not ok:
+            outcome.verdict, outcome.message = Verdict.WA, message
+
+
+def skipped_tests(kinds: Sequence[TestKind], done: set[int]) -> list[TestResult]:
+    """The tests not run, after a time-out ended the rest (`Outcome.ends_the_rest`)."""
+    return [
+        TestResult(i, kind, Verdict.SKIPPED, message=SKIPPED_AFTER_TLE)
+        for i, kind in enumerate(kinds)
+        if i not in done
+    ]
 
 
 def test_result(index: int, test: PlannedTest, outcome: Outcome) -> TestResult:

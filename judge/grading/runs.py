@@ -18,12 +18,12 @@ from typing import Any
 
 from judge import problems
 from judge.execution.build import BuildCache, built
-from judge.execution.program import CompileError, unreadable
+from judge.execution.program import CompileError, Program, unreadable
 from judge.execution.runners import Outcome, runner_for
 from judge.execution.runners.base import OUTPUT_LIMIT
 from judge.grading.grade import INFRASTRUCTURE_ERRORS
 from judge.grading.plan import PlannedTest
-from judge.grading.results import test_result
+from judge.grading.results import check_answer, skipped_tests, test_result
 from judge.languages import resolve
 from judge.problems import Problem
 from judge.sandbox import Sandbox
@@ -136,27 +136,10 @@ def run_cases(
             except Exception as exc:
                 raise _CallerFailed from exc
 
-    def judge_case(index: int, outcome: Outcome) -> bool:
-        test = planned[index]
-        if outcome.verdict is Verdict.AC:
-            ok, message = module.check(test.case, test.expected, outcome.got)
-            if not ok:
-                outcome.verdict, outcome.message = Verdict.WA, message
-        report(test_result(index, test, outcome))
-        return not outcome.ends_the_rest
-
     deadline = time.monotonic() + min(module.LIMITS.total_s, RUN_BUDGET_S)
     try:
         with built(module, plugin, chosen, raw, sandbox, build_cache, deadline) as program:
-            runner = runner_for(
-                module, program, sandbox, module.LIMITS.time_s, deadline, capture_output=True
-            )
-            runner.run([t.case for t in planned], judge_case)
-        done = {test.index for test in result.results}
-        for index, test in enumerate(planned):
-            if index not in done:
-                message = "not run after a time limit exceeded"
-                report(TestResult(index, test.kind, Verdict.SKIPPED, message=message))
+            _run_all(module, program, sandbox, planned, deadline, report)
     except CompileError as exc:
         result.status, result.message, result.results = COMPILE_ERROR, str(exc), []
     except _CallerFailed as exc:
@@ -169,3 +152,30 @@ def run_cases(
         log.exception("running a %s source failed", module.SLUG)
         result.status, result.message = INTERNAL_ERROR, f"internal error: {type(exc).__name__}"
     return result
+
+
+def _run_all(
+    module: Problem,
+    program: Program,
+    sandbox: Sandbox,
+    planned: list[PlannedTest],
+    deadline: float,
+    report: Callable[[TestResult], None],
+) -> None:
+    """Every case in one visible sandbox, each result reported as it is decided."""
+
+    done: set[int] = set()
+
+    def judge_case(index: int, outcome: Outcome) -> bool:
+        test = planned[index]
+        check_answer(module, test.case, test.expected, outcome)
+        report(test_result(index, test, outcome))
+        done.add(index)
+        return not outcome.ends_the_rest
+
+    runner = runner_for(
+        module, program, sandbox, module.LIMITS.time_s, deadline, capture_output=True
+    )
+    runner.run([t.case for t in planned], judge_case)
+    for skipped in skipped_tests([t.kind for t in planned], done):
+        report(skipped)

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import json
 import pkgutil
 import subprocess
 import sys
+from pathlib import Path
 
 import judge
 
@@ -56,3 +58,16 @@ def test_no_judge_module_imports_a_service_package():
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, timeout=60
     )
     assert json.loads(out.stdout) == []
+
+
+def test_no_function_in_grading_is_longer_than_a_screen():
+    # Grading is the room everyone reads first: its steps stay small enough to read whole.
+    grading = Path(judge.__file__).parent / "grading"
+    long = []
+    for path in sorted(grading.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = node.end_lineno - node.lineno + 1
+                if length > 60:
+                    long.append(f"{path.name}:{node.name} ({length} lines)")
+    assert long == []
