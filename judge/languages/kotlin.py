@@ -4,9 +4,9 @@ method, which a generated driver calls; stdio style is a whole program with a to
 
 The driver is Kotlin too, compiled with the submission in one kotlinc run: a Java driver
 would need a second compiler start after kotlinc (javac against kotlinc's classes), which
-costs more than the driver adds to kotlinc's run (measured: see README). The compiler is
-run as `java -cp <its jars> K2JVMCompiler`, not through Debian's kotlinc shell script, so
-the sandbox needs no shell.
+costs more than the driver adds to kotlinc's run (measured: see docs/performance.md). The
+compiler is run as `java -cp <its jars> K2JVMCompiler`, not through Debian's kotlinc shell
+script, so the sandbox needs no shell.
 """
 
 from __future__ import annotations

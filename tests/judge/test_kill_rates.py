@@ -1,5 +1,5 @@
 """Generated mutants: the operators, the accepted solutions they grow from, the CPU alarm, and
-the kill rates by how often a mutant is wrong (100 seeds in the README; a few here)."""
+the kill rates by how often a mutant is wrong (100 seeds in docs/strength.md; a few here)."""
 
 from __future__ import annotations
 

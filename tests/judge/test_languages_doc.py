@@ -1,4 +1,5 @@
-"""The README's table of which limits apply to which language says what the plug-ins do."""
+"""docs/configuration.md's table of which limits apply to which language says what the plug-ins
+do."""
 
 from __future__ import annotations
 
@@ -6,8 +7,8 @@ from pathlib import Path
 
 from judge.languages import get_language, jvm
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text()
-SECTION = README.split("## Languages", 1)[1].split("\n## ", 1)[0]
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "configuration.md").read_text()
+SECTION = DOC.split("\n## Languages\n", 1)[1].split("\n## ", 1)[0]
 
 
 def row(name: str) -> str:
