@@ -62,7 +62,7 @@ def public(language: Language) -> LanguagePublic:
     )
 
 
-def on_problem(module: problems.Problem) -> list[ProblemLanguage]:
+def on_problem(module: problems.ProblemSpec) -> list[ProblemLanguage]:
     """Each language with its template per offered style and its limits on this problem."""
     limits = module.LIMITS
     found = []
@@ -80,10 +80,9 @@ def on_problem(module: problems.Problem) -> list[ProblemLanguage]:
     return found
 
 
-def stdio_statement(module: problems.Problem) -> str | None:
+def stdio_statement(module: problems.ProblemSpec) -> str | None:
     """The whole program's input and output format (markdown), when the problem has one."""
-    stdio = getattr(module, "STDIO", None)
-    return None if stdio is None else str(stdio.statement)
+    return None if module.STDIO is None else module.STDIO.statement
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ def _unprocessable(message: str) -> HTTPException:
 
 
 def choose(
-    module: problems.Problem,
+    module: problems.ProblemSpec,
     language: str | None,
     style: str | None,
     filename: str | None = None,

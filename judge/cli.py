@@ -160,7 +160,7 @@ def language_of(args) -> str:
     return found.name
 
 
-def read_hidden(problem: problems.Problem, path: Path) -> list[dict[str, Any]]:
+def read_hidden(problem: problems.ProblemSpec, path: Path) -> list[dict[str, Any]]:
     cases = []
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
         if not line.strip():
@@ -185,7 +185,7 @@ def layout_cache_dir(environ: Mapping[str, str]) -> str:
     return os.path.join(base, "footholds-judge")
 
 
-def grade_file(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
+def grade_file(problem: problems.ProblemSpec, args, out: TextIO, err: TextIO) -> int:
     from judge.execution.build import BuildCache
     from judge.grading.grade import grade
 
@@ -271,7 +271,7 @@ def _diagnosis_text(diagnosis: Mapping[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def strength(problem: problems.Problem, args, out: TextIO, err: TextIO) -> int:
+def strength(problem: problems.ProblemSpec, args, out: TextIO, err: TextIO) -> int:
     """Mutation analysis of the problem's tests (judge.strength)."""
     from judge.strength.analysis import analyse, format_report
 
@@ -327,7 +327,7 @@ def _cases(args, stdin: TextIO) -> Iterator[str]:
         yield args.input
 
 
-def solve(problem: problems.Problem, args, stdin: TextIO, out: TextIO) -> int:
+def solve(problem: problems.ProblemSpec, args, stdin: TextIO, out: TextIO) -> int:
     status = 0
     for text in _cases(args, stdin):
         try:

@@ -31,14 +31,14 @@ from store.models import Board
 router = APIRouter(tags=["problems"])
 
 
-def find_problem(slug: str) -> problems.Problem:
+def find_problem(slug: str) -> problems.ProblemSpec:
     module = problems.registry().get(slug)
     if module is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown problem {slug!r}")
     return module
 
 
-def known_problem(slug: str) -> problems.Problem:
+def known_problem(slug: str) -> problems.ProblemSpec:
     """The problem a body names; 422 when there is none (a body's field, not the URL)."""
     module = problems.registry().get(slug)
     if module is None:
@@ -50,7 +50,7 @@ def known_problem(slug: str) -> problems.Problem:
     return module
 
 
-def validated_case(module: problems.Problem, case: Any, where: str = "") -> Any:
+def validated_case(module: problems.ProblemSpec, case: Any, where: str = "") -> Any:
     """The case if the problem accepts it; else 422 with the validator's message (after
     `where`, which says which case of several)."""
     try:
@@ -62,12 +62,12 @@ def validated_case(module: problems.Problem, case: Any, where: str = "") -> Any:
     return case
 
 
-def _limits(module: problems.Problem) -> LimitsPublic:
+def _limits(module: problems.ProblemSpec) -> LimitsPublic:
     limits = module.LIMITS
     return LimitsPublic(time_s=limits.time_s, memory_mb=limits.memory_mb, total_s=limits.total_s)
 
 
-def _view(module: problems.Problem) -> ViewPublic:
+def _view(module: problems.ProblemSpec) -> ViewPublic:
     return ViewPublic(kind=module.VIEW.kind, bounds=dict(module.VIEW.bounds))
 
 

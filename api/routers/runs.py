@@ -43,7 +43,7 @@ from store.models import Run, RunStatus, User
 router = APIRouter(tags=["runs"])
 
 
-def checked_cases(module: problems.Problem, cases: list[Any] | None) -> list[Any] | None:
+def checked_cases(module: problems.ProblemSpec, cases: list[Any] | None) -> list[Any] | None:
     """The student's cases, each accepted by the problem (422 with its message otherwise);
     None for the samples."""
     if cases is None:

@@ -90,7 +90,7 @@ class ProblemStats(BaseModel):
     days: list[DayCount]  # one per UTC day, oldest first, zeros included
 
 
-def _solve(module: problems.Problem, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+def _solve(module: problems.ProblemSpec, case: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
     return module.reference(case), module.explain(case)
 
 
@@ -120,7 +120,7 @@ def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: Curre
         samples=len(module.SAMPLES),
         small=1 if positions else 0,
         small_positions=positions,
-        worst=len(getattr(module, "WORST_CASES", ())),
+        worst=len(module.WORST_CASES),
         hidden=hidden,
         random=count,
         total=plan_size(module, hidden, count),

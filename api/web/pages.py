@@ -122,7 +122,7 @@ def sample_explanations(slug: str) -> list[dict[str, Any]]:
     ]
 
 
-def known_problem(slug: str) -> problems.Problem | None:
+def known_problem(slug: str) -> problems.ProblemSpec | None:
     return problems.registry().get(slug)
 
 

@@ -21,7 +21,7 @@ from judge.execution.program import Program
 from judge.execution.runners import Outcome
 from judge.execution.runners.function import FunctionRunner
 from judge.languages import NotOffered, Style, resolve
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox import Sandbox
 from judge.verdict import GradeResult, Verdict
 
@@ -50,7 +50,7 @@ class NoAnswer:
 
 
 def diagnose_first_failure(
-    module: Problem,
+    module: ProblemSpec,
     program: Program,
     sandbox: Sandbox,
     result: GradeResult,
@@ -93,7 +93,7 @@ def _graded_answer(verdict: Verdict, message: str, got: Any) -> Any:
 
 
 def search(
-    module: Problem,
+    module: ProblemSpec,
     program: Program | bytes,
     sandbox: Sandbox,
     case: Case,

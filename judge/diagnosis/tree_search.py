@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from judge.answers import Opaque, describe
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 
 DEFAULT_MAX_CALLS = 300
 SHOWN_CHARS = 200  # a forged answer is shown this long at most, as everywhere else
@@ -79,11 +79,11 @@ def answer_json(got: Any) -> Any:
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
-def offers_diagnosis(problem: Problem) -> bool:
-    return callable(getattr(problem, "children", None))
+def offers_diagnosis(problem: ProblemSpec) -> bool:
+    return problem.game_tree is not None
 
 
-def _is_right(problem: Problem, probe: Probe) -> bool:
+def _is_right(problem: ProblemSpec, probe: Probe) -> bool:
     return problem.check(probe.case, probe.expected, probe.got)[0]
 
 
@@ -101,7 +101,7 @@ def _key(case: Case) -> str:
 class _Asked:
     """The submission's answers, each position asked at most once, in batches."""
 
-    def __init__(self, problem: Problem, ask: Ask, max_calls: int) -> None:
+    def __init__(self, problem: ProblemSpec, ask: Ask, max_calls: int) -> None:
         self.problem, self.ask, self.max_calls = problem, ask, max_calls
         self.calls = self.batches = 0
         self.probes: dict[str, Probe] = {}
@@ -145,7 +145,7 @@ class _Asked:
 
 
 def diagnose(
-    problem: Problem,
+    problem: ProblemSpec,
     case: Case,
     ask: Ask,
     *,
@@ -165,9 +165,9 @@ def diagnose(
     search jumps to the deepest wrong position on it, where the next position of the line is
     right. A batch then costs more calls but the search needs few of them: worth it when a
     batch costs a sandbox's start. Without it, the search goes down one move per batch."""
-    if not offers_diagnosis(problem):
+    if problem.game_tree is None:
         return None
-    children_of: Callable[[Case], list[Case]] = problem.children  # type: ignore[attr-defined]
+    children_of: Callable[[Case], list[Case]] = problem.game_tree.children
     deadline = time.monotonic() + budget_s
     asked = _Asked(problem, ask, max_calls)
     if got is UNKNOWN:
@@ -219,7 +219,7 @@ def _line(
         line.append((case, moves))
 
 
-def summarise(problem: Problem, wrong: Probe, children: Sequence[Probe]) -> str:
+def summarise(problem: ProblemSpec, wrong: Probe, children: Sequence[Probe]) -> str:
     """The diagnosis in plain words."""
     returned = _returned(wrong.got)
     head = f"Your function is wrong on this position (expected {wrong.expected}, {returned})"
@@ -232,7 +232,7 @@ def summarise(problem: Problem, wrong: Probe, children: Sequence[Probe]) -> str:
         return f"{head}, a position with no moves: check the end of the game."
     values = ", ".join(str(child.expected) for child in children)
     count = "the position" if len(children) == 1 else f"all {len(children)} positions"
-    rule = getattr(problem, "COMBINE_RULE", "")
+    rule = "" if problem.game_tree is None else problem.game_tree.combine_rule
     text = (
         f"{head} but right on {count} one move later (values {values}): the mistake is in "
         "how your function combines them"

@@ -37,7 +37,7 @@ from dataclasses import dataclass, replace
 from judge import answers
 from judge.execution.program import CompileError, Program
 from judge.languages.base import Language, Style
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.sandbox import OverlongLine, RunLimits, RunOutcome, Sandbox
 from judge.sandbox.command import Command
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
@@ -256,7 +256,7 @@ def build_key(language: Language, command: Command) -> str:
 
 @contextlib.contextmanager
 def built(
-    problem: Problem,
+    problem: ProblemSpec,
     language: Language,
     style: Style,
     source: bytes,

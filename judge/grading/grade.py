@@ -34,7 +34,7 @@ from judge.grading.results import check_answer, skipped_tests, test_result, with
 from judge.grading.shrink import shrink_first_failure
 from judge.grading.small_tier import SmallGroup, TierCases, small_result
 from judge.languages import Language, Style, resolve
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.sandbox import Sandbox, SandboxUnavailable
 from judge.verdict import GradeResult, TestKind, TestResult, Verdict, overall_verdict
 
@@ -56,7 +56,7 @@ class _ProgressFailed(Exception):
 
 
 def grade(
-    problem: str | Problem,
+    problem: str | ProblemSpec,
     source: str | bytes,
     *,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
@@ -113,7 +113,7 @@ def grade(
 
 
 def _new_result(
-    module: Problem, language: str, style: Style, seed: int | None, sandbox: Sandbox
+    module: ProblemSpec, language: str, style: Style, seed: int | None, sandbox: Sandbox
 ) -> GradeResult:
     """An IE result until the grading decides otherwise; a seed drawn when none is given."""
     result = GradeResult(
@@ -141,7 +141,7 @@ class _Grading:
 
     def __init__(
         self,
-        module: Problem,
+        module: ProblemSpec,
         sandbox: Sandbox,
         planned: list[PlannedTest],
         result: GradeResult,

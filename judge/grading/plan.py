@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.verdict import TestKind
 
 
@@ -56,26 +56,26 @@ def allocate(weights: Mapping[str, float], count: int) -> list[str]:
 # The small tier is the same for every submission: enumerated and solved once per process.
 # Callers only read these lists.
 @cache
-def small_positions(problem: Problem) -> list[dict[str, Any]]:
-    """Every small position the problem declares, smallest first (none without small_cases)."""
-    return problem.small_cases() if hasattr(problem, "small_cases") else []
+def small_positions(problem: ProblemSpec) -> list[dict[str, Any]]:
+    """Every small position the problem declares, smallest first (none without a small tier)."""
+    return [] if problem.small_tier is None else problem.small_tier.cases()
 
 
 @cache
-def small_answers(problem: Problem) -> list[Any]:
+def small_answers(problem: ProblemSpec) -> list[Any]:
     return [problem.reference(case) for case in small_positions(problem)]
 
 
-def plan_size(problem: Problem, hidden_count: int = 0, random_count: int | None = None) -> int:
+def plan_size(problem: ProblemSpec, hidden_count: int = 0, random_count: int | None = None) -> int:
     """How many tests `plan_tests` plans (the small tier is one test)."""
     count = problem.RANDOM_COUNT if random_count is None else random_count
     small = 1 if small_positions(problem) else 0
-    worst = len(getattr(problem, "WORST_CASES", ()))
+    worst = len(problem.WORST_CASES)
     return len(problem.SAMPLES) + small + worst + count + hidden_count
 
 
 def plan_tests(
-    problem: Problem,
+    problem: ProblemSpec,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
     seed: int = 0,
     random_count: int | None = None,
@@ -97,7 +97,7 @@ def plan_tests(
         tests.append(
             PlannedTest(TestKind.SMALL, None, expected, positions=small_positions(problem))
         )
-    for case in getattr(problem, "WORST_CASES", ()):
+    for case in problem.WORST_CASES:
         tests.append(PlannedTest(TestKind.WORST, case, problem.reference(case) if solve else None))
     count = problem.RANDOM_COUNT if random_count is None else random_count
     rng = random.Random(seed)

@@ -10,13 +10,13 @@ from typing import Any
 from judge import answers
 from judge.execution.runners import Outcome, Runner
 from judge.grading.plan import PlannedTest
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.verdict import GradeResult, TestKind, TestResult, Verdict
 
 SKIPPED_AFTER_TLE = "not run after a time limit exceeded"
 
 
-def check_answer(module: Problem, case: Mapping[str, Any], want: Any, outcome: Outcome) -> None:
+def check_answer(module: ProblemSpec, case: Mapping[str, Any], want: Any, outcome: Outcome) -> None:
     """An answer the process gave (AC so far) that the problem's check rejects becomes WA."""
     if outcome.verdict is Verdict.AC:
         ok, message = module.check(case, want, outcome.got)

@@ -25,7 +25,7 @@ from judge.grading.grade import INFRASTRUCTURE_ERRORS
 from judge.grading.plan import PlannedTest
 from judge.grading.results import check_answer, skipped_tests, test_result
 from judge.languages import resolve
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.sandbox import Sandbox
 from judge.verdict import TestKind, TestResult, Verdict
 
@@ -84,7 +84,9 @@ def case_json(test: TestResult) -> dict[str, Any]:
     }
 
 
-def planned_cases(module: Problem, cases: Sequence[Mapping[str, Any]] | None) -> list[PlannedTest]:
+def planned_cases(
+    module: ProblemSpec, cases: Sequence[Mapping[str, Any]] | None
+) -> list[PlannedTest]:
     """The samples (cases None) or the student's cases, each checked by the problem.
 
     Raises judge.problems.InvalidCase for a case the problem refuses, ValueError for more
@@ -99,7 +101,7 @@ def planned_cases(module: Problem, cases: Sequence[Mapping[str, Any]] | None) ->
 
 
 def run_cases(
-    problem: str | Problem,
+    problem: str | ProblemSpec,
     source: str | bytes,
     cases: Sequence[Mapping[str, Any]] | None = None,
     *,
@@ -155,7 +157,7 @@ def run_cases(
 
 
 def _run_all(
-    module: Problem,
+    module: ProblemSpec,
     program: Program,
     sandbox: Sandbox,
     planned: list[PlannedTest],

@@ -13,7 +13,7 @@ from judge.execution.budget import SHRINK_BUDGET_S
 from judge.execution.program import Program
 from judge.execution.runners import Outcome, Together, runner_for
 from judge.grading.plan import PlannedTest
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.sandbox import Sandbox
 from judge.verdict import Counterexample, GradeResult, TestKind, TestResult, Verdict
 
@@ -24,7 +24,7 @@ SHRINK_CANDIDATES = 40  # candidates tried per round, in one sandboxed run
 
 
 def shrink_first_failure(
-    module: Problem,
+    module: ProblemSpec,
     program: Program,
     sandbox: Sandbox,
     planned: list[PlannedTest],
@@ -48,7 +48,7 @@ def shrink_first_failure(
 
 
 def shrink(
-    module: Problem,
+    module: ProblemSpec,
     program: Program,
     sandbox: Sandbox,
     test: PlannedTest,

@@ -18,7 +18,7 @@ from judge import answers
 from judge.execution.runners import Outcome
 from judge.grading.plan import PlannedTest
 from judge.grading.results import output_of
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.verdict import Counterexample, TestKind, TestResult, Verdict
 
 log = logging.getLogger(__name__)
@@ -95,7 +95,7 @@ class TierCases:
 
 
 def small_result(
-    module: Problem, group: SmallGroup, test: PlannedTest, want: Any, outcome: Outcome
+    module: ProblemSpec, group: SmallGroup, test: PlannedTest, want: Any, outcome: Outcome
 ) -> TestResult:
     """The small tier as one test: how many positions were tried and, when one failed, that
     position with its optimal line."""

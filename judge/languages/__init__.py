@@ -15,7 +15,7 @@ from judge.languages.base import (
     Style,
     UnknownLanguage,
 )
-from judge.problems import Problem, offered_styles
+from judge.problems import ProblemSpec
 
 __all__ = [
     "Language",
@@ -64,16 +64,16 @@ def by_extension(filename: str) -> Language | None:
     return None
 
 
-def styles_of(problem: Problem) -> tuple[Style, ...]:
-    """The styles a problem offers, as Styles (judge.problems.offered_styles gives names)."""
-    return tuple(Style(name) for name in offered_styles(problem))
+def styles_of(problem: ProblemSpec) -> tuple[Style, ...]:
+    """The styles a problem offers, as Styles (`ProblemSpec.styles` gives names)."""
+    return tuple(Style(name) for name in problem.styles)
 
 
-def resolve(problem: Problem, language: str, style: str) -> tuple[Language, Style]:
+def resolve(problem: ProblemSpec, language: str, style: str) -> tuple[Language, Style]:
     """The language and style a submission names, or NotOffered (a ValueError) saying which
     ones there are: checked before anything runs."""
     found = get_language(language)
-    offered = offered_styles(problem)
+    offered = problem.styles
     if style not in offered:
         raise NotOffered(
             f"{problem.SLUG} is not graded in style {style!r}; offered: {', '.join(offered)}"

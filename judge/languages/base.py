@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
 
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
 
@@ -42,7 +42,7 @@ class RunRequest:
     on the tests channel (`Command.input_pipe`), the first numbered `start`; stdio style: the
     runner gives the program its stdin."""
 
-    problem: Problem
+    problem: ProblemSpec
     style: Style
     source: bytes
     artifact: str | None  # host directory of the compiled artifact; None when not compiled
@@ -72,11 +72,11 @@ class Language(Protocol):
         """The toolchain's version ("g++ 12.2.0"); raises LanguageUnavailable when missing."""
         ...
 
-    def template(self, problem: Problem, style: Style) -> str:
+    def template(self, problem: ProblemSpec, style: Style) -> str:
         """A starting source: the signature (function style) or a reading loop (stdio)."""
         ...
 
-    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command | None:
+    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command | None:
         """The compile step (writes under /box/out), or None when the language runs the
         source directly. Every file compiled (source plus generated driver) is in
         `Command.files`: the build cache keys on them."""
@@ -91,7 +91,7 @@ class Language(Protocol):
         the tests channel)."""
         ...
 
-    def test_line(self, problem: Problem, case: Case) -> bytes:
+    def test_line(self, problem: ProblemSpec, case: Case) -> bytes:
         """One test as the function-style driver reads it on its tests channel: one line,
         ending in a newline."""
         ...

@@ -35,7 +35,7 @@ from judge.languages.drivers.cpp_driver import (
     signature,
 )
 from judge.languages.tests_text import encode_case
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
@@ -91,7 +91,7 @@ class Cpp:
     def version(self) -> str:
         return _version()
 
-    def template(self, problem: Problem, style: Style) -> str:
+    def template(self, problem: ProblemSpec, style: Style) -> str:
         head = "#include <bits/stdc++.h>\nusing namespace std;\n\n"
         if style is Style.STDIO:
             return head + (
@@ -101,7 +101,7 @@ class Cpp:
             )
         return head + signature(problem) + " {\n    return 0;\n}\n"
 
-    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command:
+    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
         if style is Style.FUNCTION:
             files[DRIVER_NAME] = driver_source(problem).encode()
@@ -143,7 +143,7 @@ class Cpp:
             input_pipe=True,
         )
 
-    def test_line(self, problem: Problem, case: Case) -> bytes:
+    def test_line(self, problem: ProblemSpec, case: Case) -> bytes:
         return encode_case(problem, case)
 
     def run_limits(self, base: RunLimits) -> RunLimits:
@@ -156,7 +156,7 @@ class Cpp:
 EMPTY_LAYOUT = Layout(binds=(), masks=(), warm=False)  # a static binary needs nothing
 
 
-def _limits_script(problem: Problem) -> bytes:
+def _limits_script(problem: ProblemSpec) -> bytes:
     """An implicit linker script: static data (code, globals, arrays) within the memory limit,
     so a gigabyte global array is a compile error saying why, not a program that cannot start."""
     limit = problem.LIMITS.memory_mb << 20

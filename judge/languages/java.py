@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from judge.languages import jvm
 from judge.languages.base import RunRequest, Style
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
 
@@ -29,11 +29,11 @@ class Java:
     def version(self) -> str:
         return f"OpenJDK {jvm.jdk_version()}"
 
-    def signature(self, problem: Problem) -> str:
+    def signature(self, problem: ProblemSpec) -> str:
         params = ", ".join(f"{jvm.java_type(problem.PARAM_TYPES[p])} {p}" for p in problem.PARAMS)
         return f"public {jvm.java_type(problem.ANSWER)} solution({params})"
 
-    def template(self, problem: Problem, style: Style) -> str:
+    def template(self, problem: ProblemSpec, style: Style) -> str:
         if style == Style.STDIO:
             return (
                 "import java.io.*;\nimport java.util.*;\n\n"
@@ -64,7 +64,7 @@ class Java:
     def _file(self, style: Style) -> str:
         return PROGRAM if style == Style.STDIO else SOURCE
 
-    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command:
+    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
         name = self._file(style)
         files = {name: source}
         if style == Style.FUNCTION:
@@ -95,7 +95,7 @@ class Java:
     def run_command(self, request: RunRequest) -> Command:
         return jvm.run_command(request, "Main")
 
-    def test_line(self, problem: Problem, case: Case) -> bytes:
+    def test_line(self, problem: ProblemSpec, case: Case) -> bytes:
         return jvm.test_line(problem, case)
 
     def run_limits(self, base: RunLimits) -> RunLimits:

@@ -18,7 +18,7 @@ from importlib import resources
 from judge.answers import INT, ListType, ValueType
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
 from judge.languages.tests_text import encode_case
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
@@ -151,7 +151,7 @@ def run_command(request: RunRequest, main_class: str, jars: tuple[str, ...] = ()
     )
 
 
-def test_line(problem: Problem, case: Case) -> bytes:
+def test_line(problem: ProblemSpec, case: Case) -> bytes:
     """One test as the drivers read it on their tests channel (judge/languages/tests_text.py)."""
     return encode_case(problem, case)
 
@@ -191,11 +191,11 @@ def _fill(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def _depths(problem: Problem) -> list[int]:
+def _depths(problem: ProblemSpec) -> list[int]:
     return [_depth(problem.PARAM_TYPES[name]) for name in problem.PARAMS]
 
 
-def java_driver(problem: Problem, source_name: str, heap_mb: int, signature: str) -> bytes:
+def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature: str) -> bytes:
     """Java source of the driver calling `new Solution().solution(...)` with the problem's
     parameters; heap_mb is only quoted in the out-of-memory message."""
     depths = _depths(problem)
@@ -233,7 +233,7 @@ def java_driver(problem: Problem, source_name: str, heap_mb: int, signature: str
     ).encode()
 
 
-def kotlin_driver(problem: Problem, source_name: str, heap_mb: int, signature: str) -> bytes:
+def kotlin_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature: str) -> bytes:
     """Kotlin source of the driver calling `Solution().solution(...)`."""
     depths = _depths(problem)
     readers = []

@@ -17,7 +17,7 @@ from functools import cache
 
 from judge.languages import jvm
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
 
@@ -67,12 +67,12 @@ class Kotlin:
         kotlin = found.group(1) if found else "?"
         return f"kotlinc {kotlin} (OpenJDK {jvm.jdk_version()})"
 
-    def signature(self, problem: Problem) -> str:
+    def signature(self, problem: ProblemSpec) -> str:
         types = problem.PARAM_TYPES
         params = ", ".join(f"{p}: {jvm.kotlin_type(types[p])}" for p in problem.PARAMS)
         return f"fun solution({params}): {jvm.kotlin_type(problem.ANSWER)}"
 
-    def template(self, problem: Problem, style: Style) -> str:
+    def template(self, problem: ProblemSpec, style: Style) -> str:
         if style == Style.STDIO:
             return (
                 "fun main() {\n"
@@ -94,7 +94,7 @@ class Kotlin:
             "}\n"
         )
 
-    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command:
+    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
         files = {SOURCE: source}
         if style == Style.FUNCTION:
             driver = jvm.kotlin_driver(
@@ -128,7 +128,7 @@ class Kotlin:
     def run_command(self, request: RunRequest) -> Command:
         return jvm.run_command(request, MAIN_CLASS, (_stdlib(),))
 
-    def test_line(self, problem: Problem, case: Case) -> bytes:
+    def test_line(self, problem: ProblemSpec, case: Case) -> bytes:
         return jvm.test_line(problem, case)
 
     def run_limits(self, base: RunLimits) -> RunLimits:

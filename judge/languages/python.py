@@ -16,7 +16,7 @@ from importlib import resources
 
 from judge.languages import drivers
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.config import default_python
 from judge.sandbox.limits import RunLimits
@@ -59,7 +59,7 @@ class Python:
     def version(self) -> str:
         return _version()
 
-    def template(self, problem: Problem, style: Style) -> str:
+    def template(self, problem: ProblemSpec, style: Style) -> str:
         if style is Style.STDIO:
             return (
                 "import sys\n\n\ndef main():\n    data = sys.stdin.read().split()\n"
@@ -69,7 +69,7 @@ class Python:
         params = ", ".join(problem.PARAMS)
         return f"def solution({params}):\n    return 0\n"
 
-    def build_command(self, problem: Problem, style: Style, source: bytes) -> Command | None:
+    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command | None:
         if style is Style.FUNCTION:
             return None  # the harness compiles it and reports a compile_error event
         return Command(
@@ -91,7 +91,7 @@ class Python:
             input_pipe=True,
         )
 
-    def test_line(self, problem: Problem, case: Case) -> bytes:
+    def test_line(self, problem: ProblemSpec, case: Case) -> bytes:
         return (json.dumps([case[name] for name in problem.PARAMS]) + "\n").encode()
 
     def run_limits(self, base: RunLimits) -> RunLimits:

@@ -16,7 +16,7 @@ from functools import cache
 from typing import Any
 
 from judge.answers import INT, ListType, ValueType
-from judge.problems import Case, Problem
+from judge.problems import Case, ProblemSpec
 
 Writer = Callable[[Any, list[str]], None]
 
@@ -47,7 +47,7 @@ def _writer(value_type: ValueType) -> Writer:
     raise TypeError(f"no text encoding for parameter type {value_type.name}")
 
 
-def encode_case(problem: Problem, case: Case) -> bytes:
+def encode_case(problem: ProblemSpec, case: Case) -> bytes:
     """The line of one test, with its newline."""
     out: list[str] = []
     for name in problem.PARAMS:

@@ -29,7 +29,7 @@ from typing import Any
 from judge import problems
 from judge.diagnosis.tree_search import diagnose, offers_diagnosis
 from judge.grading.plan import allocate, plan_tests, small_answers, small_positions
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.strength.mutants import Mutant, Raised, mutants, run
 from judge.verdict import TestKind
 
@@ -45,7 +45,7 @@ def _key(case: Mapping[str, Any]) -> str:
 class Killer:
     """Runs mutants against cases, remembering reference answers and mutant outcomes."""
 
-    def __init__(self, problem: Problem, library: Mapping[str, Mutant] | None = None) -> None:
+    def __init__(self, problem: ProblemSpec, library: Mapping[str, Mutant] | None = None) -> None:
         self.problem = problem
         self.mutants = dict(mutants(problem.SLUG) if library is None else library)
         self._answers: dict[str, Any] = {}
@@ -97,7 +97,7 @@ class Killer:
 
 
 def killed_by_fixed_tests(
-    problem: Problem, killer: Killer, hidden_cases: Iterable[Mapping[str, Any]] = ()
+    problem: ProblemSpec, killer: Killer, hidden_cases: Iterable[Mapping[str, Any]] = ()
 ) -> set[str]:
     """The mutants that the tests of every plan (samples, the small tier, the worst cases)
     and the given hidden boards kill for certain."""
@@ -105,7 +105,7 @@ def killed_by_fixed_tests(
     dead = set()
     for sample in problem.SAMPLES:
         dead.update(killer.killed_by(sample["input"], names, sample["answer"]))
-    for case in getattr(problem, "WORST_CASES", ()):
+    for case in problem.WORST_CASES:
         dead.update(killer.killed_by(case, names))
     for board in hidden_cases:
         dead.update(killer.killed_by(board["input"], names, board.get("answer")))
@@ -218,7 +218,7 @@ def seed_list(seeds: int | Iterable[int]) -> list[int]:
 
 
 def random_kills(
-    problem: Problem,
+    problem: ProblemSpec,
     seeds: int | Iterable[int],
     names: Iterable[str] | None = None,
     *,
@@ -266,7 +266,7 @@ def _random_kills_job(job: tuple[str, list[int], list[str] | None, int | None]):
 
 
 def analyse(
-    problem: Problem,
+    problem: ProblemSpec,
     hidden_cases: Iterable[Mapping[str, Any]] = (),
     seeds: int | Iterable[int] = 20,
     *,
@@ -306,7 +306,7 @@ def analyse(
     if positions:
         kills = [n for n in names if by_small[n] is not None]
         tests.append(TestKills(TestKind.SMALL.value, 0, None, kills))
-    worst_cases = getattr(problem, "WORST_CASES", ())
+    worst_cases = problem.WORST_CASES
     for index, case in enumerate(worst_cases):
         tests.append(TestKills(TestKind.WORST.value, index, None, judge.killed_by(case, names)))
     for index, board in enumerate(hidden):
@@ -392,7 +392,7 @@ def analyse(
 
 
 def diagnosis_depth(
-    problem: Problem, killer: Killer, name: str, worst_cases: Sequence[Mapping[str, Any]]
+    problem: ProblemSpec, killer: Killer, name: str, worst_cases: Sequence[Mapping[str, Any]]
 ) -> int | None:
     """Run "where is the bug" on the mutant from its first failing fixed test; the depth of
     the position it names, or None when it names none (or no fixed test fails)."""
@@ -409,7 +409,7 @@ def diagnosis_depth(
 
 
 def profile_rates(
-    problem: Problem, boards: int, *, killer: Killer | None = None, seed: int = 0
+    problem: ProblemSpec, boards: int, *, killer: Killer | None = None, seed: int = 0
 ) -> dict[str, dict[str, float]]:
     """mutant -> profile -> fraction of that profile's boards that kill the mutant."""
     judge = killer or Killer(problem)
@@ -424,7 +424,7 @@ def profile_rates(
 
 # -- suggestions -------------------------------------------------------------------------------
 def suggest(
-    problem: Problem,
+    problem: ProblemSpec,
     survivors: Sequence[str],
     *,
     killer: Killer | None = None,
@@ -482,7 +482,7 @@ def suggest(
 
 
 def shrink_killing(
-    problem: Problem,
+    problem: ProblemSpec,
     judge: Killer,
     name: str,
     case: dict[str, Any],

@@ -25,7 +25,7 @@ from typing import Any
 
 from judge import problems
 from judge.grading.plan import plan_tests, small_answers, small_positions
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.strength.analysis import Killer, shrink_killing
 from judge.strength.mutants.generated import generated
 from judge.verdict import TestKind
@@ -83,7 +83,7 @@ def band_of(rate: float) -> str:
     return next(name for name, low in BANDS if rate >= low)
 
 
-def _seed_boards(problem: Problem, seeds: int, random_count: int | None) -> list[list[dict]]:
+def _seed_boards(problem: ProblemSpec, seeds: int, random_count: int | None) -> list[list[dict]]:
     """The random boards of the plans of seeds 0..K-1, exactly as grading draws them."""
     return [
         [
@@ -95,18 +95,18 @@ def _seed_boards(problem: Problem, seeds: int, random_count: int | None) -> list
     ]
 
 
-def _fixed_tier(problem: Problem, killer: Killer, name: str) -> str | None:
+def _fixed_tier(problem: ProblemSpec, killer: Killer, name: str) -> str | None:
     """The first tier of every plan that kills the mutant: cheap tiers first."""
     if any(killer.kills(name, s["input"], s["answer"]) for s in problem.SAMPLES):
         return "sample"
     if killer.first_kill(name, small_positions(problem), small_answers(problem)) is not None:
         return "small"
-    if any(killer.kills(name, case) for case in getattr(problem, "WORST_CASES", ())):
+    if any(killer.kills(name, case) for case in problem.WORST_CASES):
         return "worst"
     return None
 
 
-def measure(problem: Problem, names: Sequence[str], seeds: int, random_count: int | None):
+def measure(problem: ProblemSpec, names: Sequence[str], seeds: int, random_count: int | None):
     """The measurement of each named generated mutant (one process's share)."""
     killer = Killer(problem, generated(problem.SLUG))
     plans = _seed_boards(problem, seeds, random_count)
@@ -155,7 +155,7 @@ def _measure_job(job: tuple[str, list[str], int, int | None]) -> list[GeneratedM
 
 
 def generated_report(
-    problem: Problem,
+    problem: ProblemSpec,
     seeds: int = 100,
     *,
     random_count: int | None = None,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import threading
 from typing import Any
 
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.strength.analysis import Killer, analyse, random_kills, suggest
 
 MAX_REMEMBERED = 500_000  # mutant answers kept per problem before the memory is dropped
@@ -32,13 +32,13 @@ class StrengthMemory:
         with self.lock:
             return self.locks.setdefault(slug, threading.Lock())
 
-    def killer(self, module: Problem) -> Killer:
+    def killer(self, module: ProblemSpec) -> Killer:
         killer = self.killers.get(module.SLUG)
         if killer is None or killer.size > MAX_REMEMBERED:
             killer = self.killers[module.SLUG] = Killer(module)
         return killer
 
-    def seed_kills(self, module: Problem, seeds: int, random_count: int | None):
+    def seed_kills(self, module: ProblemSpec, seeds: int, random_count: int | None):
         key = (module.SLUG, seeds, random_count)
         if key not in self.random:
             self.random[key] = random_kills(
@@ -48,7 +48,7 @@ class StrengthMemory:
 
     def report(
         self,
-        module: Problem,
+        module: ProblemSpec,
         hidden: list[dict[str, Any]],
         seeds: int,
         random_count: int | None,

@@ -157,9 +157,9 @@ def _footholds_with(**changes: Any) -> types.ModuleType:
     ],
 )
 def test_the_contract_refuses_a_wrong_declaration(changes: dict[str, Any], error: str) -> None:
-    problems.check_contract(_footholds_with())  # the copy itself passes
+    problems.ProblemSpec.from_module(_footholds_with())  # the copy itself passes
     with pytest.raises(TypeError, match=error.replace("[]", r"\[\]")):
-        problems.check_contract(_footholds_with(**changes))
+        problems.ProblemSpec.from_module(_footholds_with(**changes))
 
 
 # An accepted solution whose last line returns `dp[0][n]`, the answer, as an exact int.

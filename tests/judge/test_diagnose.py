@@ -5,6 +5,7 @@ mutants are the judge's own catalogue of plausible student bugs."""
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
@@ -14,6 +15,7 @@ from judge.problems import footholds, get, numbergame
 from judge.strength import mutants
 
 SLUGS = ("footholds", "numbergame")
+FOOTHOLDS, NUMBERGAME = get("footholds"), get("numbergame")  # the specs the judge grades with
 
 
 def footholds_from_children(case):
@@ -50,7 +52,7 @@ def sample_cases(slug, count=300):
     problem = get(slug)
     rng = random.Random(7)
     profiles = list(problem.PROFILES)
-    cases = [s["input"] for s in problem.SAMPLES] + problem.small_cases()[:200]
+    cases = [s["input"] for s in problem.SAMPLES] + problem.small_tier.cases()[:200]
     return cases + [problem.generate(rng, rng.choice(profiles)) for _ in range(count)]
 
 
@@ -61,7 +63,7 @@ def sample_cases(slug, count=300):
 def test_children_are_valid_and_determine_the_value(slug, rebuild):
     problem = get(slug)
     for case in sample_cases(slug):
-        for child in problem.children(case):
+        for child in problem.game_tree.children(case):
             problem.validate(child)
         assert rebuild(case) == problem.reference(case), case
 
@@ -99,7 +101,11 @@ def asker(mutant):
 
 def first_failure(slug, mutant):
     problem = get(slug)
-    for case in [s["input"] for s in problem.SAMPLES] + problem.small_cases() + problem.WORST_CASES:
+    for case in (
+        [s["input"] for s in problem.SAMPLES]
+        + problem.small_tier.cases()
+        + list(problem.WORST_CASES)
+    ):
         got = mutants.run(mutant, dict(case))
         if not problem.check(case, problem.reference(case), got)[0]:
             return case, got
@@ -124,7 +130,7 @@ def test_the_search_names_a_wrong_position_whose_children_are_right(slug, name):
     assert wrong.expected == problem.reference(wrong.case)
     assert wrong.got == mutants.run(mutant, dict(wrong.case))
     assert not problem.check(wrong.case, wrong.expected, wrong.got)[0]
-    assert [c.case for c in found.children] == problem.children(wrong.case)
+    assert [c.case for c in found.children] == problem.game_tree.children(wrong.case)
     for child in found.children:
         assert child.got == child.expected == problem.reference(child.case)
     assert found.calls == sum(calls) <= dg.DEFAULT_MAX_CALLS
@@ -137,7 +143,7 @@ def test_a_swapped_min_and_max_is_blamed_on_how_children_combine():
     mutant = mutants.mutants("footholds")["min_max_swapped"]
     case = footholds.SAMPLES[0]["input"]
     ask, _ = asker(mutant)
-    found = dg.diagnose(footholds, case, ask, got=mutants.run(mutant, dict(case)))
+    found = dg.diagnose(FOOTHOLDS, case, ask, got=mutants.run(mutant, dict(case)))
     assert found is not None and found.children
     values = ", ".join(str(c.expected) for c in found.children)
     assert f"(values {values})" in found.summary
@@ -149,7 +155,7 @@ def test_a_wrong_end_of_game_is_named_as_such():
     mutant = mutants.mutants("footholds")["stuck_end_plus_one"]
     case = {"board": [[1, 1, 0, 1]], "aloc": [0, 0], "bloc": [0, 3]}
     ask, _ = asker(mutant)
-    found = dg.diagnose(footholds, case, ask, got=mutants.run(mutant, dict(case)))
+    found = dg.diagnose(FOOTHOLDS, case, ask, got=mutants.run(mutant, dict(case)))
     assert found is not None
     assert found.children == ()
     assert found.summary.endswith("a position with no moves: check the end of the game.")
@@ -165,7 +171,7 @@ def test_a_raising_child_is_followed_and_said_in_words():
     ask, _ = asker(mutants.Mutant("raises on one number", solve))
     case = {"board": [3, -1, 4]}
     got = 99
-    found = dg.diagnose(numbergame, case, ask, got=got)
+    found = dg.diagnose(NUMBERGAME, case, ask, got=got)
     assert found is not None
     assert found.wrong.case["board"] in ([-1], [3], [4])
     assert found.children == ()
@@ -177,22 +183,20 @@ def test_the_search_stops_at_its_call_budget_and_on_a_stopped_sandbox():
     mutant = mutants.mutants("numbergame")["greedy"]
     case, got = first_failure("numbergame", mutant)
     ask, _ = asker(mutant)
-    assert dg.diagnose(numbergame, case, ask, got=got, max_calls=0) is None
+    assert dg.diagnose(NUMBERGAME, case, ask, got=got, max_calls=0) is None
 
     def stopped(cases):
         raise dg.Stopped
 
-    assert dg.diagnose(numbergame, case, stopped, got=got) is None
+    assert dg.diagnose(NUMBERGAME, case, stopped, got=got) is None
 
 
 def test_a_right_answer_or_a_problem_without_children_gives_no_diagnosis():
     case = numbergame.SAMPLES[0]["input"]
-    assert dg.diagnose(numbergame, case, lambda cs: [], got=numbergame.reference(case)) is None
+    assert dg.diagnose(NUMBERGAME, case, lambda cs: [], got=numbergame.reference(case)) is None
 
-    class NoChildren:
-        pass
-
-    assert not dg.offers_diagnosis(NoChildren())  # type: ignore[arg-type]
+    assert dg.offers_diagnosis(NUMBERGAME)
+    assert not dg.offers_diagnosis(dataclasses.replace(NUMBERGAME, game_tree=None))
 
 
 @pytest.mark.parametrize("name", ["min_max_swapped", "winner_maximises", "depth_cap_10"])
@@ -201,8 +205,8 @@ def test_diving_down_a_line_of_play_needs_few_batches(name):
     case = footholds.WORST_CASES[0]
     plain_ask, plain_batches = asker(mutant)
     dive_ask, dive_batches = asker(mutant)
-    plain = dg.diagnose(footholds, case, plain_ask)  # its answer on `case` asked too
-    dived = dg.diagnose(footholds, case, dive_ask, dive=True)
+    plain = dg.diagnose(FOOTHOLDS, case, plain_ask)  # its answer on `case` asked too
+    dived = dg.diagnose(FOOTHOLDS, case, dive_ask, dive=True)
     assert plain is not None and dived is not None
     assert not footholds.check(dived.wrong.case, dived.wrong.expected, dived.wrong.got)[0]
     assert [c.case for c in dived.children] == footholds.children(dived.wrong.case)
@@ -220,7 +224,7 @@ def test_a_forged_answer_is_shown_short():
     def ask(cases):
         return [huge for _ in cases]
 
-    found = dg.diagnose(numbergame, case, ask, got=99)
+    found = dg.diagnose(NUMBERGAME, case, ask, got=99)
     assert found is not None
     report = found.to_json()
     assert len(report["got"]) <= dg.SHOWN_CHARS and len(found.summary) < 1000

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from judge.answers import Opaque
-from judge.problems import InvalidCase, check_contract
+from judge.problems import InvalidCase, ProblemSpec
 from judge.problems import footholds as fh
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,7 +49,7 @@ def random_board_case(rng):
 
 
 def test_contract():
-    check_contract(fh)
+    ProblemSpec.from_module(fh)
     assert fh.LIMITS.time_s == 10.0 and fh.LIMITS.memory_mb == 256 and fh.LIMITS.total_s == 60
     assert fh.PARAMS == ("board", "aloc", "bloc")
     assert 30 <= fh.RANDOM_COUNT <= 50

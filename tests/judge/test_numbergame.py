@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from judge.answers import Opaque
-from judge.problems import InvalidCase, check_contract
+from judge.problems import InvalidCase, ProblemSpec
 from judge.problems import numbergame as ng
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -20,7 +20,7 @@ import bruteforce
 
 
 def test_contract():
-    check_contract(ng)
+    ProblemSpec.from_module(ng)
     assert ng.LIMITS.time_s == 2.0 and ng.LIMITS.memory_mb == 256 and ng.LIMITS.total_s == 60
     assert ng.PARAMS == ("board",)
     assert 20 <= ng.RANDOM_COUNT <= 40
@@ -249,8 +249,8 @@ def test_shrink_examples():
 
 
 def test_stdio_input_is_algospots_format():
-    from judge.problems import offered_styles, stdio_input
+    from judge.problems import get, stdio_input
 
     cases = [{"board": [-1, 2, 3]}, {"board": [7]}]
-    assert stdio_input(ng, cases) == b"2\n3\n-1 2 3\n1\n7\n"
-    assert offered_styles(ng) == ("function", "stdio")
+    assert stdio_input(get("numbergame"), cases) == b"2\n3\n-1 2 3\n1\n7\n"
+    assert get("numbergame").styles == ("function", "stdio")

@@ -203,13 +203,13 @@ def solution(board):
 
 @pytest.mark.parametrize("problem", [FOOTHOLDS, NUMBERGAME], ids=lambda p: p.SLUG)
 def test_the_symmetry_reduction_keeps_every_position_class(problem):
-    reduced = problem.small_cases()
-    full = problem.small_cases(reduced=False)
-    keys = [problem.canonical(case) for case in reduced]
+    reduced = problem.small_tier.cases()
+    full = problem.small_tier.cases(reduced=False)
+    keys = [problem.small_tier.canonical(case) for case in reduced]
     assert len(set(keys)) == len(keys) == len(reduced) < len(full)
     answer_of = {key: problem.reference(case) for key, case in zip(keys, reduced, strict=True)}
     for case in full:
-        key = problem.canonical(case)
+        key = problem.small_tier.canonical(case)
         assert key in answer_of, case  # its class is tried
         assert problem.reference(case) == answer_of[key], case  # and is the same game
     for case in reduced:
@@ -217,7 +217,7 @@ def test_the_symmetry_reduction_keeps_every_position_class(problem):
 
 
 def test_footholds_small_tier_is_every_board_up_to_three_by_three():
-    full = FOOTHOLDS.small_cases(reduced=False)
+    full = FOOTHOLDS.small_tier.cases(reduced=False)
     shapes = {(len(c["board"]), len(c["board"][0])) for c in full}
     assert shapes == {(r, c) for r in range(1, 4) for c in range(1, 4)}
     # Every foothold pattern with every ordered pair of start cells, shared ones included:
@@ -225,7 +225,7 @@ def test_footholds_small_tier_is_every_board_up_to_three_by_three():
     assert len(full) == sum(
         n * (n + 1) * 2**n // 4 for n in (r * c for r in range(1, 4) for c in range(1, 4))
     )
-    sizes = [sum(map(sum, c["board"])) for c in FOOTHOLDS.small_cases()]
+    sizes = [sum(map(sum, c["board"])) for c in FOOTHOLDS.small_tier.cases()]
     assert sizes == sorted(sizes)  # fewest footholds first: the first failure is the smallest
 
 
@@ -235,4 +235,4 @@ def test_the_plan_counts_itself_and_fixes_the_worst_cases():
             plan = plan_tests(problem, [{"input": problem.SAMPLES[0]["input"]}], seed, 5)
             assert len(plan) == plan_size(problem, 1, 5)
             worst = [t.input for t in plan if t.kind is TestKind.WORST]
-            assert worst == problem.WORST_CASES and worst
+            assert worst == list(problem.WORST_CASES) and worst

@@ -93,7 +93,7 @@ def test_a_run_is_queued_on_its_lane_and_seen_by_its_owner_and_instructors(
     assert start(client, alice).status_code == 202  # no cases: the samples
 
 
-def _message(module: problems.Problem, case) -> str:
+def _message(module: problems.ProblemSpec, case) -> str:
     with pytest.raises(problems.InvalidCase) as refused:
         module.validate(case)
     return str(refused.value)

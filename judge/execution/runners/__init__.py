@@ -10,14 +10,14 @@ from judge.execution.runners.base import Outcome, Runner, Together
 from judge.execution.runners.function import FunctionRunner
 from judge.execution.runners.stdio import StdioRunner
 from judge.languages.base import Style
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.sandbox import Sandbox
 
 __all__ = ["Outcome", "Runner", "Together", "runner_for"]
 
 
 def runner_for(
-    problem: Problem,
+    problem: ProblemSpec,
     program: Program,
     sandbox: Sandbox,
     time_s: float,

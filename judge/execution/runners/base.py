@@ -17,7 +17,7 @@ from typing import Any
 
 from judge.execution.budget import HIDDEN_STARTUP_S, STARTUP_S
 from judge.execution.program import Program
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 from judge.sandbox import Process, RunOutcome, Sandbox
 from judge.verdict import Verdict
 
@@ -72,7 +72,7 @@ class Runner:
 
     def __init__(
         self,
-        problem: Problem,
+        problem: ProblemSpec,
         program: Program,
         sandbox: Sandbox,
         time_s: float,

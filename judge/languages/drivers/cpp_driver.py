@@ -27,7 +27,7 @@ runner outside reports it.
 from __future__ import annotations
 
 from judge.answers import INT, ListType, ValueType
-from judge.problems import Problem
+from judge.problems import ProblemSpec
 
 SOURCE_NAME = "solution.cpp"
 DRIVER_NAME = "judge_driver.cpp"
@@ -52,7 +52,7 @@ def cpp_type(value_type: ValueType, std: str = "std::") -> str:
     raise TypeError(f"no C++ type for {value_type.name}")
 
 
-def signature(problem: Problem) -> str:
+def signature(problem: ProblemSpec) -> str:
     """The function a student writes, as the templates and messages show it."""
     params = ", ".join(
         f"{cpp_type(problem.PARAM_TYPES[name], '')} {name}" for name in problem.PARAMS
@@ -66,7 +66,7 @@ def _literal(text: str) -> str:
     return f'"{escaped}"'
 
 
-def driver_source(problem: Problem) -> str:
+def driver_source(problem: ProblemSpec) -> str:
     """The unit compiled with the student's file: the problem's argument types, the call."""
     types = ", ".join(cpp_type(problem.PARAM_TYPES[name]) for name in problem.PARAMS)
     wanted = signature(problem).split(" ", 1)[1]
