@@ -74,8 +74,7 @@ def plan_figures(report, problem, path: Path, sandbox, seed: int, repeat: int) -
     source = path.read_bytes()
     # The same plan without the small tier (the worst cases in both), graded in turns with the
     # full one so that a change in the machine's load falls on both alike.
-    bare = without_fixed_tiers(problem)
-    bare.WORST_CASES = list(getattr(problem, "WORST_CASES", ()))
+    bare = without_fixed_tiers(problem, keep_worst=True)
     with_small, without_small = [], []
     for _ in range(repeat):
         with_small.append(

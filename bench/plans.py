@@ -6,15 +6,12 @@ it into a fresh `python -m judge`-like process, whose start-up is what it measur
 
 from __future__ import annotations
 
-import types
+import dataclasses
 
 
-def without_fixed_tiers(problem) -> types.ModuleType:
+def without_fixed_tiers(problem, keep_worst: bool = False):
     """The problem as it was before the small tier and the worst cases: same rules, boards
-    and random plan, nothing fixed beyond the samples (what the tiers add is the difference)."""
-    bare = types.ModuleType(problem.__name__)
-    bare.__dict__.update(
-        {k: v for k, v in vars(problem).items() if k not in ("small_cases", "canonical")}
-    )
-    bare.WORST_CASES = []
-    return bare
+    and random plan, nothing fixed beyond the samples (what the tiers add is the difference).
+    `keep_worst`: without the small tier only."""
+    worst = problem.WORST_CASES if keep_worst else ()
+    return dataclasses.replace(problem, small_tier=None, WORST_CASES=worst)
