@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 
 import pytest
@@ -91,23 +92,23 @@ def solution(board, aloc, bloc):
     assert result.verdict is Verdict.RE and result.passed == result.total - 1
 
 
-def test_time_limit_skips_the_rest(sandbox, monkeypatch):
-    monkeypatch.setattr(FOOTHOLDS, "LIMITS", problems.Limits(0.5, 256, 30))
+def test_time_limit_skips_the_rest(sandbox):
+    problem = dataclasses.replace(FOOTHOLDS, LIMITS=problems.Limits(0.5, 256, 30))
     source = (
         CORRECT + "\n_r = solution\ndef solution(b, a, c):\n    if len(b) == 3:\n"
         "        while True: pass\n    return _r(b, a, c)\n"
     )
-    result = grade(FOOTHOLDS, source, seed=1, random_count=4, sandbox=sandbox)
+    result = grade(problem, source, seed=1, random_count=4, sandbox=sandbox)
     verdicts = [t.verdict for t in result.tests]
     assert verdicts[0] is Verdict.TLE
     assert set(verdicts[1:]) == {Verdict.SKIPPED}
     assert result.verdict is Verdict.TLE and result.passed == 0
 
 
-def test_total_budget_marks_unreached_tests_skipped(sandbox, monkeypatch):
-    monkeypatch.setattr(FOOTHOLDS, "LIMITS", problems.Limits(5.0, 256, 0.6))
+def test_total_budget_marks_unreached_tests_skipped(sandbox):
+    problem = dataclasses.replace(FOOTHOLDS, LIMITS=problems.Limits(5.0, 256, 0.6))
     source = "import time\ndef solution(b, a, c):\n    time.sleep(0.25)\n    return 0\n"
-    result = grade(FOOTHOLDS, source, seed=1, random_count=10, sandbox=sandbox)
+    result = grade(problem, source, seed=1, random_count=10, sandbox=sandbox)
     verdicts = [t.verdict for t in result.tests]
     assert Verdict.SKIPPED in verdicts
     assert verdicts[-1] is Verdict.SKIPPED and len(verdicts) == result.total

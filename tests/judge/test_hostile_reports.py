@@ -8,6 +8,7 @@ loading. Each test fails on a judge that trusts the harness.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 from judge import problems
@@ -251,10 +252,10 @@ def solution(board):
         text.encode("utf-8")  # storable
 
 
-def test_cpu_of_child_processes_counts(sandbox, monkeypatch):
+def test_cpu_of_child_processes_counts(sandbox):
     # A small limit against a longer spin: on a busy machine the wall-clock guard may stop
     # the run first, and the CPU the child used until then still counts.
-    monkeypatch.setattr(NUMBERGAME, "LIMITS", problems.Limits(0.2, 256, 30))
+    problem = dataclasses.replace(NUMBERGAME, LIMITS=problems.Limits(0.2, 256, 30))
     source = (
         CORRECT_NUMBERGAME
         + """
@@ -271,24 +272,24 @@ def solution(board):
     return _real(board)
 """
     )
-    result = grade(NUMBERGAME, source, seed=1, random_count=1, sandbox=sandbox)
+    result = grade(problem, source, seed=1, random_count=1, sandbox=sandbox)
     assert result.tests[0].verdict is Verdict.TLE, result.tests[0]
     assert result.tests[0].time_ms >= 200
 
 
-def test_a_run_stopped_for_time_reports_the_cpu_it_used(sandbox, monkeypatch):
+def test_a_run_stopped_for_time_reports_the_cpu_it_used(sandbox):
     # Killed before it answered: the time shown is what it used, not "< 1 ms".
-    monkeypatch.setattr(NUMBERGAME, "LIMITS", problems.Limits(0.2, 256, 30))
+    problem = dataclasses.replace(NUMBERGAME, LIMITS=problems.Limits(0.2, 256, 30))
     source = "def solution(board):\n    while True:\n        pass\n"
-    result = grade(NUMBERGAME, source, seed=1, random_count=1, sandbox=sandbox)
+    result = grade(problem, source, seed=1, random_count=1, sandbox=sandbox)
     first = result.tests[0]
     assert first.verdict is Verdict.TLE, first
     assert first.time_ms > 0
     assert result.max_time_ms >= first.time_ms
 
 
-def test_work_done_while_loading_counts_against_the_tests(sandbox, monkeypatch):
-    monkeypatch.setattr(NUMBERGAME, "LIMITS", problems.Limits(0.5, 256, 30))
+def test_work_done_while_loading_counts_against_the_tests(sandbox):
+    problem = dataclasses.replace(NUMBERGAME, LIMITS=problems.Limits(0.5, 256, 30))
     source = (
         CORRECT_NUMBERGAME
         + """
@@ -298,7 +299,7 @@ while time.process_time() < end:
     pass
 """
     )
-    result = grade(NUMBERGAME, source, seed=1, random_count=1, sandbox=sandbox)
+    result = grade(problem, source, seed=1, random_count=1, sandbox=sandbox)
     assert result.tests[0].verdict is Verdict.TLE, result.tests[0]
 
 
