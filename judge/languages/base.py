@@ -22,6 +22,7 @@ hash of everything compiled) and hands the directory to `run_command` as `artifa
 
 from __future__ import annotations
 
+import subprocess
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -118,3 +119,19 @@ class NotOffered(ValueError):
 
 class UnknownLanguage(NotOffered, LookupError):
     pass
+
+
+def ask_tool(argv: list[str], tool: str) -> str:
+    """What a toolchain program prints for a question about itself (its version, where its
+    parts are), on the host, in the C locale; LanguageUnavailable when it cannot run."""
+    try:
+        return subprocess.run(
+            argv,
+            capture_output=True,
+            text=True,
+            timeout=10,
+            check=True,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+        ).stdout.strip()
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise LanguageUnavailable(f"{tool} cannot run here: {exc}") from None

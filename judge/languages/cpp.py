@@ -25,7 +25,7 @@ import subprocess
 import tempfile
 from functools import cache
 
-from judge.languages.base import LanguageUnavailable, RunRequest, Style
+from judge.languages.base import LanguageUnavailable, RunRequest, Style, ask_tool
 from judge.languages.drivers.cpp_driver import (
     DRIVER_NAME,
     RUNTIME_NAME,
@@ -196,17 +196,7 @@ def runtime_object() -> bytes:
 
 @cache
 def _version() -> str:
-    try:
-        out = subprocess.run(
-            [GXX, "--version"],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
-        ).stdout
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise LanguageUnavailable(f"g++ cannot run here: {exc}") from None
+    out = ask_tool([GXX, "--version"], "g++")
     # "g++ (Debian 12.2.0-14+deb12u1) 12.2.0": the release, and the build it came in.
     first = out.splitlines()[0] if out else ""
     match = re.match(r"g\+\+ \((.*)\) (\S+)$", first)
@@ -214,26 +204,16 @@ def _version() -> str:
 
 
 def _print(what: str) -> str:
-    return subprocess.run(
-        [GXX, what],
-        capture_output=True,
-        text=True,
-        timeout=10,
-        check=True,
-        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
-    ).stdout.strip()
+    return ask_tool([GXX, what], "g++")
 
 
 @cache
 def compiler_layout() -> Layout:
     """Exactly what g++ needs to compile and link a static C++ program, read-only."""
-    try:
-        gcc_dir = os.path.dirname(_print("-print-libgcc-file-name"))
-        programs = [_print(f"-print-prog-name={name}") for name in PROGRAMS[:3]]
-        programs.append(_print(f"-print-file-name={PROGRAMS[3]}"))
-        link = [os.path.normpath(_print(f"-print-file-name={name}")) for name in LINK_FILES]
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise LanguageUnavailable(f"g++ cannot run here: {exc}") from None
+    gcc_dir = os.path.dirname(_print("-print-libgcc-file-name"))
+    programs = [_print(f"-print-prog-name={name}") for name in PROGRAMS[:3]]
+    programs.append(_print(f"-print-file-name={PROGRAMS[3]}"))
+    link = [os.path.normpath(_print(f"-print-file-name={name}")) for name in LINK_FILES]
     link += _script_inputs(link)
     tools = [t for t in TOOLS if os.path.exists(t)]
     return toolchain_layout(

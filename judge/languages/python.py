@@ -10,12 +10,11 @@ in for compiling, so a syntax error is CE there too.
 from __future__ import annotations
 
 import json
-import subprocess
 from functools import cache
 from importlib import resources
 
 from judge.languages import drivers
-from judge.languages.base import LanguageUnavailable, RunRequest, Style
+from judge.languages.base import RunRequest, Style, ask_tool
 from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.config import default_python
@@ -104,23 +103,8 @@ class Python:
 
 @cache
 def _version() -> str:
-    try:
-        out = subprocess.run(
-            [
-                default_python(),
-                "-I",
-                "-S",
-                "-c",
-                "import platform; print(platform.python_version())",
-            ],
-            capture_output=True,
-            text=True,
-            timeout=10,
-            check=True,
-        ).stdout.strip()
-    except (OSError, subprocess.SubprocessError) as exc:
-        raise LanguageUnavailable(f"python3 cannot run here: {exc}") from None
-    return f"Python {out}"
+    asked = "import platform; print(platform.python_version())"
+    return "Python " + ask_tool([default_python(), "-I", "-S", "-c", asked], "python3")
 
 
 LANGUAGE = Python()
