@@ -273,7 +273,8 @@ def _diagnosis_text(diagnosis: Mapping[str, Any]) -> str:
 
 def strength(problem: problems.ProblemSpec, args, out: TextIO, err: TextIO) -> int:
     """Mutation analysis of the problem's tests (judge.strength)."""
-    from judge.strength.analysis import analyse, format_report
+    from judge.strength.analysis import analyse
+    from judge.strength.report import format_report
 
     try:
         hidden = read_hidden(problem, args.hidden) if args.hidden else []

@@ -9,15 +9,9 @@ import pytest
 from judge import problems
 from judge.cli import main
 from judge.grading.plan import plan_tests
-from judge.strength.analysis import (
-    Killer,
-    analyse,
-    format_report,
-    random_kills,
-    suggest,
-    wilson_low,
-)
+from judge.strength.analysis import Killer, analyse, random_kills, suggest, wilson_low
 from judge.strength.mutants import mutants
+from judge.strength.report import format_report
 from judge.verdict import TestKind
 
 FOOTHOLDS = problems.get("footholds")
