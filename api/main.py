@@ -33,7 +33,7 @@ from api.routers import (
 from api.security import PasswordSlots
 from config import Settings
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
-from store.stats import StatsCache, TotalsTally
+from store.repo.stats import StatsCache, TotalsTally
 
 if TYPE_CHECKING:
     from celery import Celery

@@ -1,5 +1,5 @@
 """The strength-report task: the mutation analysis of a problem's current tests, computed in
-the background and cached in the database (`store.strength_reports`), so neither the API nor
+the background and cached in the database (`store.repo.strength_reports`), so neither the API nor
 the board editor waits seconds for it.
 
 It runs on the rejudge queue: live submissions are graded first.
@@ -18,7 +18,7 @@ import judge
 from judge import problems
 from judge.strength.memory import StrengthMemory
 from store import repo
-from store import strength_reports as reports
+from store.repo import strength_reports as reports
 from worker.app import REJUDGE_QUEUE, STRENGTH_TASK
 from worker.queue import RETRY_POLICY
 

@@ -9,8 +9,8 @@ from api.deps import Instructor, SessionDep
 from api.routers.problems import find_problem
 from api.schemas import DbId, Message
 from store import repo
-from store.board_report import BoardFailures, board_failures, set_notes
 from store.models import Board
+from store.repo.board_report import BoardFailures, board_failures, set_notes
 
 router = APIRouter(tags=["problems"])
 

@@ -18,7 +18,7 @@ from api.schemas import Message, Slug, Username, UtcDatetime
 from judge import problems
 from judge.verdict import Verdict
 from store import repo
-from store.progress import course_progress
+from store.repo.course_progress import course_progress
 
 router = APIRouter(tags=["course"])
 

@@ -30,7 +30,7 @@ from judge.strength.analysis import killed_by_fixed_tests
 from judge.strength.memory import StrengthMemory
 from judge.strength.mutants import mutants
 from store import repo
-from store import strength_reports as reports
+from store.repo import strength_reports as reports
 
 router = APIRouter(tags=["strength"])
 

@@ -35,8 +35,9 @@ from api.schemas import BoardCreate, DbId, Message
 from judge import problems
 from judge.grading.plan import plan_size, small_positions
 from judge.verdict import Verdict
-from store import repo, stats
+from store import repo
 from store.models import Role
+from store.repo import stats
 
 router = APIRouter(tags=["web"])
 

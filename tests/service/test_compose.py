@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from config import Settings
 from store.db import make_engine
-from store.uid_blocks import held_blocks
+from store.repo.uid_blocks import held_blocks
 from tests.service.stack import Stack, service_env, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
