@@ -21,7 +21,7 @@ from store.db import make_engine, make_session_factory
 class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        # This worker's first sandbox uid, from its leased block (worker/uid_blocks.py); set
+        # This worker's first sandbox uid, from its leased block (worker/uid_block_lease.py); set
         # at worker start, before the pool forks. None: settings.sandbox_uid_base.
         self.uid_base: int | None = None
         # Where this worker's gradings send their hidden tiers (worker/hidden.py), or None:
