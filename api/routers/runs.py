@@ -24,7 +24,7 @@ from api.deps import (
     too_many,
 )
 from api.events import Feed
-from api.languages import choose
+from api.offered_languages import choose
 from api.routers.problems import known_problem, validated_case
 from api.schemas import (
     MAX_RUN_CASES,

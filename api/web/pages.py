@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from api import languages
+from api import offered_languages
 from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
@@ -155,7 +155,8 @@ def problem_page(request: Request, slug: str) -> Response:
     limits = module.LIMITS
     samples = sample_explanations(slug)
     offered = [s.value for s in styles_of(module)]
-    per_language = [language.model_dump() for language in languages.on_problem(module)]
+    per_language = [language.model_dump() for language in offered_languages.on_problem(module)]
+    stdio = offered_languages.stdio_statement(module)
     return page(
         request,
         "problem.html",
@@ -167,7 +168,7 @@ def problem_page(request: Request, slug: str) -> Response:
         styles=offered,
         languages=per_language,
         statement_html=render_markdown(module.STATEMENT),
-        stdio_html=render_markdown(text) if (text := languages.stdio_statement(module)) else None,
+        stdio_html=render_markdown(stdio) if stdio else None,
         page_data={
             "slug": slug,
             "title": module.TITLE,
