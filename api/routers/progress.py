@@ -12,9 +12,16 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from api.course_schemas import ProgressCell, ProgressPublic, ProgressRow
 from api.deps import Instructor, SessionDep
-from api.schemas import Message, Slug, Username, UtcDatetime
+from api.schemas import (
+    Message,
+    ProgressCell,
+    ProgressPublic,
+    ProgressRow,
+    Slug,
+    Username,
+    UtcDatetime,
+)
 from judge import problems
 from judge.verdict import Verdict
 from store import repo
