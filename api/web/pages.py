@@ -9,6 +9,7 @@ render on the server is public to anyone who can reach the judge: the problem st
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Callable
 from dataclasses import asdict
 from functools import cache
 from typing import Any
@@ -214,56 +215,47 @@ def users(request: Request) -> Response:
     return page(request, "users.html", title="Users", nav="instructor", instructor=True)
 
 
-@router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
-def boards(request: Request, slug: str) -> Response:
+def problem_tool(
+    request: Request,
+    slug: str,
+    template: str,
+    heading: str,
+    more: Callable[[problems.Problem], dict[str, Any]] | None = None,
+) -> Response:
+    """An instructor's page of one problem (its boards, strength, statistics): titled
+    "`heading` · the problem's title", 404 for a problem the judge does not have. The page's
+    script reads the slug and the title, and what `more` adds from the problem."""
     module = known_problem(slug)
     if module is None:
         return not_found(request, f"There is no problem called “{slug}”.")
     return page(
         request,
-        "boards.html",
-        title=f"Hidden boards · {module.TITLE}",
+        template,
+        title=f"{heading} · {module.TITLE}",
         nav="instructor",
         instructor=True,
         problem={"slug": slug, "title": module.TITLE},
-        page_data={
-            "slug": slug,
-            "title": module.TITLE,
-            "samples": [s["input"] for s in module.SAMPLES],
-        },
+        page_data={"slug": slug, "title": module.TITLE, **(more(module) if more else {})},
     )
+
+
+def board_samples(module: problems.Problem) -> dict[str, Any]:
+    return {"samples": [s["input"] for s in module.SAMPLES]}
+
+
+@router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
+def boards(request: Request, slug: str) -> Response:
+    return problem_tool(request, slug, "boards.html", "Hidden boards", board_samples)
 
 
 @router.get("/instructor/problems/{slug}/strength", response_class=HTMLResponse)
 def strength(request: Request, slug: str) -> Response:
-    module = known_problem(slug)
-    if module is None:
-        return not_found(request, f"There is no problem called “{slug}”.")
-    return page(
-        request,
-        "strength.html",
-        title=f"Test strength · {module.TITLE}",
-        nav="instructor",
-        instructor=True,
-        problem={"slug": slug, "title": module.TITLE},
-        page_data={"slug": slug, "title": module.TITLE},
-    )
+    return problem_tool(request, slug, "strength.html", "Test strength")
 
 
 @router.get("/instructor/problems/{slug}/stats", response_class=HTMLResponse)
 def stats(request: Request, slug: str) -> Response:
-    module = known_problem(slug)
-    if module is None:
-        return not_found(request, f"There is no problem called “{slug}”.")
-    return page(
-        request,
-        "stats.html",
-        title=f"Statistics · {module.TITLE}",
-        nav="instructor",
-        instructor=True,
-        problem={"slug": slug, "title": module.TITLE},
-        page_data={"slug": slug, "title": module.TITLE},
-    )
+    return problem_tool(request, slug, "stats.html", "Statistics")
 
 
 @router.get("/favicon.ico", include_in_schema=False)
