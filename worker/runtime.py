@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
+from typing import TypedDict
 
+from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
 from config import Settings
@@ -16,6 +18,14 @@ from judge.execution.build import BuildCache
 from judge.grading.hidden_tier import SendHiddenTier
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
+
+
+class Machinery(TypedDict):
+    """What a task hands the judge (grade(), run_cases()) besides the work itself."""
+
+    build_cache: BuildCache
+    sandbox: Sandbox
+    interrupts: tuple[type[BaseException], ...]
 
 
 class Runtime:
@@ -59,3 +69,12 @@ class Runtime:
         that names the same directory: entries are written atomically)."""
         settings = self.settings
         return BuildCache(str(settings.build_cache_path), settings.build_cache_bytes)
+
+    def machinery(self) -> Machinery:
+        """The build cache (a rejudge or a rerun does not compile again), the sandbox, and
+        the task's soft time limit as what interrupts a run."""
+        return Machinery(
+            build_cache=self.build_cache,
+            sandbox=self.sandbox,
+            interrupts=(SoftTimeLimitExceeded,),
+        )
