@@ -9,7 +9,6 @@ render on the server is public to anyone who can reach the judge: the problem st
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
 from dataclasses import asdict
 from functools import cache
 from typing import Any
@@ -216,18 +215,17 @@ def users(request: Request) -> Response:
 
 
 def problem_tool(
-    request: Request,
-    slug: str,
-    template: str,
-    heading: str,
-    more: Callable[[problems.Problem], dict[str, Any]] | None = None,
+    request: Request, slug: str, template: str, heading: str, *, samples: bool = False
 ) -> Response:
     """An instructor's page of one problem (its boards, strength, statistics): titled
     "`heading` · the problem's title", 404 for a problem the judge does not have. The page's
-    script reads the slug and the title, and what `more` adds from the problem."""
+    script reads the slug and the title, and with `samples` the sample boards' inputs."""
     module = known_problem(slug)
     if module is None:
         return not_found(request, f"There is no problem called “{slug}”.")
+    data: dict[str, Any] = {"slug": slug, "title": module.TITLE}
+    if samples:
+        data["samples"] = [s["input"] for s in module.SAMPLES]
     return page(
         request,
         template,
@@ -235,17 +233,13 @@ def problem_tool(
         nav="instructor",
         instructor=True,
         problem={"slug": slug, "title": module.TITLE},
-        page_data={"slug": slug, "title": module.TITLE, **(more(module) if more else {})},
+        page_data=data,
     )
-
-
-def board_samples(module: problems.Problem) -> dict[str, Any]:
-    return {"samples": [s["input"] for s in module.SAMPLES]}
 
 
 @router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
 def boards(request: Request, slug: str) -> Response:
-    return problem_tool(request, slug, "boards.html", "Hidden boards", board_samples)
+    return problem_tool(request, slug, "boards.html", "Hidden boards", samples=True)
 
 
 @router.get("/instructor/problems/{slug}/strength", response_class=HTMLResponse)
