@@ -1,4 +1,5 @@
-"""Dependencies shared by the routers: settings, session, current user, enqueue."""
+"""Dependencies shared by the routers: the app's services (api/services.py) and what they
+give (settings, session, the senders to the workers), the current user."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from api.schemas import DbId
 from api.security import token_identity
+from api.services import Enqueue, EnqueueRun, Services, services_of
 from config import Settings
 from store import repo
 from store.models import Role, Run, Submission, User
@@ -22,29 +24,38 @@ from store.models import Role, Run, Submission, User
 oauth2_scheme = OAuth2PasswordBearer(tokenUrl="/api/v1/token", auto_error=False)
 
 
-def get_settings(request: Request) -> Settings:
-    return request.app.state.settings
+async def get_services(request: Request) -> Services:
+    # async: read on the event loop, not one more threadpool call per request (see
+    # stream_viewer for why those count).
+    return services_of(request.app)
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    with request.app.state.session_factory() as session:
+ServicesDep = Annotated[Services, Depends(get_services)]
+
+
+def get_settings(services: ServicesDep) -> Settings:
+    return services.settings
+
+
+def get_session(services: ServicesDep) -> Iterator[Session]:
+    with services.session_factory() as session:
         yield session
 
 
-def get_enqueue(request: Request) -> Callable[..., bool]:
-    return request.app.state.enqueue
+def get_enqueue(services: ServicesDep) -> Enqueue:
+    return services.enqueue
 
 
-def get_enqueue_run(request: Request) -> Callable[[int], bool]:
-    return request.app.state.enqueue_run
+def get_enqueue_run(services: ServicesDep) -> EnqueueRun:
+    return services.enqueue_run
 
 
 SettingsDep = Annotated[Settings, Depends(get_settings)]
 # Function scope: the session (and its SQLite write lock) ends when the endpoint returns,
 # before the response is sent, which matters for the long-lived event stream.
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
-EnqueueDep = Annotated[Callable[..., bool], Depends(get_enqueue)]
-EnqueueRunDep = Annotated[Callable[[int], bool], Depends(get_enqueue_run)]
+EnqueueDep = Annotated[Enqueue, Depends(get_enqueue)]
+EnqueueRunDep = Annotated[EnqueueRun, Depends(get_enqueue_run)]
 
 
 def unauthorized(detail: str) -> HTTPException:
@@ -79,7 +90,7 @@ def client_address(request: Request) -> str:
 @contextmanager
 def password_slot(request: Request) -> Iterator[None]:
     """A turn to hash or verify a password (see api.security.PasswordSlots), or 503."""
-    slots = request.app.state.password_slots
+    slots = services_of(request.app).password_slots
     if not slots.acquire():
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE,

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import inspect
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import TYPE_CHECKING
 
 from fastapi import FastAPI, Request
 from fastapi.responses import JSONResponse, Response
@@ -31,12 +30,11 @@ from api.routers import (
     users,
 )
 from api.security import PasswordSlots
+from api.services import Enqueue, EnqueueRun, RequestStrength, Services
 from config import Settings
+from judge.strength.memory import StrengthMemory
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
-from store.stats import StatsCache, TotalsTally
-
-if TYPE_CHECKING:
-    from celery import Celery
+from store.repo.stats import StatsCache, TotalsTally
 
 log = logging.getLogger(__name__)
 
@@ -44,38 +42,53 @@ log = logging.getLogger(__name__)
 def create_app(
     settings: Settings | None = None,
     *,
-    enqueue: Callable[..., bool] | None = None,
-    request_strength: Callable[..., bool] | None = None,
-    enqueue_run: Callable[[int], bool] | None = None,
+    enqueue: Enqueue | None = None,
+    request_strength: RequestStrength | None = None,
+    enqueue_run: EnqueueRun | None = None,
 ) -> FastAPI:
     """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
     strength report, `enqueue_run(run_id)` a run to the workers; each defaults to the Celery
-    app the settings describe."""
+    sender the settings describe.
+
+    The composition root: the one place that builds the app's `Services` (api/services.py)
+    and the one place in api/ that names a worker module (worker.queue, for the default
+    senders: the API publishes with the very Celery configuration the workers consume)."""
     settings = settings or Settings()
     if enqueue is None or request_strength is None or enqueue_run is None:
-        from worker.app import make_celery
-        from worker.queue import Enqueuer, RunEnqueuer
-        from worker.strength import StrengthRequester
+        from worker.queue import CelerySenders
 
-        # One Celery app for what the caller left out, made now (it enqueues) or, when the
-        # caller gave its own enqueue, when first needed. "is None", not "or": a caller's
-        # recorder may be an empty list.
-        celery = make_celery(settings) if enqueue is None else None
-
-        def tasks_app() -> Celery:
-            return celery if celery is not None else make_celery(settings)
-
+        # One Celery app for what the caller left out, made when a sender first needs it.
+        # "is None", not "or": a caller's recorder may be an empty list.
+        celery = CelerySenders(settings)
         if enqueue is None:
-            enqueue = Enqueuer(tasks_app())
+            enqueue = celery.grading()
         if request_strength is None:
-            request_strength = StrengthRequester(tasks_app)
+            request_strength = celery.strength()
         if enqueue_run is None:
-            enqueue_run = RunEnqueuer(tasks_app())
+            enqueue_run = celery.runs()
+
+    engine = make_engine(settings.db_url)
+    session_factory = make_session_factory(engine)
+    services = Services(
+        settings=settings,
+        engine=engine,
+        session_factory=session_factory,
+        enqueue=enqueue,
+        enqueue_run=enqueue_run,
+        request_strength=request_strength,
+        problem_totals=TotalsTally(),
+        stats_cache=StatsCache(),
+        password_slots=PasswordSlots(
+            settings.password_hash_concurrency, settings.password_hash_wait_s
+        ),
+        events=EventHub(session_factory, settings, feeds=[submission_events.FEED, runs.FEED]),
+        strength_memory=StrengthMemory(),
+    )
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        await app.state.events.aclose()  # the live-progress poller and its open streams
+        await services.events.aclose()  # the live-progress poller and its open streams
 
     app = FastAPI(
         title="Footholds judge",
@@ -86,25 +99,7 @@ def create_app(
         max_body_size=max(1 << 20, 8 * settings.max_source_bytes),
         lifespan=lifespan,
     )
-    engine = make_engine(settings.db_url)
-    app.state.settings = settings
-    app.state.engine = engine
-    app.state.session_factory = make_session_factory(engine)
-    app.state.enqueue = enqueue
-    app.state.enqueue_run = enqueue_run
-    app.state.request_strength = request_strength
-    # Statistics: every student's problems page reads the totals, kept current verdict by
-    # verdict; the instructors' per-problem figures are kept until a verdict changes them.
-    app.state.problem_totals = TotalsTally()
-    app.state.stats_cache = StatsCache()
-    app.state.password_slots = PasswordSlots(
-        settings.password_hash_concurrency, settings.password_hash_wait_s
-    )
-    # One poller per process feeds every open /submissions/{id}/events and /runs/{id}/events
-    # stream.
-    app.state.events = EventHub(
-        app.state.session_factory, settings, feeds=[submission_events.FEED, runs.FEED]
-    )
+    app.state.services = services  # read through api.services.services_of (ServicesDep)
 
     # One connection stays for the live-progress poller; the rest serve requests.
     app.add_middleware(RequestGate, slots=POOL_CAPACITY - 1)

@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     sandbox_phase_dir: str | None = None
 
     # The sandbox (judge.sandbox.SandboxConfig). As root each worker leases its own block of
-    # sandbox_slots uids, from sandbox_uid_base on, in the database (worker/uid_blocks.py).
+    # sandbox_slots uids, from sandbox_uid_base on, in the database (worker/uid_block_lease.py).
     sandbox_python: str | None = None  # None: the system python3
     sandbox_slots: int = Field(default=64, ge=1, le=4096)
     sandbox_uid_base: int = Field(default=61000, ge=1000, lt=1 << 31)

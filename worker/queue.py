@@ -1,14 +1,26 @@
-"""Publishing "grade submission N" messages, for the API, the sweeper and rejudges, and
-"carry out run N" messages on the run lane, for the API."""
+"""Publishing "grade submission N" messages, for the API, the sweeper and rejudges,
+"carry out run N" messages on the run lane, and "compute this strength report" messages, for
+the API. `CelerySenders` is what the API's composition root (api/main.py) builds them from."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 from celery import Celery
 
+from config import Settings
 from store.models import Priority
-from worker.app import GRADE_TASK, LIVE_QUEUE, REJUDGE_QUEUE, RUN_QUEUE, RUN_TASK
+from store.repo.strength_reports import ReportRequest
+from worker.app import (
+    GRADE_TASK,
+    LIVE_QUEUE,
+    REJUDGE_QUEUE,
+    RUN_QUEUE,
+    RUN_TASK,
+    STRENGTH_TASK,
+    make_celery,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,3 +75,55 @@ class RunEnqueuer:
             log.warning("could not enqueue run %s: %s", run_id, exc)
             return False
         return True
+
+
+class StrengthRequester:
+    """Sends "compute this report" messages (for the API)."""
+
+    def __init__(self, make_app: Callable[[], Celery]) -> None:
+        self._make_app = make_app
+        self._app: Celery | None = None
+
+    def __call__(self, request: ReportRequest) -> bool:
+        try:
+            if self._app is None:
+                self._app = self._make_app()
+            self._app.send_task(
+                STRENGTH_TASK,
+                kwargs={
+                    "problem": request.problem,
+                    "seeds": request.seeds,
+                    "suggestions": request.suggestions,
+                },
+                queue=REJUDGE_QUEUE,
+                retry=True,
+                retry_policy=RETRY_POLICY,
+            )
+        except Exception as exc:  # the next request after LOST_AFTER_S asks again
+            log.warning("could not request the strength report of %s: %s", request.problem, exc)
+            return False
+        return True
+
+
+class CelerySenders:
+    """The API's three senders on one Celery app of the settings' configuration, made when a
+    sender first needs it: the grading's and the run's at once, the strength report's at its
+    first request."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self._app: Celery | None = None
+
+    def app(self) -> Celery:
+        if self._app is None:
+            self._app = make_celery(self.settings)
+        return self._app
+
+    def grading(self) -> Enqueuer:
+        return Enqueuer(self.app())
+
+    def runs(self) -> RunEnqueuer:
+        return RunEnqueuer(self.app())
+
+    def strength(self) -> StrengthRequester:
+        return StrengthRequester(self.app)

@@ -74,10 +74,8 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
             claim.cases,
             language=claim.language,
             style=claim.style,
-            build_cache=runtime.build_cache,  # a rejudge or a rerun does not compile again
-            sandbox=runtime.sandbox,
             on_case=on_case,
-            interrupts=(SoftTimeLimitExceeded,),
+            **runtime.machinery(),
         )
     except judge.grading.grade.INFRASTRUCTURE_ERRORS:
         store("giving it back", lambda s: repo.release_run(session=s, claim=claim))

@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
+from typing import TypedDict
 
+from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
 from config import Settings
@@ -18,10 +20,18 @@ from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
 
 
+class Machinery(TypedDict):
+    """What a task hands the judge (grade(), run_cases()) besides the work itself."""
+
+    build_cache: BuildCache
+    sandbox: Sandbox
+    interrupts: tuple[type[BaseException], ...]
+
+
 class Runtime:
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        # This worker's first sandbox uid, from its leased block (worker/uid_blocks.py); set
+        # This worker's first sandbox uid, from its leased block (worker/uid_block_lease.py); set
         # at worker start, before the pool forks. None: settings.sandbox_uid_base.
         self.uid_base: int | None = None
         # Where this worker's gradings send their hidden tiers (worker/hidden.py), or None:
@@ -59,3 +69,12 @@ class Runtime:
         that names the same directory: entries are written atomically)."""
         settings = self.settings
         return BuildCache(str(settings.build_cache_path), settings.build_cache_bytes)
+
+    def machinery(self) -> Machinery:
+        """The build cache (a rejudge or a rerun does not compile again), the sandbox, and
+        the task's soft time limit as what interrupts a run."""
+        return Machinery(
+            build_cache=self.build_cache,
+            sandbox=self.sandbox,
+            interrupts=(SoftTimeLimitExceeded,),
+        )

@@ -22,7 +22,7 @@ from celery import Celery, signals
 from judge.sandbox import remove_stale_run_dirs
 from judge.sandbox.workdirs import locked_dir, remove_stale
 from worker.runtime import Runtime
-from worker.uid_blocks import UidBlockLease
+from worker.uid_block_lease import UidBlockLease
 
 log = logging.getLogger(__name__)
 

@@ -1,14 +1,14 @@
 """The strength-report task: the mutation analysis of a problem's current tests, computed in
-the background and cached in the database (`store.strength_reports`), so neither the API nor
-the board editor waits seconds for it.
+the background and cached in the database (`store.repo.strength_reports`), so neither the API
+nor the board editor waits seconds for it.
 
-It runs on the rejudge queue: live submissions are graded first.
+It runs on the rejudge queue: live submissions are graded first. The API sends its requests
+with worker.queue.StrengthRequester and never loads this module.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from celery import Celery
@@ -18,12 +18,11 @@ import judge
 from judge import problems
 from judge.strength.memory import StrengthMemory
 from store import repo
-from store import strength_reports as reports
-from worker.app import REJUDGE_QUEUE, STRENGTH_TASK
-from worker.queue import RETRY_POLICY
+from store.repo import strength_reports as reports
+from worker.app import STRENGTH_TASK
 
-# For annotations only: the API imports this module to request reports, and the runtime
-# (which builds the sandbox) is the worker's.
+# For annotations only: whoever imports this module for `compute` alone (the tests) need not
+# load the sandbox the runtime builds.
 if TYPE_CHECKING:
     from worker.runtime import Runtime
 
@@ -48,34 +47,6 @@ def compute(session: Session, memory: StrengthMemory, request: reports.ReportReq
         return key
     reports.store(session=session, key=key, problem=request.problem, report=data)
     return key
-
-
-class StrengthRequester:
-    """Sends "compute this report" messages (for the API)."""
-
-    def __init__(self, make_app: Callable[[], Celery]) -> None:
-        self._make_app = make_app
-        self._app: Celery | None = None
-
-    def __call__(self, request: reports.ReportRequest) -> bool:
-        try:
-            if self._app is None:
-                self._app = self._make_app()
-            self._app.send_task(
-                STRENGTH_TASK,
-                kwargs={
-                    "problem": request.problem,
-                    "seeds": request.seeds,
-                    "suggestions": request.suggestions,
-                },
-                queue=REJUDGE_QUEUE,
-                retry=True,
-                retry_policy=RETRY_POLICY,
-            )
-        except Exception as exc:  # the next request after LOST_AFTER_S asks again
-            log.warning("could not request the strength report of %s: %s", request.problem, exc)
-            return False
-        return True
 
 
 def register(app: Celery, runtime: Runtime) -> None:

@@ -246,15 +246,13 @@ def grade_job(
             job.source,
             language=job.language,
             style=job.style,
-            build_cache=runtime.build_cache,  # a rejudge or a rerun does not compile again
             hidden_cases=job.hidden_cases,
             seed=job.seed,
             random_count=runtime.settings.random_count,
-            sandbox=runtime.sandbox,
             on_test=on_test,
             max_source_bytes=runtime.settings.max_source_bytes,
-            interrupts=(SoftTimeLimitExceeded,),
             hidden_tier=runtime.hidden_tier,  # None: here, under the phase lock
+            **runtime.machinery(),
         )
     except INFRASTRUCTURE_ERRORS:
         raise

@@ -4,13 +4,12 @@ from __future__ import annotations
 
 from fastapi import APIRouter, HTTPException, status
 
-from api.course_schemas import BoardNotes, BoardReport
 from api.deps import Instructor, SessionDep
 from api.routers.problems import find_problem
-from api.schemas import DbId, Message
+from api.schemas import BoardNotes, BoardReport, DbId, Message
 from store import repo
-from store.board_report import BoardFailures, board_failures, set_notes
 from store.models import Board
+from store.repo.board_report import BoardFailures, board_failures, set_notes
 
 router = APIRouter(tags=["problems"])
 

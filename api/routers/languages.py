@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from api import languages
+from api import offered_languages
 from api.schemas import LanguagePublic
 from judge.languages import all_languages
 
@@ -16,4 +16,4 @@ router = APIRouter(tags=["languages"])
 def list_languages() -> list[LanguagePublic]:
     """Every language the judge knows, `installed` false (and no `version`) when its
     toolchain is missing here: submissions in it get 422."""
-    return [languages.public(language) for language in all_languages().values()]
+    return [offered_languages.public(language) for language in all_languages().values()]

@@ -6,7 +6,7 @@ from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, status
 
-from api import languages
+from api import offered_languages
 from api.deps import Instructor, SessionDep
 from api.markdown import render_markdown
 from api.schemas import (
@@ -95,8 +95,8 @@ def get_problem(slug: str, session: SessionDep) -> ProblemPublic:
         param_types={name: t.name for name, t in module.PARAM_TYPES.items()},
         answer_type=module.ANSWER.name,
         styles=[s.value for s in styles_of(module)],
-        stdio_statement=languages.stdio_statement(module),
-        languages=languages.on_problem(module),
+        stdio_statement=offered_languages.stdio_statement(module),
+        languages=offered_languages.on_problem(module),
         hidden_release_at=repo.hidden_release(session=session, problem=slug),
     )
 

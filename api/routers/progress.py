@@ -12,13 +12,20 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
-from api.course_schemas import ProgressCell, ProgressPublic, ProgressRow
 from api.deps import Instructor, SessionDep
-from api.schemas import Message, Slug, Username, UtcDatetime
+from api.schemas import (
+    Message,
+    ProgressCell,
+    ProgressPublic,
+    ProgressRow,
+    Slug,
+    Username,
+    UtcDatetime,
+)
 from judge import problems
 from judge.verdict import Verdict
 from store import repo
-from store.progress import course_progress
+from store.repo.course_progress import course_progress
 
 router = APIRouter(tags=["course"])
 

@@ -12,20 +12,22 @@ from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Query, Request, status
 
-from api.course_schemas import (
+from api.deps import Instructor, SessionDep, password_slot
+from api.schemas import (
     MAX_BATCH,
     AccountChange,
     AccountsCreate,
     CreatedAccount,
+    DbId,
+    Message,
     NewPassword,
     RosterPage,
     RosterUser,
 )
-from api.deps import Instructor, SessionDep, password_slot
-from api.schemas import DbId, Message
 from api.security import hash_password
-from store import repo, roster
+from store import repo
 from store.models import Role, User
+from store.repo import roster
 
 router = APIRouter(tags=["users"])
 

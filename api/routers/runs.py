@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, HTTPException, Request, Response, status
+from fastapi import APIRouter, Depends, HTTPException, Response, status
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from api.deps import (
     CurrentUser,
     EnqueueRunDep,
+    ServicesDep,
     SessionDep,
     SettingsDep,
     find_run,
@@ -24,7 +25,7 @@ from api.deps import (
     too_many,
 )
 from api.events import Feed
-from api.languages import choose
+from api.offered_languages import choose
 from api.routers.problems import known_problem, validated_case
 from api.schemas import (
     MAX_RUN_CASES,
@@ -184,9 +185,9 @@ run_viewer = stream_viewer("run_id", find_run)
     },
 )
 async def run_events(
-    run_id: DbId, request: Request, viewer: Annotated[User, Depends(run_viewer)]
+    run_id: DbId, services: ServicesDep, viewer: Annotated[User, Depends(run_viewer)]
 ) -> Response:
     """Server-Sent Events, as for a submission: `status` on each change, `case` per finished
     case, then `done` with the same body as GET /runs/{id}, and the stream ends. The streams
     of runs and submissions count together against JUDGE_EVENTS_PER_USER."""
-    return request.app.state.events.response(FEED.name, run_id, viewer)
+    return services.events.response(FEED.name, run_id, viewer)

@@ -17,20 +17,19 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Query, Request, status
+from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.concurrency import run_in_threadpool
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 import judge
-from api.deps import Instructor, SessionDep, SettingsDep
+from api.deps import Instructor, ServicesDep, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, Message
 from judge.strength.analysis import killed_by_fixed_tests
-from judge.strength.memory import StrengthMemory
 from judge.strength.mutants import mutants
 from store import repo
-from store import strength_reports as reports
+from store.repo import strength_reports as reports
 
 router = APIRouter(tags=["strength"])
 
@@ -97,16 +96,6 @@ class StrengthComputing(BaseModel):
     detail: str
 
 
-# -- the app's memory of single-board checks --------------------------------------------------
-def memory(request: Request) -> StrengthMemory:
-    """The app's StrengthMemory, made on first use (called on the event loop: no race)."""
-    state = request.app.state
-    mem = getattr(state, "strength_memory", None)
-    if mem is None:
-        mem = state.strength_memory = StrengthMemory()
-    return mem
-
-
 def _known(slug: str) -> Any:
     module = find_problem(slug)
     if not mutants(slug):
@@ -128,7 +117,7 @@ COMPUTING_RETRY_AFTER_S = 2
 )
 def strength(
     slug: str,
-    request: Request,
+    services: ServicesDep,
     session: SessionDep,
     settings: SettingsDep,
     user: Instructor,
@@ -148,7 +137,7 @@ def strength(
         return row.report
     error = row.error if row is not None and row.status == reports.FAILED else None
     if reports.request(session=session, key=key, problem=slug):
-        request.app.state.request_strength(wanted)
+        services.request_strength(wanted)
     detail = "a worker is computing the report"
     if error:
         detail += f" again (the last attempt failed: {error[:200]})"
@@ -165,13 +154,13 @@ def strength(
     responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
 )
 async def board_kills(
-    slug: str, board_in: BoardCreate, request: Request, session: SessionDep, user: Instructor
+    slug: str, board_in: BoardCreate, services: ServicesDep, session: SessionDep, user: Instructor
 ) -> BoardKills:
     """Which mutants a board would kill if it were added as a hidden board (nothing is saved)."""
     module = _known(slug)
     case = validated_case(module, board_in.input)
     hidden = repo.hidden_cases(session=session, problem=slug)
-    mem = memory(request)
+    mem = services.strength_memory
 
     def work() -> BoardKills:
         with mem.problem_lock(slug):

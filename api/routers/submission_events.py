@@ -7,11 +7,11 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Request, Response
+from fastapi import APIRouter, Depends, Response
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
-from api.deps import find_submission, stream_viewer
+from api.deps import ServicesDep, find_submission, stream_viewer
 from api.events import Feed
 from api.presenters import released, submission_public, test_public
 from api.schemas import DbId, Message
@@ -88,7 +88,7 @@ submission_viewer = stream_viewer("submission_id", find_submission)
     },
 )
 async def events(
-    submission_id: DbId, request: Request, viewer: Annotated[User, Depends(submission_viewer)]
+    submission_id: DbId, services: ServicesDep, viewer: Annotated[User, Depends(submission_viewer)]
 ) -> Response:
     """Server-Sent Events: `status` on each change, `test` per finished test, then `done`
     with the whole result (the same body as GET /submissions/{id}), and the stream ends.
@@ -97,4 +97,4 @@ async def events(
     with the hidden tests' events it shows just before it. A stream ends without a word
     when its viewer is disabled or gets a new password. At most JUDGE_EVENTS_PER_USER
     streams per user are open at once; one more gets 429 with Retry-After."""
-    return request.app.state.events.response(FEED.name, submission_id, viewer)
+    return services.events.response(FEED.name, submission_id, viewer)

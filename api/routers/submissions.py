@@ -18,7 +18,7 @@ from api.deps import (
     find_submission,
     too_many,
 )
-from api.languages import choose
+from api.offered_languages import choose
 from api.presenters import students_view, submission_public, summary_public
 from api.routers.problems import find_problem, known_problem
 from api.schemas import (

@@ -18,7 +18,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, status
+from fastapi import APIRouter, HTTPException, Path, Query, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
 
@@ -26,6 +26,7 @@ from api.deps import (
     CurrentUser,
     Instructor,
     OptionalUser,
+    ServicesDep,
     SessionDep,
     SettingsDep,
     find_submission,
@@ -35,8 +36,9 @@ from api.schemas import BoardCreate, DbId, Message
 from judge import problems
 from judge.grading.plan import plan_size, small_positions
 from judge.verdict import Verdict
-from store import repo, stats
+from store import repo
 from store.models import Role
+from store.repo import stats
 
 router = APIRouter(tags=["web"])
 
@@ -152,10 +154,12 @@ async def explain_test(
 
 
 @router.get("/stats/problems", response_model=list[ProblemStat])
-def problem_stats(request: Request, session: SessionDep, viewer: OptionalUser) -> list[ProblemStat]:
+def problem_stats(
+    services: ServicesDep, session: SessionDep, viewer: OptionalUser
+) -> list[ProblemStat]:
     """Acceptance rate of every problem (public, as the problem list is), and the viewer's
     own standing on it when logged in: each verdict counted as students are shown it."""
-    totals = request.app.state.problem_totals.get(session=session)
+    totals = services.problem_totals.get(session=session)
     mine = stats.standing(session=session, user_id=viewer.id) if viewer else {}
     out = []
     for slug, module in problems.registry().items():
@@ -184,7 +188,7 @@ VERDICT_ORDER = [v.value for v in Verdict if v is not Verdict.SKIPPED]
 )
 def problem_detail_stats(
     slug: str,
-    request: Request,
+    services: ServicesDep,
     session: SessionDep,
     user: Instructor,
     days: Annotated[int, Query(ge=1, le=366, description="UTC days to chart, ending today")] = 30,
@@ -193,7 +197,7 @@ def problem_detail_stats(
     module = find_problem(slug)
     chart = stats.recent_days(days)
     since = stats.day_start(chart[0])
-    detail = request.app.state.stats_cache.get(
+    detail = services.stats_cache.get(
         session=session,
         key=("problem", slug, since),
         compute=lambda s: stats.problem_detail(session=s, problem=slug, since=since),

@@ -17,7 +17,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from api import languages
+from api import offered_languages
 from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
@@ -155,7 +155,8 @@ def problem_page(request: Request, slug: str) -> Response:
     limits = module.LIMITS
     samples = sample_explanations(slug)
     offered = [s.value for s in styles_of(module)]
-    per_language = [language.model_dump() for language in languages.on_problem(module)]
+    per_language = [language.model_dump() for language in offered_languages.on_problem(module)]
+    stdio = offered_languages.stdio_statement(module)
     return page(
         request,
         "problem.html",
@@ -167,7 +168,7 @@ def problem_page(request: Request, slug: str) -> Response:
         styles=offered,
         languages=per_language,
         statement_html=render_markdown(module.STATEMENT),
-        stdio_html=render_markdown(text) if (text := languages.stdio_statement(module)) else None,
+        stdio_html=render_markdown(stdio) if stdio else None,
         page_data={
             "slug": slug,
             "title": module.TITLE,
@@ -213,56 +214,42 @@ def users(request: Request) -> Response:
     return page(request, "users.html", title="Users", nav="instructor", instructor=True)
 
 
-@router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
-def boards(request: Request, slug: str) -> Response:
+def problem_tool(
+    request: Request, slug: str, template: str, heading: str, *, samples: bool = False
+) -> Response:
+    """An instructor's page of one problem (its boards, strength, statistics): titled
+    "`heading` · the problem's title", 404 for a problem the judge does not have. The page's
+    script reads the slug and the title, and with `samples` the sample boards' inputs."""
     module = known_problem(slug)
     if module is None:
         return not_found(request, f"There is no problem called “{slug}”.")
+    data: dict[str, Any] = {"slug": slug, "title": module.TITLE}
+    if samples:
+        data["samples"] = [s["input"] for s in module.SAMPLES]
     return page(
         request,
-        "boards.html",
-        title=f"Hidden boards · {module.TITLE}",
+        template,
+        title=f"{heading} · {module.TITLE}",
         nav="instructor",
         instructor=True,
         problem={"slug": slug, "title": module.TITLE},
-        page_data={
-            "slug": slug,
-            "title": module.TITLE,
-            "samples": [s["input"] for s in module.SAMPLES],
-        },
+        page_data=data,
     )
+
+
+@router.get("/instructor/problems/{slug}/boards", response_class=HTMLResponse)
+def boards(request: Request, slug: str) -> Response:
+    return problem_tool(request, slug, "boards.html", "Hidden boards", samples=True)
 
 
 @router.get("/instructor/problems/{slug}/strength", response_class=HTMLResponse)
 def strength(request: Request, slug: str) -> Response:
-    module = known_problem(slug)
-    if module is None:
-        return not_found(request, f"There is no problem called “{slug}”.")
-    return page(
-        request,
-        "strength.html",
-        title=f"Test strength · {module.TITLE}",
-        nav="instructor",
-        instructor=True,
-        problem={"slug": slug, "title": module.TITLE},
-        page_data={"slug": slug, "title": module.TITLE},
-    )
+    return problem_tool(request, slug, "strength.html", "Test strength")
 
 
 @router.get("/instructor/problems/{slug}/stats", response_class=HTMLResponse)
 def stats(request: Request, slug: str) -> Response:
-    module = known_problem(slug)
-    if module is None:
-        return not_found(request, f"There is no problem called “{slug}”.")
-    return page(
-        request,
-        "stats.html",
-        title=f"Statistics · {module.TITLE}",
-        nav="instructor",
-        instructor=True,
-        problem={"slug": slug, "title": module.TITLE},
-        page_data={"slug": slug, "title": module.TITLE},
-    )
+    return problem_tool(request, slug, "stats.html", "Statistics")
 
 
 @router.get("/favicon.ico", include_in_schema=False)

@@ -15,6 +15,16 @@ and need not know which module holds what:
 - `releases`: the problems' hidden-result release times, and what students are shown now;
 - `limits`: the rate-limit error and its arithmetic.
 
+Modules with one reader each are not re-exported; their callers import them by name
+(`from store.repo import stats`):
+
+- `stats`: the statistics in SQL, and the caches that keep them cheap (the API);
+- `course_progress`: a course's progress table, per student and problem (the API);
+- `roster`: the instructors' side of accounts (the API);
+- `board_report`: how many submissions each hidden board fails, and its notes (the API);
+- `strength_reports`: the strength reports cached in the database (the API and the worker);
+- `uid_blocks`: the registry of sandbox uid blocks the workers lease (the worker).
+
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
 whose functions commit themselves: each is one atomic step of the judging protocol.
 """

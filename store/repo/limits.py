@@ -1,9 +1,15 @@
-"""Rate limits: the error a caller turns into 429, and when the next attempt may come."""
+"""Rate limits: the error a caller turns into 429, when the next attempt may come, and the
+per-user shape that submissions and runs share (lock the user, count their last minute)."""
 
 from __future__ import annotations
 
 import math
 from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from store.models import Run, Submission, User, utcnow
 
 
 class RateLimited(Exception):
@@ -31,3 +37,40 @@ def check_per_minute(recent: list[datetime], per_minute: int, what: str, now: da
         raise RateLimited(
             f"at most {per_minute} {what} per minute; try again in {retry_after} s", retry_after
         )
+
+
+def lock_user(*, session: Session, user_id: int) -> datetime:
+    """Lock the user's row, so that one user's concurrent requests count one after another
+    until the caller commits (SELECT ... FOR UPDATE on PostgreSQL; on SQLite the session's
+    BEGIN IMMEDIATE, see store.db, already holds the database's write lock); returns the
+    time to count from, read after the lock: rows committed while we waited are in the past."""
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    return utcnow()
+
+
+def made_since(
+    *, session: Session, rows: type[Submission] | type[Run], user_id: int, since: datetime
+) -> list[datetime]:
+    """Creation times of the user's `rows` (submissions or runs) after `since`, oldest first."""
+    return list(
+        session.scalars(
+            select(rows.created_at)
+            .where(rows.user_id == user_id, rows.created_at > since)
+            .order_by(rows.created_at)
+        )
+    )
+
+
+def check_rate(
+    *,
+    session: Session,
+    rows: type[Submission] | type[Run],
+    user_id: int,
+    per_minute: int,
+    what: str,
+    now: datetime,
+) -> None:
+    """RateLimited when the user made `per_minute` of `rows` (`what`, e.g. "runs") in the
+    minute before `now`."""
+    recent = made_since(session=session, rows=rows, user_id=user_id, since=now - MINUTE)
+    check_per_minute(recent, per_minute, what, now)

@@ -21,7 +21,7 @@ from sqlalchemy.orm import Session
 
 from store.db import rowcount
 from store.models import Run, RunStatus, User, utcnow
-from store.repo.limits import MINUTE, RateLimited, check_per_minute
+from store.repo.limits import RateLimited, check_rate, lock_user
 from store.repo.live import Progress, ProgressCursor
 from store.repo.submissions import may_see
 
@@ -50,8 +50,7 @@ def create_run_limited(
     up in front of everyone else's on the run lane. The user's row is locked first, so
     concurrent requests count one after another (as for submissions; their rate is a
     separate one)."""
-    session.execute(select(User.id).where(User.id == user_id).with_for_update())
-    now = utcnow()  # after the lock: rows committed while we waited are in the past
+    now = lock_user(session=session, user_id=user_id)
     going = session.scalar(
         select(Run.id)
         .where(Run.user_id == user_id, Run.status.not_in(FINISHED))
@@ -63,14 +62,9 @@ def create_run_limited(
             f"your run {going} is still going: wait for its results, then run again",
             ACTIVE_RUN_RETRY_S,
         )
-    recent = list(
-        session.scalars(
-            select(Run.created_at)
-            .where(Run.user_id == user_id, Run.created_at > now - MINUTE)
-            .order_by(Run.created_at)
-        )
+    check_rate(
+        session=session, rows=Run, user_id=user_id, per_minute=per_minute, what="runs", now=now
     )
-    check_per_minute(recent, per_minute, "runs", now)
     run = Run(
         user_id=user_id,
         problem=problem,

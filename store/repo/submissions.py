@@ -11,7 +11,7 @@ from sqlalchemy import and_, case, func, literal, or_, select, true, tuple_, upd
 from sqlalchemy.orm import Session
 
 from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
-from store.repo.limits import MINUTE, RateLimited, check_per_minute
+from store.repo.limits import RateLimited, check_rate, lock_user, made_since
 from store.repo.live import Progress, ProgressCursor
 from store.repo.releases import StudentsView
 
@@ -62,15 +62,18 @@ def create_submission_limited(
     `per_minute` submissions in the last minute, or `max_unfinished` live submissions still
     queued or running (rejudges an instructor started do not count).
 
-    Check and insert are atomic per user: the user's row is locked first (SELECT ... FOR
-    UPDATE on PostgreSQL; on SQLite the session's BEGIN IMMEDIATE, see store.db, already
-    holds the database's write lock), so concurrent requests of one user count one after
-    another until the caller commits.
+    Check and insert are atomic per user: the user's row is locked first (`lock_user`), so
+    concurrent requests of one user count one after another until the caller commits.
     """
-    session.execute(select(User.id).where(User.id == user_id).with_for_update())
-    now = utcnow()  # after the lock: rows committed while we waited are in the past
-    recent = recent_submission_times(session=session, user_id=user_id, since=now - MINUTE)
-    check_per_minute(recent, per_minute, "submissions", now)
+    now = lock_user(session=session, user_id=user_id)
+    check_rate(
+        session=session,
+        rows=Submission,
+        user_id=user_id,
+        per_minute=per_minute,
+        what="submissions",
+        now=now,
+    )
     # Finished but not yet released to the student counts as waiting: the place freeing
     # when the judging ends would time its hidden tier (the 429 costs nothing to ask).
     unfinished = (
@@ -125,13 +128,7 @@ def queue_position(*, session: Session, submission: Submission) -> int | None:
 
 def recent_submission_times(*, session: Session, user_id: int, since: datetime) -> list[datetime]:
     """Creation times of the user's submissions after `since`, oldest first (rate limiting)."""
-    return list(
-        session.scalars(
-            select(Submission.created_at)
-            .where(Submission.user_id == user_id, Submission.created_at > since)
-            .order_by(Submission.created_at)
-        )
-    )
+    return made_since(session=session, rows=Submission, user_id=user_id, since=since)
 
 
 def get_submission(*, session: Session, submission_id: int) -> Submission | None:

@@ -22,6 +22,7 @@ from sqlalchemy.orm import Session
 from api.deps import get_session
 from api.main import create_app
 from api.security import hash_password
+from api.services import services_of
 from config import Settings
 from store import repo
 from store.migrate import upgrade
@@ -147,7 +148,7 @@ def test_password_hashing_waits_for_a_free_slot(make_app, session) -> None:
         password_hash_concurrency=2, password_hash_wait_s=0.05, login_failures_per_username=2
     )
     password = user(session, "judy")
-    slots = app.state.password_slots
+    slots = services_of(app).password_slots
     assert slots.acquire() and slots.acquire()  # every slot busy (a flood of logins)
     try:
         client = at(app)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from config import Settings
 from store.db import make_engine
-from store.uid_blocks import held_blocks
+from store.repo.uid_blocks import held_blocks
 from tests.service.stack import Stack, service_env, wait_for
 
 REPO = Path(__file__).resolve().parents[2]
@@ -188,7 +188,7 @@ def solution(board):
 
 def test_the_workers_are_identical_replicas() -> None:
     """Nothing in the worker service tells one replica from another: each takes its uid
-    block from the database at start (worker/uid_blocks.py)."""
+    block from the database at start (worker/uid_block_lease.py)."""
     worker = SERVICES["worker"]
     assert not {"container_name", "hostname", "ports"} & set(worker)
     env = worker["environment"]

@@ -31,6 +31,7 @@ from sqlalchemy import Engine, delete, event
 
 from api.main import create_app
 from api.security import create_token, token_user_id
+from api.services import services_of
 from config import Settings
 from store import repo
 from store.db import make_engine, make_session_factory
@@ -75,7 +76,7 @@ class Server:
 
     def __init__(self, settings: Settings) -> None:
         self.app = create_app(settings, enqueue=lambda *args, **kwargs: True)
-        self.hub = self.app.state.events
+        self.hub = services_of(self.app).events
         self.server = uvicorn.Server(
             uvicorn.Config(self.app, log_config=None, timeout_graceful_shutdown=5)
         )
@@ -99,7 +100,7 @@ class Server:
         self.server.should_exit = True
         self.thread.join(WAIT_S)
         self.sock.close()
-        self.app.state.engine.dispose()
+        services_of(self.app).engine.dispose()
 
 
 @pytest.fixture
@@ -612,7 +613,7 @@ def test_a_hundred_open_streams_leave_the_pool_to_other_requests(serve, store, c
     server = serve(events_per_user=per_user)
     students = [store.user() for _ in range(users)]
     subs = [(h, store.submission(h)) for h in students for _ in range(per_user)]
-    engine = server.app.state.engine
+    engine = services_of(server.app).engine
     seen: dict[str, Any] = {"in_use": 0, "max_in_use": 0, "statements": []}
 
     def checkout(*_args) -> None:

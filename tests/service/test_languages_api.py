@@ -16,7 +16,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import create_engine, inspect, text
 from sqlalchemy.orm import Session
 
-from api import languages as api_languages
+from api import offered_languages
 from judge import problems
 from judge.languages import all_languages, styles_of
 from store import repo
@@ -153,7 +153,7 @@ def test_an_unknown_language_or_style_is_422_naming_the_offered_ones(
 
 def test_a_language_whose_toolchain_is_missing_is_422(client, alice, enqueued, monkeypatch) -> None:
     # As if kotlinc were not installed: what version_of caches when the toolchain is missing.
-    monkeypatch.setitem(api_languages._versions, "kotlin", (time.monotonic(), None))
+    monkeypatch.setitem(offered_languages._versions, "kotlin", (time.monotonic(), None))
     refused = submit(client, alice, language="kotlin", source=SOURCES["kotlin"])
     assert refused.status_code == 422
     assert refused.json()["detail"] == (

@@ -26,7 +26,7 @@ from store.migrate import alembic_config, upgrade
 from store.models import Submission, utcnow
 from store.outcome import JudgingOutcome
 from store.release import release_moment, released_moment, student_figures
-from store.stats import TotalsTally
+from store.repo.stats import TotalsTally
 from tests.service.conftest import api_client
 from tests.service.test_api import GOOD, Recorder
 

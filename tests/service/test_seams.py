@@ -1,12 +1,15 @@
-"""The seams between config/, store/ and api/: what each imports, the one hidden-board filter,
-the one rule of who may see a submission, the live-progress poll and the history cursor."""
+"""The seams between config/, store/, api/ and worker/: what each imports, the one hidden-board
+filter, the one rule of who may see a submission, the live-progress poll and the history
+cursor."""
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
 from datetime import UTC, datetime
+from pathlib import Path
 
 import pytest
 from fastapi.exceptions import RequestValidationError
@@ -39,6 +42,29 @@ def test_settings_import_no_other_package_of_the_project():
 def test_the_pages_package_imports_its_modules_at_the_top():
     # `api.web` imported its pages inside install() (a cycle): importing it now loads them.
     assert {"api.web.pages", "api.web.endpoints"} <= modules_loaded_by("import api.web")
+
+
+def worker_imports(path: Path) -> list[str]:
+    """The worker modules a source file imports, anywhere in it (a function's body too)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            found += [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.append(node.module)
+    return [name for name in found if name == "worker" or name.startswith("worker.")]
+
+
+def test_only_the_composition_root_names_a_worker_module():
+    # The API reaches the workers through the senders its Services hold (api/services.py);
+    # create_app fills them, with worker.queue's Celery senders by default.
+    api = Path(__file__).resolve().parents[2] / "api"
+    named = {
+        str(path.relative_to(api.parent)): imports
+        for path in sorted(api.rglob("*.py"))
+        if (imports := worker_imports(path))
+    }
+    assert named == {"api/main.py": ["worker.queue"]}
 
 
 def submit(session: Session, username: str) -> Submission:

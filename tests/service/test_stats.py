@@ -1,4 +1,4 @@
-"""store/stats.py: the statistics in SQL and their cache, on SQLite and PostgreSQL, each test
+"""store/repo/stats.py: the statistics in SQL and their cache, on SQLite and PostgreSQL, each test
 inside a rolled-back transaction."""
 
 from __future__ import annotations
@@ -9,9 +9,10 @@ from datetime import timedelta
 
 from sqlalchemy.orm import Session
 
-from store import repo, stats
+from store import repo
 from store.models import Role, utcnow
 from store.outcome import JudgingOutcome
+from store.repo import stats
 
 
 def graded(session: Session, username: str, problem: str, verdict: str | None) -> int:

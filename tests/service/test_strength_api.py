@@ -21,8 +21,8 @@ from judge.strength.analysis import Killer, killed_by_fixed_tests
 from judge.strength.memory import StrengthMemory
 from judge.strength.mutants import mutants
 from store import repo
-from store import strength_reports as reports
 from store.models import Role, StrengthReport, utcnow
+from store.repo import strength_reports as reports
 from worker.strength import compute
 
 MEMORY = StrengthMemory()  # the worker's memory, shared by the tests as in a worker process

@@ -1,5 +1,5 @@
-"""The registry of sandbox uid blocks (store/uid_blocks.py) and the worker's lease of one
-(worker/uid_blocks.py): two workers never hold the same block; a dead one's comes back."""
+"""The registry of sandbox uid blocks (store/repo/uid_blocks.py) and the worker's lease of one
+(worker/uid_block_lease.py): two workers never hold the same block; a dead one's comes back."""
 
 from __future__ import annotations
 
@@ -12,10 +12,10 @@ from datetime import timedelta
 from sqlalchemy import update
 from sqlalchemy.orm import Session
 
-from store import uid_blocks
 from store.models import SandboxUidBlock, utcnow
-from store.uid_blocks import Holder
-from worker.uid_blocks import is_gone, start_time, this_process
+from store.repo import uid_blocks
+from store.repo.uid_blocks import Holder
+from worker.uid_block_lease import is_gone, start_time, this_process
 
 A = Holder("worker-a", "boot", "pid:[1]", 100, 5)
 B = Holder("worker-b", "boot", "pid:[2]", 100, 5)

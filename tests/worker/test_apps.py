@@ -19,6 +19,7 @@ WORKER_ONLY = (
     "worker.runtime",
     "worker.main",
     "worker.run_lane",
+    "worker.strength",  # the strength report's task: the API sends with worker.queue
     "judge.grading.runs",
     "judge.grading.grade",
     "judge.execution.runners.function",

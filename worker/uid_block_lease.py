@@ -24,9 +24,9 @@ from contextlib import contextmanager
 
 from sqlalchemy.orm import Session
 
-from store import uid_blocks
 from store.db import make_engine, make_session_factory
-from store.uid_blocks import Holder
+from store.repo import uid_blocks
+from store.repo.uid_blocks import Holder
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
