@@ -9,7 +9,7 @@ two threads of one process, two Celery pool processes and a CLI run all exclude 
 and a crashed holder releases its slot automatically.
 
 Containers do not share /run: there, workers on one host get disjoint uid ranges from the
-service's registry instead (worker/uid_blocks.py).
+service's registry instead (worker/uid_block_lease.py).
 """
 
 from __future__ import annotations
