@@ -115,7 +115,7 @@ def test_a_wrong_combination_rule_is_found_below_the_failing_board(sandbox):
     assert found["expected"] == NUMBERGAME.reference(found["case"]) != found["got"]
     assert found["children"] == [
         {"case": c, "expected": NUMBERGAME.reference(c), "got": NUMBERGAME.reference(c)}
-        for c in NUMBERGAME.children(found["case"])
+        for c in NUMBERGAME.game_tree.children(found["case"])
     ]
     assert "how your function combines them" in found["summary"]
     others = [t for t in result.tests if t is not failing]
