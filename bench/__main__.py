@@ -27,7 +27,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
         "--only",
-        choices=("judge", "languages", "service", "load", "workers", "phases"),
+        choices=("judge", "languages", "service", "load", "burst", "workers", "phases"),
         help="run one group",
     )
     args = parser.parse_args()
@@ -52,6 +52,11 @@ def main() -> int:
 
         print("== service under floods (python -m bench --only load)")
         service_load.run(report)
+    if args.only in (None, "burst"):
+        from bench import burst
+
+        print("== a 300-submission burst on PostgreSQL + Redis (python -m bench --only burst)")
+        burst.run(report)
     if args.only in (None, "phases"):
         from bench import phases
 

@@ -1,5 +1,6 @@
 import pytest
 
+from judge.execution.build import BuildCache
 from judge.sandbox import SandboxConfig, make_sandbox
 
 
@@ -9,6 +10,13 @@ def sandbox():
     box = make_sandbox(SandboxConfig(mode="bwrap"))
     assert box.sandboxed
     return box
+
+
+@pytest.fixture(scope="session")
+def build_cache(tmp_path_factory):
+    """One build cache for the session (a private directory of this run's): a source compiled
+    once for a problem, language and style is not compiled again by another test."""
+    return BuildCache(str(tmp_path_factory.mktemp("build-cache")))
 
 
 # Markers follow from what a test uses, so `make test-fast` (no sandbox, database, broker or

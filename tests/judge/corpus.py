@@ -6,9 +6,12 @@ where either is right for a hostile program whose failure mode depends on the ma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from functools import cache
 from pathlib import Path
 
+from judge import problems
+from judge.problems import ProblemSpec
 from judge.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent / "submissions"
@@ -21,6 +24,27 @@ FOLDER_VERDICT = {
     "compile_error": Verdict.CE,
     "memory_limit": Verdict.MLE,
 }
+# A submission that may time out is graded with this limit per test (CPU seconds) instead of
+# its problem's (footholds: 10 s): the judge stops it at the limit and says TLE all the same,
+# without a corpus run spending the problem's full limit on each such file. It is numbergame's
+# own limit, so no problem is graded with a limit shorter than one the judge already uses.
+TLE_TIME_S = 2.0
+
+
+@cache  # one object per problem, so what the judge caches per problem (small tier) is kept
+def short_limit(slug: str) -> ProblemSpec:
+    """The problem `slug` with at most TLE_TIME_S per test; its other limits unchanged."""
+    spec = problems.get(slug)
+    limits = replace(spec.LIMITS, time_s=min(spec.LIMITS.time_s, TLE_TIME_S))
+    return replace(spec, LIMITS=limits)
+
+
+def graded_as(slug: str, expected: frozenset[Verdict]) -> str | ProblemSpec:
+    """What a corpus test hands grade(): the problem, with the short limit when the file may
+    time out (TLE among its expected verdicts)."""
+    return short_limit(slug) if Verdict.TLE in expected else slug
+
+
 # A correct footholds solution (plain minimax) for tests that need one to pass.
 CORRECT = (ROOT / "accepted" / "footholds_minimax.py").read_text()
 

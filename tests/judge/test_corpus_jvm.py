@@ -10,7 +10,7 @@ from judge import problems
 from judge.grading.grade import grade
 from judge.languages import LanguageUnavailable, get_language
 from judge.verdict import Verdict
-from tests.judge.corpus import FOLDER_VERDICT, language_submissions
+from tests.judge.corpus import FOLDER_VERDICT, graded_as, language_submissions
 from tests.judge.test_hostile import (  # noqa: F401 (canary and listener are fixtures)
     WATCHED,
     canary,
@@ -46,20 +46,28 @@ def test_the_corpus_has_what_the_issue_asks_for():
 
 
 @pytest.mark.parametrize("submission", CORPUS, ids=lambda s: s.id)
-def test_jvm_corpus_verdict(submission, sandbox, listener, canary, tmp_path):  # noqa: F811
+def test_jvm_corpus_verdict(
+    submission,
+    sandbox,
+    listener,  # noqa: F811 (a fixture)
+    canary,  # noqa: F811 (a fixture)
+    tmp_path,
+    build_cache,
+):
     if not available(submission.language):
         pytest.skip(f"{submission.language} is not installed")
     if submission.folder != "hostile":
         assert submission.expected == {FOLDER_VERDICT[submission.folder]}, "first line disagrees"
     before = digest([*WATCHED, canary])
     result = grade(
-        submission.problem,
+        graded_as(submission.problem, submission.expected),
         submission.path.read_bytes(),
         seed=20261201,
         random_count=2,
         sandbox=sandbox,
         language=submission.language,
         style=submission.style,
+        build_cache=build_cache,
     )
     assert result.verdict in submission.expected, (
         result.message,

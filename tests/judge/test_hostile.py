@@ -17,7 +17,7 @@ import pytest
 from judge.grading.grade import grade
 from judge.sandbox.config import DEFAULT_SLOTS, DEFAULT_UID_BASE
 from judge.verdict import Verdict
-from tests.judge.corpus import CORRECT, submissions
+from tests.judge.corpus import CORRECT, graded_as, submissions
 from tests.judge.processes import descends_from_us
 
 HOSTILE = submissions("hostile")
@@ -88,7 +88,8 @@ def test_hostile_submission_is_contained(submission, sandbox, listener, canary, 
     before = digest([*WATCHED, canary])
     port = str(listener.getsockname()[1]).encode()
     source = submission.path.read_bytes().replace(LISTENER_PORT, port)
-    result = grade("footholds", source, seed=7, random_count=2, sandbox=sandbox)
+    problem = graded_as(submission.problem, submission.expected)  # footholds
+    result = grade(problem, source, seed=7, random_count=2, sandbox=sandbox)
     assert result.verdict in submission.expected, (
         result.message,
         [(t.verdict.value, t.message[:300]) for t in result.tests],

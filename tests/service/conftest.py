@@ -113,9 +113,25 @@ def started_stack(name: str, kind: str, tmp_path_factory, postgres, redis_main) 
         running.stop()
 
 
-@pytest.fixture(scope="module", params=["embedded", "services"])
+# The stacks a test of the shared `stack` fixture runs on: PostgreSQL + Redis (production's)
+# always, and the embedded defaults (SQLite + the SQLAlchemy broker) too for a test marked
+# `every_stack`: one whose property rests on what differs between them (the broker's delivery,
+# delayed messages and redelivery, the database written and read by several processes at
+# once). The rest would only prove the same code twice. Parametrized by value, so one
+# services stack per module serves both kinds of test.
+STACKS = ("services", "embedded")
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "stack" in metafunc.fixturenames and "stack" not in vars(metafunc.module):
+        every = metafunc.definition.get_closest_marker("every_stack") is not None
+        metafunc.parametrize("stack", STACKS if every else STACKS[:1], indirect=True)
+
+
+@pytest.fixture(scope="module")
 def stack(request, tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    """API + workers + sweeper processes, fresh database, per test module and configuration."""
+    """API + workers + sweeper processes, fresh database, per test module and configuration
+    (request.param: "services" or "embedded", see STACKS)."""
     with started_stack(
         request.param, request.param, tmp_path_factory, postgres, redis_main
     ) as running:

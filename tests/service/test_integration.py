@@ -1,6 +1,8 @@
 """Integration through HTTP with real processes: the API (uvicorn), a Celery worker grading
-with the real judge in the real sandbox, and the sweeper. Runs twice: with the embedded
-defaults (SQLite + SQLAlchemy broker) and with PostgreSQL + Redis."""
+with the real judge in the real sandbox, and the sweeper, on PostgreSQL + Redis (production's).
+The tests marked every_stack run with the embedded defaults (SQLite + SQLAlchemy broker) too:
+the journey end to end, and what rests on the broker or on several processes sharing the
+database (live progress, delayed messages, redelivery after a crash)."""
 
 from __future__ import annotations
 
@@ -22,6 +24,7 @@ TRAP_BOARD = {
 }
 
 
+@pytest.mark.every_stack
 def test_student_journey(stack: Stack) -> None:
     token = stack.register("ada")
     problems = stack.request("GET", "/api/v1/problems", token).json()
@@ -63,6 +66,7 @@ def test_student_journey(stack: Stack) -> None:
     assert stack.request("GET", "/api/v1/submissions", token, params=later).json()["total"] == 0
 
 
+@pytest.mark.every_stack
 def test_live_progress_streams_each_test_then_the_verdict(stack: Stack) -> None:
     token = stack.register("grace")
     sid = stack.submit(token, "footholds", solution("footholds_ok"))
@@ -163,6 +167,7 @@ def test_hidden_boards_judge_later_submissions_and_rejudge_keeps_history(stack: 
         assert deleted.status_code == 204
 
 
+@pytest.mark.every_stack
 def test_one_student_takes_one_grading_slot_at_a_time(stack: Stack) -> None:
     hog, other = stack.register("hog"), stack.register("patient")
     slow = [stack.submit(hog, "footholds", solution("footholds_slow")) for _ in range(3)]
@@ -228,6 +233,7 @@ def test_bad_requests_to_the_running_service(stack: Stack) -> None:
     assert stack.wait_done(token, uploaded.json()["id"])["verdict"] == "AC"
 
 
+@pytest.mark.every_stack
 def test_a_worker_killed_mid_grading_still_gives_exactly_one_verdict(stack: Stack) -> None:
     token = stack.register("turing")
     sid = stack.submit(token, "footholds", solution("footholds_slow"))

@@ -15,13 +15,17 @@ from sqlalchemy import func, select
 from api.security import create_token
 from store import repo
 from store.db import make_engine, make_session_factory
-from store.models import Role, Status, Submission
+from store.models import Judging, Role, Status, Submission
 from tests.service.conftest import started_stack
 from tests.service.stack import Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
 
-BURST = 300
+# Far more than the workers grade within JUDGE_RESEND_AFTER_S (3 s: 2 slots, about a second
+# a grading), so messages wait in the queue for many sweeps. The same burst at 300, with its
+# figures (throughput, submit-to-verdict, lost, duplicated, IE), is `python -m bench --only
+# burst` (bench/burst.py).
+BURST = 40
 
 
 @pytest.fixture(scope="module")
@@ -157,11 +161,19 @@ def test_a_burst_without_faults_is_not_duplicated_by_the_sweeper(stack: Stack) -
             )
         return left == 0
 
-    wait_for(all_done, timeout=900, interval=1, what="the burst to be judged", context=stack.logs)
+    wait_for(all_done, timeout=240, interval=1, what="the burst to be judged", context=stack.logs)
     with factory() as session:
         verdicts = set(session.scalars(select(Submission.verdict).where(Submission.id.in_(ids))))
+        judged = dict(
+            session.execute(
+                select(Judging.submission_id, func.count())
+                .where(Judging.submission_id.in_(ids))
+                .group_by(Judging.submission_id)
+            ).all()
+        )
     engine.dispose()
-    assert verdicts == {"AC"}
+    assert verdicts == {"AC"}  # nothing lost (all done above), no IE, nothing else either
+    assert judged == dict.fromkeys(ids, 1), "a submission of the burst was judged twice"
     resent = [
         int(sid)
         for line in re.findall(
@@ -172,8 +184,9 @@ def test_a_burst_without_faults_is_not_duplicated_by_the_sweeper(stack: Stack) -
     ]
     received = log_text(stack, "worker").count("] received") - received_before
     extra = received - BURST
-    assert len(resent) <= BURST // 100, f"the sweeper resent {len(resent)}: {sorted(resent)}"
-    assert extra <= BURST // 100, f"{received} deliveries for {BURST} submissions"
+    # None resent, none delivered twice (0 of 300 when this test ran 300: README, Reliability).
+    assert resent == [], f"the sweeper resent {len(resent)}: {sorted(resent)}"
+    assert extra == 0, f"{received} deliveries for {BURST} submissions"
 
 
 def test_the_log_has_no_unhandled_exceptions(stack: Stack) -> None:
