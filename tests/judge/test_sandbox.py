@@ -570,8 +570,9 @@ report(**out)
 # -- cleanup ----------------------------------------------------------------------------------
 
 
-def our_zombies() -> list[int]:
-    found = []
+def our_children() -> dict[int, str]:
+    """This process's children: pid -> state ("Z" for a zombie)."""
+    found = {}
     for pid in os.listdir("/proc"):
         if not pid.isdigit():
             continue
@@ -579,9 +580,15 @@ def our_zombies() -> list[int]:
             stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         except OSError:
             continue
-        if stat[0] == "Z" and int(stat[1]) == os.getpid():
-            found.append(int(pid))
+        if int(stat[1]) == os.getpid():
+            found[int(pid)] = stat[0]
     return found
+
+
+def zombies_since(before: dict[int, str]) -> list[int]:
+    """Zombies among the children started since `before`: what the runs in between left. A
+    child an earlier test started (and reaps in its own time) is not theirs."""
+    return [pid for pid, state in our_children().items() if state == "Z" and pid not in before]
 
 
 def test_no_process_left_after_a_run(sandbox):
@@ -598,12 +605,13 @@ for _ in range(3):
         os._exit(0)
 time.sleep(0.3)
 """
+    before = our_children()
     outcome, reports = run(sandbox, code)
     assert outcome.exit_code == 0
     uid = reports[0]["uid"]
     if uid != os.getuid():
         assert [p for p in pids_of_uid(uid) if descends_from_us(p)] == []
-    assert our_zombies() == []
+    assert zombies_since(before) == []
 
 
 def test_no_process_or_zombie_left_after_a_kill(sandbox):
@@ -616,16 +624,18 @@ for _ in range(4):
         time.sleep(120)
 time.sleep(120)
 """
+    before = our_children()
     outcome, reports = run(sandbox, code, limits=limits)
     assert outcome.limit == "wall"
     uid = reports[0]["uid"]
     if uid != os.getuid():
         assert [p for p in pids_of_uid(uid) if descends_from_us(p)] == []
-    assert our_zombies() == []
+    assert zombies_since(before) == []
 
 
 def test_many_consecutive_runs_including_killed_ones(sandbox):
     quick = RunLimits(cpu_s=5, wall_s=0.3, memory_bytes=128 << 20)
+    before = our_children()
     for i in range(60):
         if i % 10 == 0:  # killed at the wall limit: the sandbox's pid 1 is orphaned to us
             outcome, _ = run(sandbox, "import time; time.sleep(10)", limits=quick)
@@ -633,7 +643,7 @@ def test_many_consecutive_runs_including_killed_ones(sandbox):
         else:
             r = one(sandbox, "report(i=int(ARGS[0]))", [str(i)])
             assert r == {"i": i}
-    assert our_zombies() == []
+    assert zombies_since(before) == []
 
 
 def test_concurrent_runs_get_different_uids(sandbox):
