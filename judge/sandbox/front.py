@@ -53,6 +53,17 @@ class RunOutcome:
     output_refused: str | None = None
 
 
+def _limit_of_death(code: int, oom_killed: bool) -> str | None:
+    """The limit a process died of when the judge's own watch had not seen it yet: the
+    cgroup's memory, or the RLIMIT_CPU the sandbox set (SIGXCPU, or bwrap's init reporting it
+    as 128 + SIGXCPU), which on a busy machine can fire before the next CPU poll."""
+    if oom_killed:
+        return "memory"
+    if code in (-signal.SIGXCPU, 128 + signal.SIGXCPU):
+        return "cpu"
+    return None
+
+
 class Process:
     """One sandboxed run in progress; use as a context manager so it is always cleaned up."""
 
@@ -276,7 +287,7 @@ class Process:
         self.outcome = RunOutcome(
             exit_code=code if code >= 0 else None,
             signal=-code if code < 0 else None,
-            limit=self._limit or ("memory" if usage.oom_killed else None),
+            limit=self._limit or _limit_of_death(code, usage.oom_killed),
             output=bytes(self._output),
             cpu_s=usage.cpu_s,
             wall_s=time.monotonic() - self._started,

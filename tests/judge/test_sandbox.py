@@ -118,6 +118,15 @@ while True: pass
     assert not outcome.notes, outcome.notes  # cgroups are available on the judge machines
 
 
+def test_a_death_by_the_cpu_rlimit_is_the_cpu_limit(sandbox):
+    # RLIMIT_CPU's SIGXCPU can land before the judge's next CPU poll on a busy machine: it is
+    # still the CPU limit (TLE), not a crash (RE). Sent here by the process itself, at once.
+    outcome, _ = run(sandbox, "import signal\nos.kill(os.getpid(), signal.SIGXCPU)\n")
+    assert outcome.limit == "cpu", outcome
+    plain, _ = run(sandbox, "import signal\nos.kill(os.getpid(), signal.SIGSEGV)\n")
+    assert plain.limit is None, plain
+
+
 def test_tree_is_capped_at_one_cpu(sandbox):
     code = """
 import os, time
