@@ -222,7 +222,8 @@ class _Grading:
         if hidden:
             self.result.hidden_after_ms = round((time.monotonic() - self.started) * 1000, 3)
         if hidden and self.send_hidden is not None:
-            for k, outcome in enumerate(self._sent_away(program, spread.cases)):
+            sent = self._sent_away(self.send_hidden, program, spread.cases)
+            for k, outcome in enumerate(sent):
                 if not judge_one(k, outcome):
                     break
             return
@@ -243,7 +244,9 @@ class _Grading:
         runner.run(spread.cases, judge_one, spread.resume)
         self.deadline += runner.phase_wait_s  # waiting for the phase lock is not its time
 
-    def _sent_away(self, program: Program, cases: list[dict[str, Any]]) -> list[Outcome]:
+    def _sent_away(
+        self, send: SendHiddenTier, program: Program, cases: list[dict[str, Any]]
+    ) -> list[Outcome]:
         """The hidden tier run by a host of its own (judge/grading/hidden_tier.py)."""
         tier = HiddenTier(
             self.module.SLUG,
@@ -254,8 +257,7 @@ class _Grading:
             self.time_s,
             max(self.deadline - time.monotonic(), 0.0),
         )
-        assert self.send_hidden is not None
-        return self.send_hidden(tier)[: len(cases)]
+        return send(tier)[: len(cases)]
 
     def _answer_of(self, index: int) -> Any:
         test, pending = self.planned[index], self.expected[index]
