@@ -38,6 +38,16 @@ def solution(name: str) -> str:
     return text
 
 
+def loopback_client(base_url: str, timeout: float = 30) -> httpx.Client:
+    """An HTTP client for a service under test. Its idle connections expire well before
+    uvicorn's (5 s, as httpx's default does): with equal expiries a request sent on a
+    connection the server is closing that instant is reset (ReadError), as a test that spent
+    a few seconds in the browser between two requests saw."""
+    return httpx.Client(
+        base_url=base_url, timeout=timeout, limits=httpx.Limits(keepalive_expiry=2.0)
+    )
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -93,7 +103,7 @@ class Stack:
         self.base_url = f"http://127.0.0.1:{self.port}"
         self.procs: dict[str, subprocess.Popen] = {}
         self.admin = ("teacher", "teacher-" + os.urandom(6).hex())
-        self.http = httpx.Client(base_url=self.base_url, timeout=30)
+        self.http = loopback_client(self.base_url)
 
     # ---- processes ------------------------------------------------------------------------
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.service.stack import REPO, free_port, solution, wait_for
+from tests.service.stack import REPO, free_port, loopback_client, solution, wait_for
 
 pytestmark = pytest.mark.sandbox
 
@@ -41,7 +41,7 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
             context=log.read_text,
         )
         assert f"http://127.0.0.1:{port}" in log.read_text()
-        client = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+        client = loopback_client(f"http://127.0.0.1:{port}")
 
         def up() -> bool:
             try:
