@@ -55,7 +55,7 @@ def test_jvm_corpus_verdict(
     build_cache,
 ):
     if not available(submission.language):
-        pytest.skip(f"{submission.language} is not installed")
+        pytest.fail(f"{submission.language} is required and not installed (make setup installs it)")
     if submission.folder != "hostile":
         assert submission.expected == {FOLDER_VERDICT[submission.folder]}, "first line disagrees"
     before = digest([*WATCHED, canary])

@@ -233,7 +233,7 @@ def language_layouts(name: str) -> dict[str, Layout]:
     try:
         language.version()
     except LanguageUnavailable:
-        pytest.skip(f"{name} is not installed")
+        pytest.fail(f"{name} is required and not installed (make setup installs it)")
     build = language.build_command(FOOTHOLDS, Style.FUNCTION, b"")
     run = language.run_command(request())
     assert build.layout is not None and run.layout is not None
