@@ -21,12 +21,12 @@ from sqlalchemy.orm import Session
 
 from api.deps import get_session
 from api.main import create_app
-from api.security import hash_password
 from api.services import services_of
 from config import Settings
 from store import repo
 from store.migrate import upgrade
 from store.models import LoginAttempt, Role, utcnow
+from tests.service.conftest import stored_hash
 
 SECRET = "accounts-test-secret-" + "w" * 32
 REPO = Path(__file__).resolve().parents[2]
@@ -59,7 +59,7 @@ def user(session: Session, name: str) -> str:
     """Create a student; its password."""
     password = "password-" + name
     repo.create_user(
-        session=session, username=name, password_hash=hash_password(password), role=Role.STUDENT
+        session=session, username=name, password_hash=stored_hash(password), role=Role.STUDENT
     )
     session.commit()
     return password

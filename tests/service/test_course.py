@@ -17,11 +17,12 @@ from sqlalchemy.orm import Session
 from api.accounts import upsert_user
 from api.deps import get_session
 from api.main import create_app
-from api.security import create_token, hash_password
+from api.security import create_token
 from config import Settings
 from store import repo
 from store.models import Role, Status, User
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
+from tests.service.conftest import stored_hash
 
 SECRET = "course-test-secret-" + "c" * 32
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -40,7 +41,7 @@ def client(session: Session, db_engine) -> Iterator[TestClient]:
 
 def account(session: Session, name: str, role: Role = Role.STUDENT) -> tuple[User, dict]:
     user = repo.create_user(
-        session=session, username=name, password_hash=hash_password("pw-" + name), role=role
+        session=session, username=name, password_hash=stored_hash("pw-" + name), role=role
     )
     session.commit()
     token = create_token(user_id=user.id, secret=SECRET, minutes=5)

@@ -14,12 +14,13 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis.generation.modes import GenerationMode
 
 from api.main import create_app
-from api.security import create_token, hash_password
+from api.security import create_token
 from config import Settings
 from store import repo
 from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role
+from tests.service.conftest import stored_hash
 
 SECRET = "schema-test-secret-" + "y" * 32
 HEADERS: dict[str, str] = {}
@@ -42,7 +43,7 @@ def api_schema(tmp_path_factory):
         teacher = repo.create_user(
             session=session,
             username="teacher",
-            password_hash=hash_password("teacher-pw"),
+            password_hash=stored_hash("teacher-pw"),
             role=Role.INSTRUCTOR,
         )
         submission = repo.create_submission(

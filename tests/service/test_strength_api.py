@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from api.deps import get_session
 from api.main import create_app
-from api.security import create_token, hash_password
+from api.security import create_token
 from config import Settings
 from judge import problems
 from judge.strength.analysis import Killer, killed_by_fixed_tests
@@ -23,6 +23,7 @@ from judge.strength.mutants import mutants
 from store import repo
 from store.models import Role, StrengthReport, utcnow
 from store.repo import strength_reports as reports
+from tests.service.conftest import stored_hash
 from worker.strength import compute
 
 MEMORY = StrengthMemory()  # the worker's memory, shared by the tests as in a worker process
@@ -72,7 +73,7 @@ def computed_report(client, session, requested, url: str, headers) -> dict:
 
 def login(session: Session, name: str, role: Role) -> dict[str, str]:
     user = repo.create_user(
-        session=session, username=name, password_hash=hash_password("pw-" + name), role=role
+        session=session, username=name, password_hash=stored_hash("pw-" + name), role=role
     )
     session.commit()
     return {"Authorization": f"Bearer {create_token(user_id=user.id, secret=SECRET, minutes=5)}"}
