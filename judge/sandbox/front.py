@@ -25,6 +25,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -47,6 +48,9 @@ class RunOutcome:
     output: bytes = b""  # stdout + stderr, up to the cap
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    # Time the run waited for a CPU that other work held (Process.cpu_wait_seconds), or None
+    # where it cannot be measured.
+    cpu_wait_s: float | None = None
     peak_memory_bytes: int = 0
     notes: list[str] = field(default_factory=list)
     # Why /box/out did not come out (Command.writable), or None; see outputs.py.
@@ -91,6 +95,10 @@ class Process:
         self._unterminated_last_line = unterminated_last_line
         self._started = time.monotonic()
         self._next_poll = 0.0  # when read_result next checks the tree's CPU and memory
+        # (time, waiting so far) at each reading of the waiting, for cpu_wait_since; bounded:
+        # losing the oldest only makes the waiting counted smaller.
+        self._wait_readings: deque[tuple[float, float]] = deque(maxlen=4096)
+        self._waited: float | None = None  # the last reading
         self._buffer = bytearray()
         self._results_total = 0
         self._output = bytearray()
@@ -141,8 +149,9 @@ class Process:
             if now - self._started >= self._limits.wall_s:
                 self._hit("wall")
                 continue
-            # The tree's CPU and memory, once per poll interval while waiting (not before every
-            # line of a run answering one test at a time: each check reads the cgroup).
+            # The tree's CPU, memory and waiting, once per poll interval while waiting (not
+            # before every line of a run answering one test at a time: each check reads the
+            # cgroup).
             if now >= self._next_poll:
                 self._next_poll = now + self._jail.poll_interval
                 cpu = self.cpu_seconds()
@@ -152,6 +161,7 @@ class Process:
                 if self._jail.memory_exceeded():
                     self._hit("memory")
                     continue
+                self.cpu_wait_seconds()  # a reading every poll, for cpu_wait_since
             if now >= deadline:
                 raise TimeoutError
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
@@ -165,6 +175,32 @@ class Process:
     def cpu_seconds(self) -> float | None:
         """CPU used so far by the whole process tree, or None where it cannot be measured."""
         return self._jail.cpu_seconds(self._popen.pid)
+
+    def cpu_wait_seconds(self) -> float | None:
+        """Time the whole process tree has waited for a CPU that other work held since the
+        run started, at least (processes.WaitClock), or None where it cannot be measured."""
+        proven = self._read_wait()
+        return None if proven is None else max(proven, 0.0)
+
+    def cpu_wait_since(self, since: float) -> float | None:
+        """The same since `since` (a time.monotonic()), counted from the first reading at or
+        after it (read_result takes one every poll interval while it waits)."""
+        proven = self._read_wait()
+        if proven is None:
+            return None
+        readings = self._wait_readings
+        while readings[0][0] < since:  # the last reading is this one: never emptied
+            readings.popleft()
+        return max(proven - readings[0][1], 0.0)
+
+    def _read_wait(self) -> float | None:
+        # What the jail proves may go down (WaitClock): kept as it is, so that the difference
+        # of two readings is proven too.
+        proven = self._jail.cpu_wait_seconds(self._popen.pid)
+        if proven is not None:
+            self._waited = max(proven, 0.0)
+            self._wait_readings.append((time.monotonic(), proven))
+        return proven
 
     # -- writing -------------------------------------------------------------------------
     def write_input(self, data: bytes) -> None:
@@ -265,6 +301,7 @@ class Process:
                 self.phase_fd = None
 
     def _finish(self, grace: float) -> RunOutcome:
+        self.cpu_wait_seconds()  # a last reading while its tasks are there (else the last one)
         self._close_input()  # a driver waiting for its next test reads EOF and ends
         end = time.monotonic() + grace
         while self._popen.poll() is None and (left := end - time.monotonic()) > 0:
@@ -291,6 +328,7 @@ class Process:
             output=bytes(self._output),
             cpu_s=usage.cpu_s,
             wall_s=time.monotonic() - self._started,
+            cpu_wait_s=self._waited,
             peak_memory_bytes=usage.peak_memory_bytes,
             notes=list(self._jail.notes),
         )
