@@ -12,7 +12,8 @@ fd number is substituted for "{results_fd}" in the arguments), stdout and stderr
 capped pipe, stdin is closed. A command with `input_pipe` also gets a pipe the judge writes
 to as it goes ("{input_fd}"; `write_input` never waits, `close_input` ends it). Whole-tree
 wall, CPU, memory, process and output limits are enforced from outside, and everything is
-killed and reaped when the run ends.
+killed and reaped when the run ends. The wall limit counts only the run's CPU and its time
+asleep or blocked, not time it waited for a CPU that other work held (limits.WallBound).
 """
 
 from __future__ import annotations
@@ -31,9 +32,9 @@ from pathlib import Path
 
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig, default_python
-from judge.sandbox.errors import OverlongLine, SandboxUnavailable
+from judge.sandbox.errors import MachineBusy, OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import make_jail
-from judge.sandbox.limits import RunLimits
+from judge.sandbox.limits import RunLimits, WallBound
 from judge.sandbox.outputs import OutputRefused, collect_output
 from judge.sandbox.phase import PhaseLock, default_phase_dir
 from judge.sandbox.processes import Jail
@@ -95,6 +96,8 @@ class Process:
         self._unterminated_last_line = unterminated_last_line
         self._started = time.monotonic()
         self._next_poll = 0.0  # when read_result next checks the tree's CPU and memory
+        self._wall = WallBound(limits.wall_s)
+        self._wall_due = self._started + limits.wall_s  # when the wall bound is next asked
         # (time, waiting so far) at each reading of the waiting, for cpu_wait_since; bounded:
         # losing the oldest only makes the waiting counted smaller.
         self._wait_readings: deque[tuple[float, float]] = deque(maxlen=4096)
@@ -146,13 +149,10 @@ class Process:
                     return line
                 return None
             now = time.monotonic()
-            if now - self._started >= self._limits.wall_s:
-                self._hit("wall")
-                continue
             # The tree's CPU, memory and waiting, once per poll interval while waiting (not
             # before every line of a run answering one test at a time: each check reads the
-            # cgroup).
-            if now >= self._next_poll:
+            # cgroup), and when the wall limit is due.
+            if now >= self._next_poll or now >= self._wall_due:
                 self._next_poll = now + self._jail.poll_interval
                 cpu = self.cpu_seconds()
                 if cpu is not None and cpu >= self._limits.cpu_s:
@@ -161,11 +161,25 @@ class Process:
                 if self._jail.memory_exceeded():
                     self._hit("memory")
                     continue
-                self.cpu_wait_seconds()  # a reading every poll, for cpu_wait_since
+                waited = self.cpu_wait_seconds()  # a reading every poll, for cpu_wait_since
+                if now >= self._wall_due and self._wall_reached(now, waited, cpu):
+                    self._hit("wall")
+                    continue
             if now >= deadline:
                 raise TimeoutError
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
-            self._pump(min(deadline, self._started + self._limits.wall_s, self._next_poll) - now)
+            self._pump(min(deadline, self._wall_due, self._next_poll) - now)
+
+    def _wall_reached(self, now: float, waited: float | None, cpu: float | None) -> bool:
+        """Whether the run's charged time reached the wall limit; if not, when to ask again
+        (the time it waited for a CPU moves the limit on). MachineBusy past the cap."""
+        try:
+            more = self._wall.wait_more(now - self._started, waited, cpu)
+        except MachineBusy:
+            self.kill()
+            raise
+        self._wall_due = now + more
+        return more <= 0
 
     def buffered_lines(self) -> int:
         """Complete lines already taken from the results channel and not yet returned: the
