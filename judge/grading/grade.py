@@ -242,7 +242,7 @@ class _Grading:
         )
         self.runners.append(runner)
         runner.run(spread.cases, judge_one, spread.resume)
-        self.deadline += runner.phase_wait_s  # waiting for the phase lock is not its time
+        self.deadline += runner.waited_s  # waiting for the phase lock or a CPU is not its time
 
     def _sent_away(
         self, send: SendHiddenTier, program: Program, cases: list[dict[str, Any]]

@@ -181,6 +181,11 @@ class Process:
         self._wall_due = now + more
         return more <= 0
 
+    @property
+    def started(self) -> float:
+        """When the process was started (time.monotonic())."""
+        return self._started
+
     def buffered_lines(self) -> int:
         """Complete lines already taken from the results channel and not yet returned: the
         rest of a burst (a program printing its answers at once)."""

@@ -126,6 +126,7 @@ class StdioRunner(Runner):
                     proc.kill()
                     return len(cases)
             result = proc.finish(grace=1.0)
+        self._credit_cpu_wait(result.cpu_wait_s)
         self.notes.extend(n for n in result.notes if n not in self.notes)
         peak_kb = result.peak_memory_bytes // 1024
         self.peak_memory_kb = max(self.peak_memory_kb, peak_kb)
