@@ -52,6 +52,7 @@ class RunOutcome:
     # Time the run waited for a CPU that other work held (Process.cpu_wait_seconds), or None
     # where it cannot be measured.
     cpu_wait_s: float | None = None
+    limit_s: float | None = None  # the bound of `limit` when it is "cpu" or "wall"
     peak_memory_bytes: int = 0
     notes: list[str] = field(default_factory=list)
     # Why /box/out did not come out (Command.writable), or None; see outputs.py.
@@ -340,14 +341,16 @@ class Process:
                 break
         usage = self._jail.finish(self._popen)
         code = self._popen.returncode
+        limit = self._limit or _limit_of_death(code, usage.oom_killed)
         self.outcome = RunOutcome(
             exit_code=code if code >= 0 else None,
             signal=-code if code < 0 else None,
-            limit=self._limit or _limit_of_death(code, usage.oom_killed),
+            limit=limit,
             output=bytes(self._output),
             cpu_s=usage.cpu_s,
             wall_s=time.monotonic() - self._started,
             cpu_wait_s=self._waited,
+            limit_s={"cpu": self._limits.cpu_s, "wall": self._limits.wall_s}.get(limit or ""),
             peak_memory_bytes=usage.peak_memory_bytes,
             notes=list(self._jail.notes),
         )

@@ -176,6 +176,11 @@ def death(result: RunOutcome) -> tuple[Verdict, str]:
         return Verdict.MLE, "memory limit exceeded"
     if result.limit in ("output", "results"):
         return Verdict.OLE, "output limit exceeded"
+    if result.limit in ("cpu", "wall") and result.limit_s is not None:
+        if result.limit == "cpu":
+            return Verdict.TLE, cpu_used(result.cpu_s, result.limit_s)
+        used = time_used(result.wall_s, result.cpu_wait_s, result.cpu_s)
+        return Verdict.TLE, f"no answer within {result.limit_s:g} s: {used}"
     if result.limit in ("cpu", "wall"):
         return Verdict.TLE, "time limit exceeded"
     if result.signal is not None:
