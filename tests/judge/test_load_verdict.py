@@ -16,8 +16,10 @@ import pytest
 
 from judge import problems
 from judge.grading.grade import INFRASTRUCTURE_ERRORS, grade
-from judge.sandbox import MachineBusy, RunLimits
+from judge.sandbox import MachineBusy, RunLimits, processes
+from judge.sandbox.cgroups import RunCgroup
 from judge.sandbox.limits import BUSY_CAP_FACTOR, WallBound, charged_s
+from judge.sandbox.processes import WaitClock
 from judge.verdict import GradeResult, Verdict
 
 NUMBERGAME = problems.get("numbergame")
@@ -91,6 +93,48 @@ def test_a_wall_bound_waits_out_the_waiting_up_to_its_cap_then_the_machine_is_bu
         bound.wait_more(wall_s=6.0, cpu_wait_s=5.0, cpu_s=0.4)
     # Not a verdict: the worker gives the grading back and retries it.
     assert isinstance(MachineBusy("busy"), INFRASTRUCTURE_ERRORS)
+
+
+# -- the measurement -------------------------------------------------------------------------
+S = 1_000_000_000  # ns
+
+
+def test_the_waiting_is_a_tasks_delay_less_what_the_run_itself_may_have_made_it_wait(
+    monkeypatch,
+):
+    stats = {1: (1 * S, 3 * S), 2: (S // 2, 2 * S)}  # tid -> (on a CPU, waiting for one)
+    monkeypatch.setattr(processes, "schedstat_ns", stats.get)
+    clock = WaitClock()
+    clock.note([1, 2])
+    # Task 1 waited 3 s, of which task 2's 0.5 s of CPU and 0.25 s of throttling may be the
+    # run's own doing: task 2's 2 s could all be task 1's CPU.
+    assert clock.waited(run_cpu_s=1.5, throttled_s=0.25) == pytest.approx(2.25)
+    del stats[1]  # task 1 ended: what it waited still counts
+    clock.note([1, 2])
+    assert clock.waited(run_cpu_s=1.5, throttled_s=0.25) == pytest.approx(2.25)
+    assert clock.waited(run_cpu_s=2.5, throttled_s=0.25) == pytest.approx(1.25)  # a sibling ran
+
+
+def test_the_threads_and_the_throttling_of_a_cgroup_are_read_in_v1_and_v2(tmp_path):
+    cpu, cpuacct, unified = (tmp_path / name for name in ("cpu", "cpuacct", "unified"))
+    for directory in (cpu, cpuacct, unified):
+        directory.mkdir()
+    (cpu / "tasks").write_text("11\n12\n")
+    (cpu / "cpu.stat").write_text("nr_periods 5\nnr_throttled 2\nthrottled_time 250000000\n")
+    v1 = RunCgroup(1, {"cpu": str(cpu), "cpuacct": str(cpuacct)}, [])
+    assert v1.threads() == [11, 12] and v1.throttled_seconds() == 0.25
+    no_quota = RunCgroup(1, {"cpuacct": str(cpuacct)}, [])
+    assert no_quota.throttled_seconds() == 0.0
+    (unified / "cgroup.threads").write_text("21\n22\n23\n")
+    (unified / "cpu.stat").write_text(
+        "usage_usec 900000\nuser_usec 800000\nnr_throttled 1\nthrottled_usec 500000\n"
+    )
+    v2 = RunCgroup(2, {c: str(unified) for c in ("cpu", "memory", "pids")}, [])
+    try:
+        assert v2.threads() == [21, 22, 23] and v2.throttled_seconds() == 0.5
+        assert v2.cpu_seconds() == 0.9
+    finally:
+        v2.remove()
 
 
 # -- the sandbox -----------------------------------------------------------------------------
