@@ -102,7 +102,7 @@ class Process:
         # (time, waiting so far) at each reading of the waiting, for cpu_wait_since; bounded:
         # losing the oldest only makes the waiting counted smaller.
         self._wait_readings: deque[tuple[float, float]] = deque(maxlen=4096)
-        self._waited: float | None = None  # the last reading
+        self._waited: float | None = None  # the most any reading proved
         self._buffer = bytearray()
         self._results_total = 0
         self._output = bytearray()
@@ -199,8 +199,7 @@ class Process:
     def cpu_wait_seconds(self) -> float | None:
         """Time the whole process tree has waited for a CPU that other work held since the
         run started, at least (processes.WaitClock), or None where it cannot be measured."""
-        proven = self._read_wait()
-        return None if proven is None else max(proven, 0.0)
+        return None if self._read_wait() is None else self._waited
 
     def cpu_wait_since(self, since: float) -> float | None:
         """The same since `since` (a time.monotonic()), counted from the first reading at or
@@ -214,11 +213,11 @@ class Process:
         return max(proven - readings[0][1], 0.0)
 
     def _read_wait(self) -> float | None:
-        # What the jail proves may go down (WaitClock): kept as it is, so that the difference
-        # of two readings is proven too.
+        # What the jail proves may go down (WaitClock): a reading is kept as it is, so that
+        # the difference of two is proven too, and the most any proved is the run's.
         proven = self._jail.cpu_wait_seconds(self._popen.pid)
         if proven is not None:
-            self._waited = max(proven, 0.0)
+            self._waited = max(self._waited or 0.0, proven)
             self._wait_readings.append((time.monotonic(), proven))
         return proven
 
