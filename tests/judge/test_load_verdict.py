@@ -9,8 +9,9 @@ import os
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import TypeVar
 
 import pytest
 
@@ -70,6 +71,21 @@ def busy_machine() -> Iterator[None]:
 
 def graded(source: str, sandbox) -> GradeResult:
     return grade(ONE_SECOND, source, seed=1, random_count=0, sandbox=sandbox, diagnose=False)
+
+
+T = TypeVar("T")
+
+
+def as_the_worker_does(attempt: Callable[[], T], retried: list[str], tries: int = 3) -> T:
+    """`attempt()`, again when the machine was too busy to judge it (MachineBusy: the worker
+    retries the grading later; here at once). Past the cap only on a machine far busier than
+    busy_machine() alone makes it, e.g. with a test suite running beside: `retried` says."""
+    for _ in range(tries - 1):
+        try:
+            return attempt()
+        except MachineBusy as exc:
+            retried.append(str(exc))
+    return attempt()
 
 
 # -- the rule --------------------------------------------------------------------------------
@@ -161,9 +177,13 @@ def test_a_runs_own_processes_queued_behind_each_other_do_not_count_as_waiting(s
 def test_a_whole_run_under_its_wall_limit_in_cpu_is_not_cut_short_by_load(sandbox):
     limits = RunLimits(cpu_s=5, wall_s=1.0, memory_bytes=128 << 20)
     code = "import time\nend = time.process_time() + 0.7\nwhile time.process_time() < end:\n"
+    retried: list[str] = []
     with busy_machine():
-        outcomes = [run_alone(sandbox, code + "    pass\n", limits) for _ in range(3)]
-    assert [(o.limit, o.exit_code) for o in outcomes] == [(None, 0)] * 3, outcomes
+        outcomes = [
+            as_the_worker_does(lambda: run_alone(sandbox, code + "    pass\n", limits), retried)
+            for _ in range(2)
+        ]
+    assert [(o.limit, o.exit_code) for o in outcomes] == [(None, 0)] * 2, (outcomes, retried)
     assert max(o.wall_s for o in outcomes) > limits.wall_s, outcomes  # the load did slow it
     asleep = run_alone(sandbox, "import time\ntime.sleep(5)\n", limits)
     assert asleep.limit == "wall" and asleep.wall_s < 2.0, asleep
@@ -174,12 +194,14 @@ def test_a_whole_run_under_its_wall_limit_in_cpu_is_not_cut_short_by_load(sandbo
 def test_a_solution_under_the_limit_is_accepted_however_busy_the_machine(sandbox):
     # 0.65 s of CPU on the first call, a 1 s limit: accepted, whatever else the machine runs.
     # Before the rule, this load made it TLE (its wall time went past the 1.7 s guard).
-    results = []
+    retried: list[str] = []
     with busy_machine():
-        for _ in range(10):
-            results.append(graded(SPINS_UNDER_THE_LIMIT, sandbox))
+        results = [
+            as_the_worker_does(lambda: graded(SPINS_UNDER_THE_LIMIT, sandbox), retried)
+            for _ in range(10)
+        ]
     firsts = [r.tests[0] for r in results]
-    assert [r.verdict for r in results] == [Verdict.AC] * 10, [t.message for t in firsts]
+    assert [r.verdict for r in results] == [Verdict.AC] * 10, ([t.message for t in firsts], retried)
     assert all(t.time_ms < 1000 for t in firsts), firsts
     assert max(t.wall_ms for t in firsts) > GUARD_S * 1000, firsts  # the old guard would fire
 
