@@ -80,7 +80,8 @@ def grade(
     language whose toolchain is missing LanguageUnavailable. `build_cache`: where compiled
     programs are kept between gradings (None: compiled afresh, nothing kept).
     Raises one of INFRASTRUCTURE_ERRORS when the sandbox itself cannot run (no free slot,
-    bubblewrap failing, out of processes): nothing was decided, so the caller may retry; and
+    bubblewrap failing, out of processes) or the machine was too busy to judge a test's time
+    (MachineBusy): nothing was decided, so the caller may retry; and
     whatever `on_test` raises, as it is. Any other failure of the judge is an IE verdict.
     `diagnose`: search below the first failing visible test for where the bug is
     (judge.diagnosis.probe); it costs up to DIAGNOSIS_BUDGET_S on a failing submission.
@@ -242,7 +243,7 @@ class _Grading:
         )
         self.runners.append(runner)
         runner.run(spread.cases, judge_one, spread.resume)
-        self.deadline += runner.phase_wait_s  # waiting for the phase lock is not its time
+        self.deadline += runner.waited_s  # waiting for the phase lock or a CPU is not its time
 
     def _sent_away(
         self, send: SendHiddenTier, program: Program, cases: list[dict[str, Any]]

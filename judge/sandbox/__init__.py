@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig, default_python
-from judge.sandbox.errors import OverlongLine, SandboxUnavailable
+from judge.sandbox.errors import MachineBusy, OverlongLine, SandboxUnavailable
 from judge.sandbox.limits import RunLimits
 
 if TYPE_CHECKING:
@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "Command",
+    "MachineBusy",
     "OverlongLine",
     "Process",
     "RunLimits",

@@ -28,7 +28,14 @@ from judge.sandbox.layout import (
     warm_page_cache,
 )
 from judge.sandbox.limits import RunLimits, Usage
-from judge.sandbox.processes import Jail, our_children, pids_of_uid, reap, set_child_subreaper
+from judge.sandbox.processes import (
+    Jail,
+    WaitClock,
+    our_children,
+    pids_of_uid,
+    reap,
+    set_child_subreaper,
+)
 from judge.sandbox.seccomp import UnsupportedArch, build_filter
 from judge.sandbox.slots import NoFreeSlot, Slot, SlotPool
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
@@ -73,6 +80,7 @@ class BwrapJail(Jail):
         self._sandbox_init: int | None = None
         self._init_reaped = False
         self._cgroup: RunCgroup | None = None
+        self._wait_clock = WaitClock()
         self._killed = False
         self._finished = False
         self.ended_clean = False
@@ -290,6 +298,18 @@ class BwrapJail(Jail):
         if self.config.as_root:
             return self._uid_cpu_seconds()
         return None
+
+    def cpu_wait_seconds(self, pid: int) -> float | None:
+        """Waiting for a CPU (processes.WaitClock) needs the run's threads: its cgroup's."""
+        group = self._cgroup
+        tids = None if group is None or group.removed else group.threads()
+        if group is None or tids is None:
+            return None
+        self._wait_clock.note(tids)
+        cpu, throttled = group.cpu_seconds(), group.throttled_seconds()
+        if cpu is None or throttled is None:
+            return None
+        return self._wait_clock.waited(cpu, throttled)
 
     def _uid_cpu_seconds(self) -> float:
         """Degraded whole-tree CPU: every live process of the slot uid (a /proc scan)."""

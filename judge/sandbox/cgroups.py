@@ -10,7 +10,10 @@ ever starts is accounted and bounded:
   `memory.events` oom_kill);
 - pids: `pids.max`;
 - cpu: usage of the whole tree (v1 `cpuacct.usage`, v2 `cpu.stat` usage_usec), and the tree
-  capped at one CPU with a CFS quota, so it cannot beat the CPU limit by using every core.
+  capped at one CPU with a CFS quota, so it cannot beat the CPU limit by using every core; its
+  threads (v1 `tasks`, v2 `cgroup.threads`) and the time the quota held it back (`cpu.stat`
+  throttled_time in v1, throttled_usec in v2), for how long it waited for a CPU
+  (processes.WaitClock).
 
 Cheap to poll: a read of one small file each. Nothing here is started at import time.
 """
@@ -127,6 +130,27 @@ class RunCgroup:
         d = self._dir("cpuacct")
         text = self._cpu_stat(d + "/cpuacct.usage") if d else None
         return None if not text else int(text) / 1e9
+
+    def threads(self) -> list[int] | None:
+        """The host ids of every thread in the group, or None when they cannot be listed."""
+        d = self._dir("cpu") or self._dir("cpuacct") or self._dir("pids")
+        text = _read(d + ("/cgroup.threads" if self.version == 2 else "/tasks")) if d else None
+        try:
+            return None if text is None else [int(tid) for tid in text.split()]
+        except ValueError:
+            return None
+
+    def throttled_seconds(self) -> float | None:
+        """How long the one-CPU quota held the group back (summed over CPUs), or None when
+        it cannot be read. Without the cpu controller there is no quota, so none."""
+        d = self._dir("cpu")
+        if d is None:
+            return 0.0
+        if self.version == 2:
+            usec = _keyed(self._cpu_stat(d + "/cpu.stat"), "throttled_usec")
+            return None if usec is None else usec / 1e6
+        ns = _keyed(_read(d + "/cpu.stat"), "throttled_time")
+        return None if ns is None else ns / 1e9
 
     def oom_kills(self) -> int:
         d = self._dir("memory")

@@ -12,7 +12,8 @@ fd number is substituted for "{results_fd}" in the arguments), stdout and stderr
 capped pipe, stdin is closed. A command with `input_pipe` also gets a pipe the judge writes
 to as it goes ("{input_fd}"; `write_input` never waits, `close_input` ends it). Whole-tree
 wall, CPU, memory, process and output limits are enforced from outside, and everything is
-killed and reaped when the run ends.
+killed and reaped when the run ends. The wall limit counts only the run's CPU and its time
+asleep or blocked, not time it waited for a CPU that other work held (limits.WallBound).
 """
 
 from __future__ import annotations
@@ -25,14 +26,15 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import deque
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig, default_python
-from judge.sandbox.errors import OverlongLine, SandboxUnavailable
+from judge.sandbox.errors import MachineBusy, OverlongLine, SandboxUnavailable
 from judge.sandbox.jail import make_jail
-from judge.sandbox.limits import RunLimits
+from judge.sandbox.limits import RunLimits, WallBound
 from judge.sandbox.outputs import OutputRefused, collect_output
 from judge.sandbox.phase import PhaseLock, default_phase_dir
 from judge.sandbox.processes import Jail
@@ -47,6 +49,10 @@ class RunOutcome:
     output: bytes = b""  # stdout + stderr, up to the cap
     cpu_s: float = 0.0
     wall_s: float = 0.0
+    # Time the run waited for a CPU that other work held (Process.cpu_wait_seconds), or None
+    # where it cannot be measured.
+    cpu_wait_s: float | None = None
+    limit_s: float | None = None  # the bound of `limit` when it is "cpu" or "wall"
     peak_memory_bytes: int = 0
     notes: list[str] = field(default_factory=list)
     # Why /box/out did not come out (Command.writable), or None; see outputs.py.
@@ -91,6 +97,12 @@ class Process:
         self._unterminated_last_line = unterminated_last_line
         self._started = time.monotonic()
         self._next_poll = 0.0  # when read_result next checks the tree's CPU and memory
+        self._wall = WallBound(limits.wall_s)
+        self._wall_due = self._started + limits.wall_s  # when the wall bound is next asked
+        # (time, waiting so far) at each reading of the waiting, for cpu_wait_since; bounded:
+        # losing the oldest only makes the waiting counted smaller.
+        self._wait_readings: deque[tuple[float, float]] = deque(maxlen=4096)
+        self._waited: float | None = None  # the most any reading proved
         self._buffer = bytearray()
         self._results_total = 0
         self._output = bytearray()
@@ -138,12 +150,10 @@ class Process:
                     return line
                 return None
             now = time.monotonic()
-            if now - self._started >= self._limits.wall_s:
-                self._hit("wall")
-                continue
-            # The tree's CPU and memory, once per poll interval while waiting (not before every
-            # line of a run answering one test at a time: each check reads the cgroup).
-            if now >= self._next_poll:
+            # The tree's CPU, memory and waiting, once per poll interval while waiting (not
+            # before every line of a run answering one test at a time: each check reads the
+            # cgroup), and when the wall limit is due.
+            if now >= self._next_poll or now >= self._wall_due:
                 self._next_poll = now + self._jail.poll_interval
                 cpu = self.cpu_seconds()
                 if cpu is not None and cpu >= self._limits.cpu_s:
@@ -152,10 +162,30 @@ class Process:
                 if self._jail.memory_exceeded():
                     self._hit("memory")
                     continue
+                waited = self.cpu_wait_seconds()  # a reading every poll, for cpu_wait_since
+                if now >= self._wall_due and self._wall_reached(now, waited, cpu):
+                    self._hit("wall")
+                    continue
             if now >= deadline:
                 raise TimeoutError
             # Wake for input, the caller's deadline, the wall limit, or a CPU poll.
-            self._pump(min(deadline, self._started + self._limits.wall_s, self._next_poll) - now)
+            self._pump(min(deadline, self._wall_due, self._next_poll) - now)
+
+    def _wall_reached(self, now: float, waited: float | None, cpu: float | None) -> bool:
+        """Whether the run's charged time reached the wall limit; if not, when to ask again
+        (the time it waited for a CPU moves the limit on). MachineBusy past the cap."""
+        try:
+            more = self._wall.wait_more(now - self._started, waited, cpu)
+        except MachineBusy:
+            self.kill()
+            raise
+        self._wall_due = now + more
+        return more <= 0
+
+    @property
+    def started(self) -> float:
+        """When the process was started (time.monotonic())."""
+        return self._started
 
     def buffered_lines(self) -> int:
         """Complete lines already taken from the results channel and not yet returned: the
@@ -165,6 +195,31 @@ class Process:
     def cpu_seconds(self) -> float | None:
         """CPU used so far by the whole process tree, or None where it cannot be measured."""
         return self._jail.cpu_seconds(self._popen.pid)
+
+    def cpu_wait_seconds(self) -> float | None:
+        """Time the whole process tree has waited for a CPU that other work held since the
+        run started, at least (processes.WaitClock), or None where it cannot be measured."""
+        return None if self._read_wait() is None else self._waited
+
+    def cpu_wait_since(self, since: float) -> float | None:
+        """The same since `since` (a time.monotonic()), counted from the first reading at or
+        after it (read_result takes one every poll interval while it waits)."""
+        proven = self._read_wait()
+        if proven is None:
+            return None
+        readings = self._wait_readings
+        while readings[0][0] < since:  # the last reading is this one: never emptied
+            readings.popleft()
+        return max(proven - readings[0][1], 0.0)
+
+    def _read_wait(self) -> float | None:
+        # What the jail proves may go down (WaitClock): a reading is kept as it is, so that
+        # the difference of two is proven too, and the most any proved is the run's.
+        proven = self._jail.cpu_wait_seconds(self._popen.pid)
+        if proven is not None:
+            self._waited = max(self._waited or 0.0, proven)
+            self._wait_readings.append((time.monotonic(), proven))
+        return proven
 
     # -- writing -------------------------------------------------------------------------
     def write_input(self, data: bytes) -> None:
@@ -265,6 +320,7 @@ class Process:
                 self.phase_fd = None
 
     def _finish(self, grace: float) -> RunOutcome:
+        self.cpu_wait_seconds()  # a last reading while its tasks are there (else the last one)
         self._close_input()  # a driver waiting for its next test reads EOF and ends
         end = time.monotonic() + grace
         while self._popen.poll() is None and (left := end - time.monotonic()) > 0:
@@ -284,13 +340,16 @@ class Process:
                 break
         usage = self._jail.finish(self._popen)
         code = self._popen.returncode
+        limit = self._limit or _limit_of_death(code, usage.oom_killed)
         self.outcome = RunOutcome(
             exit_code=code if code >= 0 else None,
             signal=-code if code < 0 else None,
-            limit=self._limit or _limit_of_death(code, usage.oom_killed),
+            limit=limit,
             output=bytes(self._output),
             cpu_s=usage.cpu_s,
             wall_s=time.monotonic() - self._started,
+            cpu_wait_s=self._waited,
+            limit_s={"cpu": self._limits.cpu_s, "wall": self._limits.wall_s}.get(limit or ""),
             peak_memory_bytes=usage.peak_memory_bytes,
             notes=list(self._jail.notes),
         )

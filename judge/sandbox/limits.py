@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from judge.sandbox.errors import MachineBusy
+
 
 @dataclass(frozen=True)
 class RunLimits:
@@ -33,3 +35,46 @@ class Usage:
     cpu_s: float = 0.0
     peak_memory_bytes: int = 0
     oom_killed: bool = False
+
+
+# How long a run may be kept past a wall bound while the machine is too busy to give it the
+# CPU it asks for, as a multiple of the bound. A run owed the whole of its CPU limit finishes
+# within it while it gets more than about a quarter of a CPU (a test's guard, 1.2x its limit
+# + 0.5 s, is capped at 3.6x + 1.5 s): 3 runnable tasks a core, a 2-core machine at load 6, is
+# fine. Past it the run ends as MachineBusy and is retried later, rather than holding a
+# grading slot longer still for a verdict the machine cannot give fairly.
+BUSY_CAP_FACTOR = 3.0
+
+
+def charged_s(wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> float:
+    """The wall time that counts against a run: all of it but the time it waited for a CPU
+    that other work held (None: not measured, so all of it), and never less than the CPU it
+    used. What is left is its CPU and its time asleep or blocked."""
+    waited = max(cpu_wait_s or 0.0, 0.0)
+    return max(wall_s - waited, cpu_s or 0.0)
+
+
+@dataclass(frozen=True)
+class WallBound:
+    """A bound on a run's wall time that only its CPU and its time asleep count against
+    (charged_s): time spent waiting for a CPU that other work held moves it on, up to
+    BUSY_CAP_FACTOR times the bound in wall time."""
+
+    bound_s: float
+
+    @property
+    def cap_s(self) -> float:
+        return self.bound_s * BUSY_CAP_FACTOR
+
+    def wait_more(self, wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> float:
+        """How much longer to wait before asking again: 0 once the charged time reached the
+        bound. Raises MachineBusy once the wall time reached the cap first."""
+        left = self.bound_s - charged_s(wall_s, cpu_wait_s, cpu_s)
+        if left <= 0:
+            return 0.0
+        if wall_s >= self.cap_s:
+            raise MachineBusy(
+                f"the machine is too busy: a run waited {cpu_wait_s or 0.0:.1f} s for a CPU "
+                f"and reached {wall_s:.1f} s of wall time on a {self.bound_s:g} s bound"
+            )
+        return min(left, self.cap_s - wall_s)

@@ -1,5 +1,6 @@
 """Processes of a run: the unconfined jail (a plain child with rlimits, for development), and
-the /proc helpers every jail needs to account for, kill and reap what a run started.
+the /proc helpers every jail needs to account for, kill and reap what a run started,
+including how long a run waited for a CPU that other work held (WaitClock).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ import resource
 import signal
 import subprocess
 import time
+from collections.abc import Iterable
 
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits, Usage
@@ -74,6 +76,11 @@ class Jail:
         except (OSError, IndexError, ValueError):
             return None
 
+    def cpu_wait_seconds(self, pid: int) -> float | None:
+        """Time the run has waited for a CPU that other work held since it started, at least
+        (WaitClock), or None when it cannot be measured: unconfined, its tree is not known."""
+        return None
+
     def memory_exceeded(self) -> bool:
         return False
 
@@ -89,6 +96,55 @@ class Jail:
             self._usage_before.ru_utime + self._usage_before.ru_stime
         )
         return Usage(cpu_s=max(cpu, 0.0), peak_memory_bytes=after.ru_maxrss * 1024)
+
+
+class WaitClock:
+    """How long a run has waited for a CPU that other work held, at least.
+
+    The kernel counts, per task, its time on a CPU and its time runnable but waiting for one
+    (the run delay): /proc/<tid>/schedstat, fields 1 and 2, in ns. A task's delay is time
+    other work held its CPU, plus time a task of the same run held it, plus time the run's
+    own CPU quota held it back (throttling: a tree using more than one CPU at once waits for
+    itself). The last two are no more than its siblings' CPU and the run's throttled time,
+    so for any one task
+
+        waited >= delay + its own CPU - the whole run's CPU - the run's throttled time
+
+    and nothing of that can be time every task of the run slept: the task was runnable. The
+    best task's is taken (kept when it ends: its count goes with it). For a single-threaded
+    program it is its run delay exactly; a run whose tasks queue behind each other gains
+    nothing from it, and a sibling's CPU only lowers it (so it may go down).
+    """
+
+    def __init__(self) -> None:
+        self._longest_ns = 0  # the most one task of the run has been on a CPU or queued for one
+
+    def note(self, tids: Iterable[int]) -> None:
+        """Read the run's tasks (before the run's CPU: what it uses meanwhile only counts
+        against the waiting)."""
+        for tid in tids:
+            stat = schedstat_ns(tid)
+            if stat is not None:
+                self._longest_ns = max(self._longest_ns, stat[0] + stat[1])
+
+    def waited(self, run_cpu_s: float, throttled_s: float) -> float:
+        """The waiting proven so far, given the run's CPU and throttled time since noted."""
+        return self._longest_ns / 1e9 - run_cpu_s - throttled_s
+
+
+def schedstat_ns(tid: int) -> tuple[int, int] | None:
+    """Task `tid`'s time on a CPU and time runnable but waiting for one, since it began."""
+    try:
+        fd = os.open(f"/proc/{tid}/schedstat", os.O_RDONLY | os.O_CLOEXEC)
+    except OSError:
+        return None  # ended between the listing and the read
+    try:
+        fields = os.read(fd, 256).split()
+        return int(fields[0]), int(fields[1])
+    except (OSError, IndexError, ValueError):
+        return None
+    finally:
+        os.close(fd)
 
 
 def set_child_subreaper() -> bool:

@@ -19,6 +19,7 @@ from judge.execution.budget import HIDDEN_STARTUP_S, STARTUP_S
 from judge.execution.program import Program
 from judge.problems import ProblemSpec
 from judge.sandbox import Process, RunOutcome, Sandbox
+from judge.sandbox.limits import charged_s
 from judge.verdict import Verdict
 
 # Where the cases handed over together with case k end (exclusive): cases with nothing to hide
@@ -91,8 +92,11 @@ class Runner:
         self.start_s = language.time_extra_s  # per process, on its first test
         self.deadline = deadline  # time.monotonic() at which the whole budget ends
         # Time its processes waited for their phase (judge/sandbox/phase.py) before they
-        # started: not the submission's, so it moves the deadline on.
+        # started, and for a CPU that other work held while they ran (Process.cpu_wait_seconds):
+        # not the submission's, so it moves the deadline on.
         self.phase_wait_s = 0.0
+        self.cpu_wait_s = 0.0
+        self._credited_s = 0.0  # of the current process's waiting for a CPU
         self.capture_output = capture_output
         # The cases hold hidden input: the runs take the hidden phase (judge/sandbox/phase.py)
         # and get no wall time to spend asleep before their first answer (a hidden tier's
@@ -130,9 +134,24 @@ class Runner:
         """One sandboxed process from test `start`; returns where the next one starts."""
         raise NotImplementedError
 
+    @property
+    def waited_s(self) -> float:
+        """Time its processes waited for the machine: not the submission's."""
+        return self.phase_wait_s + self.cpu_wait_s
+
     def _waited(self, proc: Process) -> None:
+        """A process started, after waiting for its phase."""
         self.phase_wait_s += proc.phase_wait_s
         self.deadline += proc.phase_wait_s
+        self._credited_s = 0.0
+
+    def _credit_cpu_wait(self, waited_s: float | None) -> None:
+        """The current process has waited `waited_s` for a CPU that other work held, since it
+        started (None: not measured): what was not credited yet moves the deadline on."""
+        if waited_s is not None and waited_s > self._credited_s:
+            self.cpu_wait_s += waited_s - self._credited_s
+            self.deadline += waited_s - self._credited_s
+            self._credited_s = waited_s
 
 
 def out_of_budget(start: int, count: int, judge_one: Callable[[int, Outcome], bool]) -> None:
@@ -157,6 +176,11 @@ def death(result: RunOutcome) -> tuple[Verdict, str]:
         return Verdict.MLE, "memory limit exceeded"
     if result.limit in ("output", "results"):
         return Verdict.OLE, "output limit exceeded"
+    if result.limit in ("cpu", "wall") and result.limit_s is not None:
+        if result.limit == "cpu":
+            return Verdict.TLE, cpu_used(result.cpu_s, result.limit_s)
+        used = time_used(result.wall_s, result.cpu_wait_s, result.cpu_s)
+        return Verdict.TLE, f"no answer within {result.limit_s:g} s: {used}"
     if result.limit in ("cpu", "wall"):
         return Verdict.TLE, "time limit exceeded"
     if result.signal is not None:
@@ -167,6 +191,20 @@ def death(result: RunOutcome) -> tuple[Verdict, str]:
         # segfault, an abort): said plainly, as the signal.
         return Verdict.RE, f"the process was killed by signal {signal_name(code - 128)}"
     return Verdict.RE, f"the process exited with code {code}"
+
+
+def cpu_used(cpu_s: float, limit_s: float) -> str:
+    """What a TLE of the CPU limit says."""
+    return f"used {cpu_s:.2f} s of CPU (limit {limit_s:g} s)"
+
+
+def time_used(wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> str:
+    """What a TLE of a wall bound says was used: the CPU, and the rest of the time charged
+    (limits.charged_s), which the process spent asleep or blocked. Figures measured outside
+    the sandbox only."""
+    cpu = cpu_s or 0.0
+    asleep = charged_s(wall_s, cpu_wait_s, cpu_s) - cpu
+    return f"{cpu:.2f} s of CPU used, {asleep:.1f} s asleep or blocked"
 
 
 def signal_name(number: int) -> str:

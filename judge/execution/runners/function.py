@@ -9,6 +9,11 @@ later test, nor do a later test's work during an earlier call. A test that times
 process gets its verdict and the run resumes in a fresh sandbox at the next test. Expected answers
 never enter the sandbox: the driver reports answers, and every figure or text it reports is
 validated, bounded and sanitised here.
+
+Time: a test whose CPU is over its limit is TLE when it answers; one that does not answer is
+stopped at a guard above the limit (GUARD_FACTOR, GUARD_EXTRA_S) that counts only its CPU and
+its time asleep or blocked (limits.charged_s): time it waited for a CPU that other work held
+moves the guard on, up to its cap (then MachineBusy, unless its CPU is over the limit already).
 """
 
 from __future__ import annotations
@@ -26,11 +31,20 @@ from judge.execution.runners.base import (
     Outcome,
     Runner,
     Together,
+    cpu_used,
     death,
+    time_used,
 )
 from judge.languages.base import RunRequest
-from judge.sandbox import OverlongLine, Process, RunLimits
+from judge.sandbox import MachineBusy, OverlongLine, Process, RunLimits
+from judge.sandbox.limits import WallBound
 from judge.verdict import Verdict
+
+# A test's wall guard: its CPU limit times this, plus GUARD_EXTRA_S (a start, a pause for the
+# judge to read the report), of time charged (CPU, or asleep or blocked).
+GUARD_FACTOR = 1.2
+GUARD_EXTRA_S = 0.5
+MIN_WAIT_S = 0.01  # the shortest wait between two looks at a test's time
 
 # Errors a driver reports for running out of memory, in each language's words.
 MEMORY_ERRORS = frozenset(
@@ -54,6 +68,23 @@ def parse_report(line: bytes) -> dict[str, Any]:
 
 
 MAX_REPORTED = 1e12  # larger "seconds" or "KiB" than any real run: a forged report
+
+
+class _TimeUp(Exception):
+    """A test (or the loading) ran out of time: what it used, and which bound it reached
+    ("cpu", "wall" or "budget")."""
+
+    def __init__(self, bound: str, wall_s: float, cpu_s: float | None, waited_s: float | None):
+        super().__init__(bound)
+        self.bound, self.wall_s, self.cpu_s, self.waited_s = bound, wall_s, cpu_s, waited_s
+
+    def used(self, cpu_limit_s: float) -> str:
+        """What was used, against which bound: a TLE's message."""
+        if self.bound == "cpu":
+            return cpu_used(self.cpu_s or 0.0, cpu_limit_s)
+        if self.bound == "budget":
+            return "the submission's total time budget ran out"
+        return time_used(self.wall_s, self.waited_s, self.cpu_s)
 
 
 def _number(report: Mapping[str, Any], key: str) -> float:
@@ -80,8 +111,7 @@ class FunctionRunner(Runner):
         self._limit_s = self.time_s  # the current test's limit
 
     def _run_from(self, cases, start, remaining, judge_one) -> int:
-        program, count, capture = self.program, len(cases), self.capture_output
-        language, name = program.language, program.language.source_name
+        program, capture, language = self.program, self.capture_output, self.program.language
         limits = language.run_limits(
             RunLimits(cpu_s=remaining, wall_s=remaining + 1.0, memory_bytes=self.memory_mb << 20)
         )
@@ -97,56 +127,63 @@ class FunctionRunner(Runner):
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
         self._limit_s = self.time_s + self.start_s
-        with proc:
-            try:
-                ready = self._read(proc, min(self.startup_s + self._limit_s, remaining))
-            except TimeoutError:
-                proc.kill()
-                return self._fail_rest(
-                    start,
-                    count,
-                    Outcome(Verdict.TLE, f"{name} did not finish loading in time"),
-                    judge_one,
-                )
-            except answers.MalformedReport as exc:
-                proc.kill()
-                outcome = Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})")
-                return self._fail_rest(start, count, outcome, judge_one)
-            if ready is None:
-                outcome = self._died(proc, 0.0)
-                outcome.message = f"the process died while loading {name}: " + outcome.message
-                return self._fail_rest(start, count, outcome, judge_one)
-            event = ready.get("event")
-            if event == "compile_error" and not self.compile_checked:
-                raise CompileError(answers.clean_text(ready.get("message"), 2000))
-            if event == "load_error":
-                return self._fail_rest(
-                    start,
-                    count,
-                    Outcome(
-                        Verdict.RE,
-                        f"{name} raised an exception while loading: " + _error_text(ready),
-                    ),
-                    judge_one,
-                )
-            if event != "ready":
-                return self._fail_rest(
-                    start,
-                    count,
-                    Outcome(Verdict.RE, "the process wrote an unexpected report"),
-                    judge_one,
-                )
-            self.compile_checked = True
-            tests.feed(start)
-            for index in range(start, count):
-                outcome = self._one(proc, tests, index)
-                self._limit_s = self.time_s
-                keep_going = judge_one(index, outcome)
-                if not keep_going:
-                    return count
-                if outcome.fatal:
-                    proc.kill()  # gone already, or spent: judge_one may say its rest is moot
-                    return index + 1
+        try:
+            with proc:
+                return self._tests_of(proc, tests, cases, start, judge_one)
+        finally:  # the time it waited for a CPU that other work held moves the deadline on
+            self._credit_cpu_wait(proc.outcome.cpu_wait_s if proc.outcome else None)
+
+    def _tests_of(self, proc: Process, tests: _Tests, cases, start: int, judge_one) -> int:
+        """The tests of one process from `start`; returns where the next process starts."""
+        count, name = len(cases), self.program.language.source_name
+        # Loading counts against the first test's CPU, and may take the start allowed on top.
+        try:
+            ready = self._read_in_time(
+                proc, proc.started, self._limit_s, self.startup_s + self._limit_s
+            )
+        except _TimeUp as up:
+            proc.kill()
+            message = f"{name} did not finish loading in time: {up.used(self._limit_s)}"
+            return self._fail_rest(start, count, Outcome(Verdict.TLE, message), judge_one)
+        except answers.MalformedReport as exc:
+            proc.kill()
+            outcome = Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})")
+            return self._fail_rest(start, count, outcome, judge_one)
+        if ready is None:
+            outcome = self._died(proc, 0.0)
+            outcome.message = f"the process died while loading {name}: " + outcome.message
+            return self._fail_rest(start, count, outcome, judge_one)
+        event = ready.get("event")
+        if event == "compile_error" and not self.compile_checked:
+            raise CompileError(answers.clean_text(ready.get("message"), 2000))
+        if event == "load_error":
+            return self._fail_rest(
+                start,
+                count,
+                Outcome(
+                    Verdict.RE,
+                    f"{name} raised an exception while loading: " + _error_text(ready),
+                ),
+                judge_one,
+            )
+        if event != "ready":
+            return self._fail_rest(
+                start,
+                count,
+                Outcome(Verdict.RE, "the process wrote an unexpected report"),
+                judge_one,
+            )
+        self.compile_checked = True
+        tests.feed(start)
+        for index in range(start, count):
+            outcome = self._one(proc, tests, index)
+            self._limit_s = self.time_s
+            keep_going = judge_one(index, outcome)
+            if not keep_going:
+                return count
+            if outcome.fatal:
+                proc.kill()  # gone already, or spent: judge_one may say its rest is moot
+                return index + 1
         return count
 
     def _read(self, proc: Process, timeout: float) -> dict[str, Any] | None:
@@ -155,6 +192,41 @@ class FunctionRunner(Runner):
         except OverlongLine as exc:
             raise answers.MalformedReport(str(exc)) from None
         return None if line is None else parse_report(line)
+
+    def _read_in_time(
+        self, proc: Process, began: float, cpu_limit_s: float, guard_s: float
+    ) -> dict[str, Any] | None:
+        """The next report, waited for while the test (or the loading) begun at `began` may
+        still be in time: _TimeUp once its charged time (limits.charged_s: its CPU and its time
+        asleep or blocked) reached `guard_s`, or the budget ran out. Time it waited for a CPU
+        that other work held moves the guard on, up to its cap: then MachineBusy, unless its
+        CPU is over `cpu_limit_s` already (TLE however busy the machine), and the budget's
+        deadline (Runner.cpu_wait_s)."""
+        guard = WallBound(guard_s)
+        wait = guard_s
+        while True:
+            try:
+                return self._read(proc, max(min(wait, self.deadline - time.monotonic()), 0.0))
+            except TimeoutError:
+                pass
+            now = time.monotonic()
+            wall = now - began
+            total = proc.cpu_seconds()
+            cpu = None if total is None else max(total - self._cpu_mark, 0.0)
+            self._credit_cpu_wait(proc.cpu_wait_seconds())
+            waited = proc.cpu_wait_since(began)
+            over = cpu is not None and cpu > cpu_limit_s
+            try:
+                more = guard.wait_more(wall, waited, cpu)
+            except MachineBusy:
+                if not over:
+                    raise
+                more = 0.0
+            if more <= 0:
+                raise _TimeUp("cpu" if over else "wall", wall, cpu, waited)
+            if self.deadline <= now:
+                raise _TimeUp("budget", wall, cpu, waited)
+            wait = max(more, MIN_WAIT_S)
 
     def _tree_cpu(self, proc: Process, claimed: float, wall: float) -> float:
         """CPU of this test: the whole process tree's usage since the last report, measured
@@ -181,20 +253,16 @@ class FunctionRunner(Runner):
         process works on it while this answer is checked."""
         began = time.monotonic()
         limit_s = self._limit_s
-        timeout = min(limit_s * 1.2 + 0.5, max(self.deadline - began, 0.0))
         try:
-            report = self._read(proc, timeout)
-        except TimeoutError:
-            wall = time.monotonic() - began
-            cpu = self._tree_cpu(proc, 0.0, wall)  # what it used before the kill, not zero
+            guard_s = limit_s * GUARD_FACTOR + GUARD_EXTRA_S
+            report = self._read_in_time(proc, began, limit_s, guard_s)
+        except _TimeUp as up:
+            cpu = self._tree_cpu(proc, 0.0, up.wall_s)  # what it used before the kill, not zero
             proc.kill()
-            return Outcome(
-                Verdict.TLE,
-                f"no answer within {limit_s:g} s",
-                cpu_s=cpu,
-                wall_s=wall,
-                fatal=True,
-            ), None
+            message = up.used(limit_s)
+            if up.bound == "wall":
+                message = f"no answer within {limit_s:g} s: {message}"
+            return Outcome(Verdict.TLE, message, cpu_s=cpu, wall_s=up.wall_s, fatal=True), None
         except answers.MalformedReport as exc:
             proc.kill()
             return Outcome(

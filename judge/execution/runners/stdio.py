@@ -15,7 +15,8 @@ answer line is also held to the per-case limit: the CPU used since the previous 
 start allowed on a run's first) must fit in it. A program may hold its output back (a
 buffered stdout) and print its answers at once: the lines of such a burst share its CPU, held
 to the limit times their number, and each shows its share. Memory is the run's peak, shown on
-its last case.
+its last case. The run's wall limit counts its CPU and its time asleep or blocked, not time it
+waited for a CPU that other work held (Process.read_result, limits.WallBound).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from judge.execution.runners.base import OUTPUT_LIMIT, Outcome, Runner, death
 from judge.languages.base import RunRequest, Style
 from judge.problems import stdio_input
 from judge.sandbox import OverlongLine, Process, RunLimits
+from judge.sandbox.limits import BUSY_CAP_FACTOR
 from judge.verdict import Verdict
 
 BATCH = 8  # cases per run
@@ -103,7 +105,7 @@ class StdioRunner(Runner):
             clock = _Clock()
             while True:
                 try:
-                    line = proc.read_result(timeout=limits.wall_s + 1.0)
+                    line = proc.read_result(timeout=limits.wall_s * BUSY_CAP_FACTOR + 1.0)
                 except TimeoutError:  # the wall limit ends a run before this: a backstop
                     proc.kill()
                     break
@@ -124,6 +126,7 @@ class StdioRunner(Runner):
                     proc.kill()
                     return len(cases)
             result = proc.finish(grace=1.0)
+        self._credit_cpu_wait(result.cpu_wait_s)
         self.notes.extend(n for n in result.notes if n not in self.notes)
         peak_kb = result.peak_memory_bytes // 1024
         self.peak_memory_kb = max(self.peak_memory_kb, peak_kb)
