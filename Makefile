@@ -50,8 +50,11 @@ $(NODE_STAMP): package.json package-lock.json
 run: setup
 	$(BIN)/python -m api serve
 
+# Most tests wait on a sandbox, a service or a browser, so three processes keep two cores busy;
+# a module's tests stay together in one (--dist loadscope: its stack starts once).
+TEST_WORKERS ?= 3
 test: setup
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
 
 # What needs no sandbox, database, broker or browser: the quick loop while changing code.
 test-fast: setup

@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.e2e.browser import CHROMIUM, MISSING, launch
 from tests.e2e.helpers import ARTIFACTS, DESKTOP
@@ -44,6 +45,9 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
 
 @pytest.fixture(scope="session")
 def browser():
+    # An expectation waits up to 15 s (Playwright's default is 5 s): the suite runs in
+    # parallel processes on a small machine, and a page waiting on the busy judge is not wrong.
+    expect.set_options(timeout=15_000)
     if not CHROMIUM.exists():
         pytest.fail(MISSING, pytrace=False)
     from playwright.sync_api import sync_playwright
