@@ -40,7 +40,7 @@ from judge.languages.base import Language, Style
 from judge.problems import ProblemSpec
 from judge.sandbox import OverlongLine, RunLimits, RunOutcome, Sandbox
 from judge.sandbox.command import Command
-from judge.sandbox.limits import BUSY_CAP_FACTOR
+from judge.sandbox.limits import busy_cap_s
 from judge.sandbox.workdirs import RUN_DIR_PREFIX, locked_dir
 
 log = logging.getLogger(__name__)
@@ -312,7 +312,7 @@ def _run(sandbox: Sandbox, command: Command, limits: RunLimits) -> RunOutcome:
         try:
             # Nothing is expected on the results channel: read it to its end, which comes
             # when the compiler exits or is killed for a limit.
-            while proc.read_result(timeout=limits.wall_s * BUSY_CAP_FACTOR + 5.0) is not None:
+            while proc.read_result(timeout=busy_cap_s(limits.wall_s) + 5.0) is not None:
                 pass
         except (TimeoutError, OverlongLine):
             proc.kill()

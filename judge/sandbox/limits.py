@@ -44,6 +44,14 @@ class Usage:
 # fine. Past it the run ends as MachineBusy and is retried later, rather than holding a
 # grading slot longer still for a verdict the machine cannot give fairly.
 BUSY_CAP_FACTOR = 3.0
+# ... and at least this much past it: a short bound (a compile step, a test's start) is mostly
+# process start-up, which a burst of other work delays most.
+BUSY_CAP_EXTRA_S = 5.0
+
+
+def busy_cap_s(bound_s: float) -> float:
+    """The wall time at which a run kept past `bound_s` for a busy machine ends MachineBusy."""
+    return max(bound_s * BUSY_CAP_FACTOR, bound_s + BUSY_CAP_EXTRA_S)
 
 
 def charged_s(wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> float:
@@ -58,13 +66,13 @@ def charged_s(wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> f
 class WallBound:
     """A bound on a run's wall time that only its CPU and its time asleep count against
     (charged_s): time spent waiting for a CPU that other work held moves it on, up to
-    BUSY_CAP_FACTOR times the bound in wall time."""
+    busy_cap_s(bound) in wall time."""
 
     bound_s: float
 
     @property
     def cap_s(self) -> float:
-        return self.bound_s * BUSY_CAP_FACTOR
+        return busy_cap_s(self.bound_s)
 
     def wait_more(self, wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> float:
         """How much longer to wait before asking again: 0 once the charged time reached the

@@ -29,7 +29,7 @@ from judge.execution.runners.base import OUTPUT_LIMIT, Outcome, Runner, death
 from judge.languages.base import RunRequest, Style
 from judge.problems import stdio_input
 from judge.sandbox import OverlongLine, Process, RunLimits
-from judge.sandbox.limits import BUSY_CAP_FACTOR
+from judge.sandbox.limits import busy_cap_s
 from judge.verdict import Verdict
 
 BATCH = 8  # cases per run
@@ -105,7 +105,7 @@ class StdioRunner(Runner):
             clock = _Clock()
             while True:
                 try:
-                    line = proc.read_result(timeout=limits.wall_s * BUSY_CAP_FACTOR + 1.0)
+                    line = proc.read_result(timeout=busy_cap_s(limits.wall_s) + 1.0)
                 except TimeoutError:  # the wall limit ends a run before this: a backstop
                     proc.kill()
                     break
