@@ -51,10 +51,11 @@ run: setup
 	$(BIN)/python -m api serve
 
 # Most tests wait on a sandbox, a service or a browser, so three processes keep two cores busy;
-# a module's tests stay together in one (--dist loadscope: its stack starts once).
+# a module's tests stay together in one (--dist loadscope: its stack starts once), and the
+# costliest modules go first (tests/conftest.py orders them; xdist keeps that order).
 TEST_WORKERS ?= 3
 test: setup
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # What needs no sandbox, database, broker or browser: the quick loop while changing code.
 test-fast: setup

@@ -35,6 +35,19 @@ SANDBOX_MODULES = {
 }
 
 
+# Roughly what one test of each kind costs, in seconds: enough to hand the slowest modules out
+# first when `make test` spreads modules over processes (a slow module started last is the
+# whole run waiting for one process).
+COST_S = {"e2e": 8.0, "stack": 8.0, "sandbox": 1.5, "services": 0.3}
+
+
+def _cost(item: pytest.Item) -> float:
+    if "stack" in getattr(item, "fixturenames", ()):
+        return COST_S["stack"]
+    marks = {mark.name for mark in item.iter_markers()}
+    return max((cost for kind, cost in COST_S.items() if kind in marks), default=0.05)
+
+
 def pytest_collection_modifyitems(items):
     for item in items:
         used = set(getattr(item, "fixturenames", ()))
@@ -47,3 +60,9 @@ def pytest_collection_modifyitems(items):
             path.parent.name == "judge" and path.name in SANDBOX_MODULES
         ):
             item.add_marker(pytest.mark.sandbox)
+    # The costliest modules first, each module's tests in their own order (the same order in
+    # every process, as pytest-xdist requires).
+    module_cost: dict[object, float] = {}
+    for item in items:
+        module_cost[item.path] = module_cost.get(item.path, 0.0) + _cost(item)
+    items.sort(key=lambda item: -module_cost[item.path])
