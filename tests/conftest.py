@@ -66,3 +66,20 @@ def pytest_collection_modifyitems(items):
     for item in items:
         module_cost[item.path] = module_cost.get(item.path, 0.0) + _cost(item)
     items.sort(key=lambda item: -module_cost[item.path])
+
+
+def pytest_xdist_make_scheduler(config, log):
+    """Modules go to a process each (their stack starts once), except that a module run on two
+    stacks (`every_stack`: services, embedded) hands each half out on its own: each half starts
+    its own stack anyway, and the two then run side by side."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByModuleAndStack(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = super()._split_scope(nodeid)
+            for kind in ("embedded", "services"):
+                if f"[{kind}" in nodeid or f"-{kind}" in nodeid:
+                    return f"{module}[{kind}]"
+            return module
+
+    return ByModuleAndStack(config, log)
