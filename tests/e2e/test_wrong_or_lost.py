@@ -331,7 +331,7 @@ def test_board_editor_speaks_plainly_and_sends_no_invalid_board(service, open_pa
     expect(page.locator("#preview-error")).to_contain_text(
         "Number 2 is 5000: each number must be between -1000 and 1000."
     )
-    page.wait_for_load_state("networkidle")
+    page.wait_for_load_state("networkidle", timeout=GRADE_TIMEOUT_MS)
     assert refused == [], refused
     assert not [m for m in console_errors if "422" in m], console_errors
 
