@@ -343,7 +343,8 @@ $("#cases-own").addEventListener("click", () => chooseCases(true));
 runButton.addEventListener("click", () => {
   showAlert(error, "");
   const source = editor.value;
-  if (!source.trim() || source === template()) {
+  // The untouched template runs too: trying it first is how a newcomer learns what Run shows.
+  if (!source.trim()) {
     showAlert(error, "Write your solution in the editor first.");
     editor.textarea.focus();
     return;
