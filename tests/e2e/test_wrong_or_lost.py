@@ -230,6 +230,12 @@ def test_compile_error_marks_its_line_and_shows_no_test_figures(service, open_pa
     row = page.locator(f'#history-body tr[data-id="{sid}"]')
     expect(row.locator("td").nth(4)).to_have_text("CE")  # after the language's column
     expect(row.locator("td").nth(5)).to_have_text(DASH)
+    expect(row.locator("td").nth(7)).to_have_text(DASH)  # no memory either
+    # The problem page's recent list: the verdict, no pass count of 0/N.
+    page.goto("/problems/numbergame")
+    recent = page.locator("#recent-list li").first
+    expect(recent).to_contain_text("CE")
+    expect(recent).not_to_contain_text(re.compile(r"\d+/\d+"))
 
 
 def test_history_filters_follow_the_address(service, open_page):

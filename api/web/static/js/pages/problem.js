@@ -401,7 +401,8 @@ async function showRecent() {
           h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
           verdictBadge(item.verdict, item.status), " ",
           h("span", { class: "lang-tag" }, titleOf(item.language || "python")), " ",
-          item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
+          // A compile error ran no test: no pass count to show.
+          item.total !== null && item.verdict !== "CE" ? h("span", { class: "muted small recent-passed" }, `${item.passed}/${item.total}`) : null, " ",
           h("span", { class: "muted small" }, timeCell(item.created_at)), " ",
           h("a", { class: "small load-link", href: `?load=${item.id}`, "aria-label": `Load submission ${item.id} into the editor` }, "Load")));
       }
