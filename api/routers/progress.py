@@ -178,6 +178,8 @@ def submissions_csv(
         page = page_after(None)
         while True:
             for item in page.items:
+                # A compile error ran no test: empty cells, not a pass count or time of 0.
+                ran = item.verdict != "CE"
                 yield (
                     item.id,
                     item.user,
@@ -186,10 +188,10 @@ def submissions_csv(
                     item.style,
                     item.status,
                     item.verdict,
-                    item.passed,
-                    item.total,
-                    item.max_time_ms,
-                    item.peak_memory_kb,
+                    item.passed if ran else None,
+                    item.total if ran else None,
+                    item.max_time_ms if ran else None,
+                    item.peak_memory_kb if ran else None,
                     item.created_at,
                     item.finished_at,
                 )

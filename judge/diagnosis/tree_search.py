@@ -186,7 +186,7 @@ def diagnose(
             return None
         probes = [asked.probes[_key(child)] for child in positions]
         if all(_is_right(problem, probe) for probe in probes):
-            summary = summarise(problem, wrong, probes)
+            summary = summarise(problem, wrong, probes, list(asked.probes.values()))
             return Diagnosis(wrong, tuple(probes), summary, depth, asked.calls)
         deepest = next(
             (
@@ -219,28 +219,51 @@ def _line(
         line.append((case, moves))
 
 
-def summarise(problem: ProblemSpec, wrong: Probe, children: Sequence[Probe]) -> str:
-    """The diagnosis in plain words."""
+def summarise(
+    problem: ProblemSpec, wrong: Probe, children: Sequence[Probe], asked: Sequence[Probe] = ()
+) -> str:
+    """The diagnosis in plain words: what was observed of the answers, never a claim about
+    code the judge cannot see (a wrong value may come from the recursion or from what wraps it).
+    `asked`: every position the submission was asked about, `wrong` and `children` included."""
+    everywhere = {_key(p.case): p for p in (*asked, wrong, *children)}
+    if len(everywhere) > 1 and not any(_answered(p.got) for p in everywhere.values()):
+        # An error on every call says nothing about the game: the traceback says where.
+        errors = {str(p.got) for p in everywhere.values()}
+        what = errors.pop() if len(errors) == 1 else "gave no answer"
+        return (
+            f"Your function {what} on every position the judge asked it about "
+            f"({len(everywhere)} of them, down to this one near the end of the game): "
+            "the error does not depend on the position. Read the traceback of the failing "
+            "test: it shows the line that failed."
+        )
     returned = _returned(wrong.got)
     head = f"Your function is wrong on this position (expected {wrong.expected}, {returned})"
     if not children:
         if problem.explain(wrong.case)["moves"]:
             return (
-                f"{head}, and every move from it ends the game at once: check how your "
-                "function scores a move that ends the game."
+                f"{head}, and every move from it ends the game at once: your value here is "
+                "not what those moves are worth."
             )
-        return f"{head}, a position with no moves: check the end of the game."
-    values = ", ".join(str(child.expected) for child in children)
-    count = "the position" if len(children) == 1 else f"all {len(children)} positions"
+        return f"{head}, a position with no moves: the game ends here."
+    if len(children) == 1:
+        count, values = "the position", f"value {children[0].expected}"
+    else:
+        count = f"all {len(children)} positions"
+        values = "values " + ", ".join(str(child.expected) for child in children)
     rule = "" if problem.game_tree is None else problem.game_tree.combine_rule
     text = (
-        f"{head} but right on {count} one move later (values {values}): the mistake is in "
-        "how your function combines them"
+        f"{head} but right on {count} one move later ({values}): your value here does not "
+        "follow from your values one move later."
     )
-    return f"{text}: {rule}" if rule else f"{text}."
+    return f"{text} The rule: {rule}" if rule else text
+
+
+def _answered(got: Any) -> bool:
+    """A returned value (what the harness decodes), not the words for an error."""
+    return type(got) is int or isinstance(got, (Opaque, list))
 
 
 def _returned(got: Any) -> str:
-    if type(got) is int or isinstance(got, (Opaque, list)):
+    if _answered(got):
         return f"returned {answer_json(got)}"
     return answer_json(got)  # it did not return: the reason, e.g. "raised IndexError"

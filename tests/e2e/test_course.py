@@ -134,6 +134,8 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
         page.goto("/instructor/problems/numbergame/boards")
         item = page.locator(f"#board-{board_id}")
         expect(item.locator(".board-fails")).to_contain_text(re.compile(r"Fails \d+ of"))
+        # No label or note yet: nothing where they go (not "nullnull").
+        expect(item.locator(".board-notes-shown")).not_to_contain_text("null")
         item.locator("summary", has_text="Label and note").click()
         item.get_by_label("Label").fill("four numbers")
         item.get_by_label("Note").fill("made by the course test")

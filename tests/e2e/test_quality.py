@@ -234,3 +234,42 @@ def test_python_highlighting_keeps_every_character(service, open_page):
         "constant:None",
         "comment:# done",
     ]
+
+
+def test_phone_tables_scroll_instead_of_squeezing_and_user_actions_sit_by_the_name(
+    service, open_page
+):
+    username, password = unique("narrow"), "narrow password 1"
+    token = service.register(username, password)
+    source = "def solution(board):\n    return 0\n"
+    for _ in range(2):
+        response = service.request(
+            "POST", "/api/v1/submissions", token, json={"problem": "numbergame", "source": source}
+        )
+        assert response.status_code == 202, response.text
+    page = open_page(PHONE)
+    log_in(page, username, password)
+    page.goto("/submissions")
+    rows = page.locator("#history-body tr[data-id]")
+    expect(rows).to_have_count(2)
+    # Every cell on one line: the table scrolls sideways in its container instead.
+    heights = rows.first.locator("td").evaluate_all("(cells) => cells.map((c) => c.offsetHeight)")
+    assert max(heights) < 48, heights
+    scroll = page.locator("#history-table").locator("xpath=..")
+    assert scroll.evaluate("(box) => getComputedStyle(box).overflowX") == "auto"
+    assert page.evaluate(OVERFLOW) <= 1
+    shot(page, "phone-history-scrolls")
+
+    teacher = open_page(PHONE)
+    log_in(teacher, *service.admin)
+    teacher.goto("/instructor/users")
+    teacher.get_by_label("Search").fill(username)
+    row = teacher.locator(f'#users-body tr[data-user="{username}"]')
+    expect(row).to_be_visible()
+    name = row.locator("th").bounding_box()
+    button = row.get_by_role("button", name="New password").bounding_box()
+    assert name is not None and button is not None
+    assert button["x"] + button["width"] <= PHONE["width"], button  # on the screen
+    assert button["y"] - (name["y"] + name["height"]) < 80, (name, button)  # by the name
+    assert teacher.evaluate(OVERFLOW) <= 1
+    shot(teacher, "phone-users-actions")

@@ -171,3 +171,16 @@ def test_own_rows_typed_and_pasted_and_an_error_with_its_traceback(service, open
     expect(crashed.locator(".traceback")).to_contain_text("raise KeyError('two')")
     expect(crashed.locator(".copy-call")).to_have_attribute("data-call", "solution([1, 2])")
     shot(page, "run-04-own-rows-and-an-error")
+
+
+def test_the_untouched_template_runs_on_the_samples(service, open_page):
+    # A newcomer presses Run before writing anything: the template is code, it runs.
+    username = unique("template")
+    service.register(username, PASSWORD)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    page.goto("/problems/numbergame")
+    expect(page.get_by_label("Your code")).to_have_value(re.compile(r"def solution\(board\)"))
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.locator("#run-status")).to_contain_text("Done:", timeout=GRADE_TIMEOUT_MS)
+    expect(page.locator("#submit-form .form-error")).to_be_hidden()

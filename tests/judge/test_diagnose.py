@@ -147,7 +147,10 @@ def test_a_swapped_min_and_max_is_blamed_on_how_children_combine():
     assert found is not None and found.children
     values = ", ".join(str(c.expected) for c in found.children)
     assert f"(values {values})" in found.summary
-    assert "combines them: a player who can win takes the fewest moves" in found.summary
+    assert (
+        "does not follow from your values one move later. The rule: a player who can win takes"
+        in found.summary
+    )
     assert f"expected {found.wrong.expected}, returned {found.wrong.got}" in found.summary
 
 
@@ -158,7 +161,7 @@ def test_a_wrong_end_of_game_is_named_as_such():
     found = dg.diagnose(FOOTHOLDS, case, ask, got=mutants.run(mutant, dict(case)))
     assert found is not None
     assert found.children == ()
-    assert found.summary.endswith("a position with no moves: check the end of the game.")
+    assert found.summary.endswith("a position with no moves: the game ends here.")
     assert found.depth == 1  # A's only move leaves B stuck: the mutant counts B's turn
 
 
@@ -177,6 +180,41 @@ def test_a_raising_child_is_followed_and_said_in_words():
     assert found.children == ()
     assert "raised IndexError" in found.summary
     assert found.to_json()["got"] == "raised IndexError"
+
+
+def test_an_error_on_every_call_is_said_so_and_points_at_the_traceback():
+    # Not "check how your function scores a move that ends the game": no move is to blame.
+    def solve(case):
+        raise TypeError("unsupported operand")
+
+    ask, _ = asker(mutants.Mutant("raises always", solve))
+    found = dg.diagnose(NUMBERGAME, {"board": [3, -1, 4]}, ask, got=dg.UNKNOWN)
+    assert found is not None
+    assert found.summary.startswith("Your function raised TypeError on every position")
+    assert "traceback" in found.summary
+    assert "ends the game" not in found.summary and "combines" not in found.summary
+
+
+def test_a_wrong_wrapper_is_described_as_observed_not_blamed_on_combining():
+    # A right recursion whose wrapper is wrong on long rows only: the search cannot see the
+    # wrapper, so it says what it saw of the values.
+    def solve(case):
+        value = numbergame.reference(case)
+        return value + 1 if len(case["board"]) == 3 else value
+
+    ask, _ = asker(mutants.Mutant("wrapper", solve))
+    case = {"board": [3, -1, 4]}
+    found = dg.diagnose(NUMBERGAME, case, ask, got=solve(case))
+    assert found is not None and found.children
+    assert "your value here does not follow from your values one move later" in found.summary
+    assert "combines them" not in found.summary
+
+
+def test_one_position_one_move_later_is_said_in_the_singular():
+    case = {"board": [5, 5]}  # one child: [5]
+    found = dg.diagnose(NUMBERGAME, case, lambda cs: [5 for _ in cs], got=99)
+    assert found is not None and len(found.children) == 1
+    assert "right on the position one move later (value 5)" in found.summary
 
 
 def test_the_search_stops_at_its_call_budget_and_on_a_stopped_sandbox():

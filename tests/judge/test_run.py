@@ -117,7 +117,7 @@ def test_a_wrong_combination_rule_is_found_below_the_failing_board(sandbox):
         {"case": c, "expected": NUMBERGAME.reference(c), "got": NUMBERGAME.reference(c)}
         for c in NUMBERGAME.game_tree.children(found["case"])
     ]
-    assert "how your function combines them" in found["summary"]
+    assert "your value here does not follow from your values one move later" in found["summary"]
     others = [t for t in result.tests if t is not failing]
     assert all(t.diagnosis is None for t in others)
 

@@ -118,6 +118,13 @@ def test_problems_are_listed_with_statement_samples_and_limits(client, alice) ->
     assert client.get("/api/v1/problems/nope", headers=alice).status_code == 404
 
 
+def test_the_problem_list_names_every_language_and_both_styles(client) -> None:
+    # Not "Write a Python function": four languages, a function or a whole program.
+    text = client.get("/problems").text
+    assert "Python function" not in text
+    assert "Python, C++, Java or Kotlin" in text and "whole program" in text
+
+
 def test_problems_and_their_statements_are_public_and_submitting_is_not(client, alice) -> None:
     for headers in ({}, {"Authorization": "Bearer not-a-jwt"}):
         listed = client.get("/api/v1/problems", headers=headers)

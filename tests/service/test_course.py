@@ -132,6 +132,10 @@ def test_submission_list_csv_has_every_matching_row(client, course) -> None:
     )
     rows = list(csv.DictReader(io.StringIO(filtered.text)))
     assert [(r["username"], r["verdict"]) for r in rows] == [("bob", "TLE"), ("bob", "CE")]
+    # A compile error ran no test: no pass count, total, time or memory, not zeros.
+    ce = rows[1]
+    assert [ce[k] for k in ("passed", "total", "max_time_ms", "peak_memory_kb")] == [""] * 4
+    assert (rows[0]["passed"], rows[0]["total"]) == ("1", "10")
 
 
 def test_submission_list_csv_reads_past_one_page(client, course, session, monkeypatch) -> None:

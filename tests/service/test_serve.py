@@ -36,11 +36,19 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
     try:
         found = wait_for(
             lambda: re.search(r"instructor: (\S+) / (\S+)\s+\(generated", log.read_text()),
-            timeout=60,
+            timeout=180,  # shown once the workers are up
             what="the credentials",
             context=log.read_text,
         )
-        assert f"http://127.0.0.1:{port}" in log.read_text()
+        text = log.read_text()
+        assert f"http://127.0.0.1:{port}" in text
+        # The credentials come last, once the API and the workers are up, with a way back in;
+        # the workers' banners and running-as-root warnings are not printed at all.
+        before, after = text.split(found[0], 1)
+        assert "Uvicorn running on" in before
+        assert "create-user admin --instructor" in after
+        for noise in ("-------------- ", "superuser", "[queues]", " ready."):
+            assert noise not in text, noise
         client = loopback_client(f"http://127.0.0.1:{port}")
 
         def up() -> bool:

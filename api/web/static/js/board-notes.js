@@ -53,11 +53,12 @@ function notesForm(slug, board, report, onSaved) {
 export function boardNotes(slug, board, report, onLoad) {
   const shown = h("div", { class: "board-notes-shown" });
   let current = report ? { ...report } : null;
-  const draw = () => shown.replaceChildren(
+  // replaceChildren writes a null as the text "null": leave out what is not there.
+  const draw = () => shown.replaceChildren(...[
     current?.label ? h("strong", { class: "board-label" }, current.label) : null,
     current?.note ? h("p", { class: "board-note small" }, current.note) : null,
     failureLine(current),
-  );
+  ].filter(Boolean));
   draw();
   const load = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-load": String(board.id),
     "aria-label": `Load hidden board ${board.id} into the editor` }, "Load into editor");

@@ -128,7 +128,7 @@ function row(item) {
     h("td", { class: "num" }, ran ? `${item.passed}/${item.total}` : "–"),
     h("td", { class: "num hide-sm" }, ran
       ? formatTestTime({ verdict: item.verdict, time_ms: item.max_time_ms }, timeLimits[item.problem]) : "–"),
-    h("td", { class: "num hide-sm" }, formatKb(item.peak_memory_kb)),
+    h("td", { class: "num hide-sm" }, ran ? formatKb(item.peak_memory_kb) : "–"),
     h("td", {}, item.user === user.username ? h("a", {
       class: "small load-link",
       href: `/problems/${encodeURIComponent(item.problem)}?load=${item.id}`,

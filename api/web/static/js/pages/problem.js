@@ -343,7 +343,8 @@ $("#cases-own").addEventListener("click", () => chooseCases(true));
 runButton.addEventListener("click", () => {
   showAlert(error, "");
   const source = editor.value;
-  if (!source.trim() || source === template()) {
+  // The untouched template runs too: trying it first is how a newcomer learns what Run shows.
+  if (!source.trim()) {
     showAlert(error, "Write your solution in the editor first.");
     editor.textarea.focus();
     return;
@@ -400,7 +401,8 @@ async function showRecent() {
           h("a", { href: `/submissions/${item.id}` }, `#${item.id}`), " ",
           verdictBadge(item.verdict, item.status), " ",
           h("span", { class: "lang-tag" }, titleOf(item.language || "python")), " ",
-          item.total !== null ? h("span", { class: "muted small" }, `${item.passed}/${item.total}`) : null, " ",
+          // A compile error ran no test: no pass count to show.
+          item.total !== null && item.verdict !== "CE" ? h("span", { class: "muted small recent-passed" }, `${item.passed}/${item.total}`) : null, " ",
           h("span", { class: "muted small" }, timeCell(item.created_at)), " ",
           h("a", { class: "small load-link", href: `?load=${item.id}`, "aria-label": `Load submission ${item.id} into the editor` }, "Load")));
       }

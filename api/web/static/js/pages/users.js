@@ -76,10 +76,11 @@ async function load() {
   const page = await api(`/users${query}`);
   $("#users-body").replaceChildren(...page.items.map((entry) => h("tr", { "data-user": entry.username },
     h("th", { scope: "row" }, entry.username),
-    h("td", {}, entry.role),
-    h("td", {}, entry.disabled ? "disabled" : "active"),
-    h("td", { class: "num" }, String(entry.submissions)),
-    h("td", {}, actions(entry)),
+    // The labels head each cell where a phone shows the rows as cards (app.css).
+    h("td", { "data-label": "Role" }, entry.role),
+    h("td", { "data-label": "State" }, entry.disabled ? "disabled" : "active"),
+    h("td", { class: "num", "data-label": "Submissions" }, String(entry.submissions)),
+    h("td", { class: "user-actions" }, actions(entry)),
   )));
   if (!page.items.length) {
     $("#users-body").appendChild(h("tr", {}, h("td", { colspan: "5", class: "muted center" }, "No user matches.")));

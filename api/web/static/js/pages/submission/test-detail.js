@@ -133,7 +133,9 @@ function diagnosisSection(sub, diagnosis) {
       positionCard(sub.problem, diagnosis, { wrong: true, title: "Wrong here", language: sub.language }),
       children.length
         ? h("div", { class: "diag-children" },
-          h("p", { class: "diag-children-title" }, `Right on all ${plural(children.length, "position")} one move later:`),
+          h("p", { class: "diag-children-title" }, children.length === 1
+            ? "Right on the position one move later:"
+            : `Right on all ${children.length} positions one move later:`),
           h("div", { class: "diag-children-grid" },
             ...children.map((child, k) => positionCard(sub.problem, child, { wrong: false, title: `After move ${k + 1}` }))))
         : h("p", { class: "muted diag-children" }, "No position follows this one: the game ends here.")));

@@ -29,7 +29,8 @@ function testRow(test) {
 
 // The small tier is one row: every position up to a size, tried smallest first.
 function positionsText(test) {
-  return test.verdict === "AC" ? `all ${test.positions} positions` : `failed at position ${test.positions}`;
+  if (test.verdict !== "AC") return `failed at position ${test.positions}`;
+  return test.positions === 1 ? "its 1 position" : `all ${test.positions} positions`;
 }
 
 function applyTestFilter() {
