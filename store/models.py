@@ -27,6 +27,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -233,6 +234,9 @@ class Submission(StudentView, Base):
     # many times the sweeper has sent it again since: the sweeper backs off on both.
     enqueued_at: Mapped[datetime] = mapped_column(default=utcnow)
     resends: Mapped[int] = mapped_column(Integer, default=0)
+    # The latest message was dropped while another of the user's submissions went first:
+    # the worker finishing that one sends it again (only then: one still queued arrives).
+    deferred: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
     # What students are shown of the current judging, and from when (StudentView).

@@ -121,8 +121,9 @@ def run_judging(
     """Grade one submission if it can be claimed; returns what happened (for logs/tests).
 
     A student's submissions are graded one at a time: a message for one whose user already
-    has a submission being graded is dropped ("deferred"), and when a judging ends the user's
-    oldest queued submission is enqueued (`enqueue`), behind everyone else's. The sweeper
+    has a submission being graded is dropped ("deferred", marked on the row), and when a
+    judging ends the user's oldest queued submission is enqueued (`enqueue`), behind everyone
+    else's, if its message was dropped (one still queued is left to arrive). The sweeper
     resends any that a crash left behind.
 
     Raises one of INFRASTRUCTURE_ERRORS after giving the claim back when the failure was not
@@ -130,12 +131,22 @@ def run_judging(
     JUDGE_MAX_ATTEMPTS interrupted attempts the submission is held for an instructor.
     """
     settings = runtime.settings
-    with runtime.session() as session:
-        claim = repo.claim(session=session, submission_id=submission_id, lease_s=settings.lease_s)
-        if claim is None:
-            if repo.waiting_for_its_user(session=session, submission_id=submission_id):
-                return "deferred"
-            return "not claimed"  # done already, or another worker holds a live lease
+    claim = None
+    for _ in range(2):  # a second time if what went first finished between claim and defer
+        with runtime.session() as session:
+            claim = repo.claim(
+                session=session, submission_id=submission_id, lease_s=settings.lease_s
+            )
+            if claim is not None:
+                break
+            deferred = repo.defer(session=session, submission_id=submission_id)
+        if deferred is False:
+            continue
+        if isinstance(deferred, repo.Stale) and enqueue is not None:  # for the release
+            enqueue(submission_id, priority=deferred.priority, countdown_s=deferred.countdown_s)
+        return "deferred"
+    if claim is None:
+        return "not claimed"  # done already, or another worker holds a live lease
     # an infrastructure error: retried, not handed on
     outcome = _judge_claimed(runtime, claim, retry_in_s)
     if enqueue is not None:
@@ -144,9 +155,10 @@ def run_judging(
 
 
 def _hand_on(runtime: Runtime, submission_id: int, enqueue: Callable[..., bool]) -> None:
-    """Enqueue the user's next queued submission (deferred while this one was graded),
-    to be delivered when this one is released to the student (store.release): started
-    earlier, it would show the student when this judging's hidden tier ended."""
+    """Enqueue the user's next queued submission if its message was dropped (deferred while
+    this one was graded), to be delivered when this one is released to the student
+    (store.release): started earlier, it would show the student when this judging's hidden
+    tier ended."""
     try:
         with runtime.session() as session:
             following = repo.next_for_user(session=session, submission_id=submission_id)

@@ -161,7 +161,7 @@ def sweep(
         session.execute(
             update(Submission)
             .where(Submission.id.in_([row.id for row in resend]))
-            .values(enqueued_at=now, resends=Submission.resends + 1)
+            .values(enqueued_at=now, resends=Submission.resends + 1, deferred=False)
             .execution_options(synchronize_session=False)
         )
     session.commit()

@@ -508,7 +508,7 @@ def test_a_claim_lost_to_a_rejudge_stores_nothing_more(
     sub = row(runtime, sid)
     assert (sub.status, sub.verdict, sub.attempts) == (Status.QUEUED, None, 0)
     assert stored_tests(runtime, sid) == [(1, 0, "AC")]  # from before the rejudge only
-    assert enqueued == [(sid, "rejudge")]  # handed on: the rejudge is its user's next
+    assert enqueued == []  # not handed on: the rejudge sent its own message
 
 
 def eventually(condition, timeout_s: float = 5.0) -> bool:
@@ -563,9 +563,14 @@ def test_the_heartbeat_survives_a_locked_database(runtime: Runtime, lock: Lock, 
 def test_the_next_queued_submission_of_the_user_is_handed_on(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_grade(monkeypatch, lambda *_a, **_k: a_result([a_test(0)]))
     first, second = submit(runtime), submit(runtime)
     submit(runtime, "bob")  # someone else's: never handed on from ann's
+
+    def grade(*_args, **_kwargs) -> GradeResult:  # the second's message arrives meanwhile
+        assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"
+        return a_result([a_test(0)])
+
+    fake_grade(monkeypatch, grade)
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
     assert enqueued == [(second, "live")]
@@ -586,8 +591,13 @@ def test_without_a_release_quantum_the_next_one_is_handed_on_at_once(
     database: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runtime = Runtime(settings_for(database, hidden_release_quantum_s=0))
-    fake_grade(monkeypatch, lambda *_a, **_k: a_result([a_test(0)]))
     first, second = submit(runtime), submit(runtime)
+
+    def grade(*_args, **_kwargs) -> GradeResult:
+        assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"
+        return a_result([a_test(0)])
+
+    fake_grade(monkeypatch, grade)
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
     assert enqueued == [(second, "live")] and enqueued.countdowns == [0.0]
