@@ -208,6 +208,9 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
 
         with Heartbeat(runtime, claim):
             result = grade_job(runtime, job, on_test)
+        # Inside: a final write that keeps failing gives the claim back too, with its reason,
+        # or the retry would find the row still claimed and wait for the lease.
+        stored = store_result(runtime, claim, result)
     except INFRASTRUCTURE_ERRORS as exc:
         failure = first_line(exc)
 
@@ -222,7 +225,7 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
         except Exception:  # the database itself is down: the lease will expire instead
             log.warning("could not release submission %s", submission_id, exc_info=True)
         raise
-    return "finished" if store_result(runtime, claim, result) else "claim lost"
+    return "finished" if stored else "claim lost"
 
 
 def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -> bool:

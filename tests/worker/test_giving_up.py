@@ -438,22 +438,41 @@ def test_when_even_the_release_fails_the_lease_is_left_to_expire(
         assert repo.claim(session=session, submission_id=sid, lease_s=60) is None
 
 
-def test_a_result_that_cannot_be_stored_for_a_locked_database_is_raised(
+def test_a_result_that_cannot_be_stored_for_a_locked_database_gives_the_claim_back(
     runtime: Runtime, lock: Lock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    finish = repo.finish
+    tries = 0
+
+    def finish_while_locked(**kwargs: Any) -> bool:
+        nonlocal tries
+        tries += 1
+        try:
+            return finish(**kwargs)
+        finally:
+            if tries == tasks.WRITE_TRIES:  # the last try failed: the release gets through
+                lock.let_go()
+
     def grade(*_args, **_kwargs) -> GradeResult:
-        lock.take()  # held until the test lets go: every try of finish() fails
+        if tries == 0:
+            lock.take()  # every try of the first finish() fails
         return a_result([a_test(0)])
 
     fake_grade(monkeypatch, grade)
+    monkeypatch.setattr(repo, "finish", finish_while_locked)
     sid = submit(runtime)
+    before = utcnow()
     with pytest.raises(OperationalError):
-        tasks.run_judging(runtime, sid)
-    lock.let_go()
+        tasks.run_judging(runtime, sid, retry_in_s=8)
+    assert tries == tasks.WRITE_TRIES
+    # Given back with its reason, sent again when the task's retry is due: not left claimed,
+    # where the retry would find it "not claimed" and wait for the lease to expire.
     sub = row(runtime, sid)
-    # Not released: the retry finds the lease live and the sweeper resends once it expires.
-    assert (sub.status, sub.verdict) == (Status.RUNNING, None)
-    assert sub.lease_expires is not None
+    assert (sub.status, sub.verdict, sub.lease_expires) == (Status.QUEUED, None, None)
+    assert sub.last_failure is not None and "database is locked" in sub.last_failure
+    assert sub.enqueued_at - before >= timedelta(seconds=8)
+    assert tasks.run_judging(runtime, sid) == "finished"
+    assert row(runtime, sid).verdict == "AC"
 
 
 def test_a_test_the_database_refuses_is_skipped_and_the_result_stored_bare(
