@@ -117,7 +117,7 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
             lease_expires=now + timedelta(seconds=lease_s),
             started_at=now,
             resends=0,
-            deferred=False,
+            deferred_at=None,
         )
         .execution_options(synchronize_session=False)
     )
@@ -155,7 +155,7 @@ def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
 def defer(*, session: Session, submission_id: int) -> bool | Stale:
     """The claim was refused: if another of the user's submissions goes first, its message
     is dropped; say who sends the next. False if the row does not wait for its user (not
-    claimable, or free by now: the caller may claim again); True if it is marked `deferred`,
+    claimable, or free by now: the caller may claim again); True if it is marked (`deferred_at`),
     for the worker finishing the one that goes first to hand it on; or the message for the
     caller to send itself, in `countdown_s`, when all that goes first is a finished judging
     not yet released (whose hand-on may have passed already).
@@ -178,7 +178,7 @@ def defer(*, session: Session, submission_id: int) -> bool | Stale:
         session.execute(
             update(Submission)
             .where(this)
-            .values(deferred=True)
+            .values(deferred_at=now)
             .execution_options(synchronize_session=False)
         )
         session.commit()
@@ -198,7 +198,7 @@ def defer(*, session: Session, submission_id: int) -> bool | Stale:
     session.execute(
         update(Submission)
         .where(this)
-        .values(deferred=False, enqueued_at=now + timedelta(seconds=countdown_s))
+        .values(deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s))
         .execution_options(synchronize_session=False)
     )
     session.commit()
@@ -221,18 +221,18 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
         countdown_s = (released_at - now).total_seconds() + HAND_ON_SLACK_S
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     row = session.execute(
-        select(Submission.id, Submission.priority, Submission.deferred)
+        select(Submission.id, Submission.priority, Submission.deferred_at)
         .where(Submission.user_id == user_id, Submission.status == Status.QUEUED)
         .order_by(Submission.id)
         .limit(1)
     ).first()
-    if row is None or not row.deferred:
+    if row is None or row.deferred_at is None:
         session.rollback()
         return None
     session.execute(
         update(Submission)
         .where(Submission.id == row.id, Submission.status == Status.QUEUED)
-        .values(deferred=False, enqueued_at=now + timedelta(seconds=countdown_s))
+        .values(deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s))
         .execution_options(synchronize_session=False)
     )
     session.commit()

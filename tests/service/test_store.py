@@ -184,6 +184,19 @@ def test_a_row_waiting_for_its_users_other_submission_is_not_resent(session: Ses
     assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
 
 
+def test_a_queue_moving_only_by_dropped_messages_is_not_idle(session: Session) -> None:
+    """Every message consumed lately was one dropped for its student's earlier submission
+    (a class's burst, its tail): the workers are consuming, so an older row's message is
+    still on its way, not lost."""
+    waiting = new_submission(session, "ann")  # its message is behind the dropped one
+    older, dropped = new_submission(session, "bob"), new_submission(session, "bob")
+    for row in (waiting, older, dropped):  # sent long ago; nothing claimed or running
+        sent(session, row, seconds_ago=30)
+    # Two slots took bob's two messages at once: the newer waits for the older one.
+    assert repo.defer(session=session, submission_id=dropped.id) is True  # just now
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+
+
 def test_resends_of_a_lost_row_back_off(session: Session) -> None:
     lost = new_submission(session)  # nothing else happens: no worker takes anything
 
