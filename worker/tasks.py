@@ -156,22 +156,16 @@ def run_judging(
 
 def _hand_on(runtime: Runtime, submission_id: int, enqueue: Callable[..., bool]) -> None:
     """Enqueue the user's next queued submission if its message was dropped (deferred while
-    this one was graded), to be delivered when this one is released to the student
-    (store.release): started earlier, it would show the student when this judging's hidden
-    tier ended."""
+    this one was graded), at once, to the back of the queue (repo.next_for_user). It is not
+    claimed before this one is released to the student (store.release): started earlier, it
+    would show the student when this judging's hidden tier ended."""
     try:
         with runtime.session() as session:
             following = repo.next_for_user(session=session, submission_id=submission_id)
     except Exception:  # the sweeper resends it later
         log.warning("could not hand on after submission %s", submission_id, exc_info=True)
         return
-    if following is None:
-        return
-    if following.countdown_s > 0:  # once this judging is released: not claimable before
-        enqueue(
-            following.submission_id, priority=following.priority, countdown_s=following.countdown_s
-        )
-    else:
+    if following is not None:
         enqueue(following.submission_id, priority=following.priority)
 
 

@@ -209,16 +209,17 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
     """The oldest queued submission of the finished submission's user, to enqueue next, if
     its message was dropped (`defer`): one still in the queue will arrive, and sending
     another would deliver it twice and, stamped as sent now, make the older rows still
-    queued look overtaken to the sweeper. Due once the finished one is released to its
-    student (`countdown_s` from now: it may not be claimed before, see `grading_for_user`);
-    recorded as sent then (the sweeper reads the send time to tell a lost message)."""
+    queued look overtaken to the sweeper.
+
+    Sent at once, to the back of the queue, and recorded as sent now: the sweeper reads the
+    send time as the message's place in the queue. Not delayed until the finished one is
+    released to its student (it may not be claimed before, see `grading_for_user`): a
+    delayed message is taken from the queue at its place but runs at its time, and stamped
+    with that time, the rows sent between looked overtaken when it was claimed. Behind a
+    backlog it arrives after the release; arriving before, it is dropped and the worker
+    sends it for the release (`defer`)."""
     now = utcnow()
-    user_id, released_at = session.execute(
-        select(Submission.user_id, Submission.released_at).where(Submission.id == submission_id)
-    ).one()
-    countdown_s = 0.0
-    if released_at is not None and released_at > now:
-        countdown_s = (released_at - now).total_seconds() + HAND_ON_SLACK_S
+    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
     session.execute(select(User.id).where(User.id == user_id).with_for_update())
     row = session.execute(
         select(Submission.id, Submission.priority, Submission.deferred_at)
@@ -232,11 +233,11 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
     session.execute(
         update(Submission)
         .where(Submission.id == row.id, Submission.status == Status.QUEUED)
-        .values(deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s))
+        .values(deferred_at=None, enqueued_at=now)
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return Stale(row.id, row.priority, countdown_s)
+    return Stale(row.id, row.priority)
 
 
 def _holds(claim_: Claim):

@@ -593,8 +593,8 @@ def test_the_next_queued_submission_of_the_user_is_handed_on(
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
     assert enqueued == [(second, "live")]
-    # Delivered once the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S, 0.5 s by
-    # default, doubling): started at once, the second would time the first's hidden tier.
+    # Not claimed before the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S, 0.5 s
+    # by default, doubling): started at once, the second would time the first's hidden tier.
     with runtime.session() as session:
         row = session.get(Submission, first)
         assert row is not None and row.started_at is not None and row.released_at is not None
@@ -602,8 +602,12 @@ def test_the_next_queued_submission_of_the_user_is_handed_on(
         assert row.finished_at is not None and row.finished_at <= row.released_at
     steps = math.log2(took / 0.5)
     assert steps == pytest.approx(round(steps)) and took >= 0.5
-    assert 0 < enqueued.countdowns[0] <= took + repo.HAND_ON_SLACK_S
-    assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"  # not before then
+    assert enqueued.countdowns == [0.0]  # sent at once, to the back of the queue
+    # Arriving before the release, it is dropped and sent again for the release.
+    again = Enqueued()
+    assert tasks.run_judging(runtime, second, again) == "deferred"
+    assert again == [(second, "live")]
+    assert 0 < again.countdowns[0] <= took + repo.HAND_ON_SLACK_S
 
 
 def test_without_a_release_quantum_the_next_one_is_handed_on_at_once(
