@@ -22,7 +22,7 @@ from store.outcome import JudgingOutcome
 from store.release import release_moment, student_figures
 from store.repo.boards import hidden_cases
 
-HAND_ON_SLACK_S = 0.05  # a hand-on's delivery after the release: a timer may fire early
+HAND_ON_SLACK_S = 0.05  # a message sent for a release arrives this late: a timer may fire early
 # JUDGE_HIDDEN_RELEASE_QUANTUM_S's default (config.Settings; a test checks they agree): the
 # worker passes its setting, and a caller that does not quantises all the same.
 RELEASE_QUANTUM_S = 0.5
@@ -63,7 +63,7 @@ def grading_for_user(
     messages at once must not grade the newer first; a rejudge never holds up live work);
     or one finished but not yet released to its student (the next one starting at once
     would show the student when the hidden tier ended, to the microsecond: it starts at
-    the release, `next_for_user`; not counted with `unreleased=False`).
+    the release, `defer`; not counted with `unreleased=False`).
     An alias, so it correlates with the outer statement only through the arguments."""
     other = aliased(Submission)
     first = [
