@@ -56,7 +56,8 @@ def measure(
     submissions: int = SUBMISSIONS, students: int | None = None, timeout_s: float = TIMEOUT_S
 ) -> dict[str, Any]:
     """`students` (default: one per submission) each submit their share two at a time, in
-    rounds, as tests/service/test_reliability.py does."""
+    rounds: the second is dropped while the first is graded, the next round's is still
+    queued at the hand-on (tests/service/test_reliability.py submits one a round)."""
     students = students or submissions
     each = submissions // students
     source = solution("numbergame_ok")
