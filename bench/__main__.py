@@ -57,6 +57,8 @@ def main() -> int:
 
         print("== a 300-submission burst on PostgreSQL + Redis (python -m bench --only burst)")
         burst.run(report)
+        print("== the same from 30 students of 10 each (python -m bench --only burst)")
+        burst.run_class(report)
     if args.only in (None, "phases"):
         from bench import phases
 

@@ -233,6 +233,10 @@ class Submission(StudentView, Base):
     # many times the sweeper has sent it again since: the sweeper backs off on both.
     enqueued_at: Mapped[datetime] = mapped_column(default=utcnow)
     resends: Mapped[int] = mapped_column(Integer, default=0)
+    # When the latest message was dropped while another of the user's submissions went
+    # first: the worker finishing that one sends it again (only then: one still queued
+    # arrives), and the sweeper counts it as the queue moving.
+    deferred_at: Mapped[datetime | None] = mapped_column()
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
     # What students are shown of the current judging, and from when (StudentView).

@@ -5,12 +5,20 @@ transports poll; the 1 s default adds a second to every submission) cannot be se
 URL alone; and several processes share the file, so they should wait for its lock rather
 than fail, and may declare the same queue at once (kombu's guard against that is a lock of
 its own process: `make run` starts the workers together, and one died of the duplicate).
+And kombu's channel never closes its session: each channel a consumer's reconnect replaced
+kept a pooled connection, and on a full disk the worker's consumer reconnected until the pool
+refused ("QueuePool limit of size 5 overflow 10 reached") and it died. A channel gives its
+session back when it closes and whenever a step of it fails.
 """
 
 from __future__ import annotations
 
+import functools
 import sqlite3
 import time
+from collections.abc import Callable
+from queue import Empty
+from typing import Any, TypeVar
 
 from kombu.transport import sqlalchemy as sqla
 from sqlalchemy import create_engine, event
@@ -20,6 +28,25 @@ from store.files import private_sqlite
 
 TRANSPORT = "worker.broker:Transport"
 WAL_TRIES = 100  # 5 s
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def gives_back_the_session_on_error(step: F) -> F:
+    """A failed step leaves the session in a broken transaction, holding its connection:
+    roll back and close it (the next step opens a fresh one)."""
+
+    @functools.wraps(step)
+    def guarded(self: Channel, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return step(self, *args, **kwargs)
+        except Empty:  # no message: not an error, the session is fine
+            raise
+        except BaseException:
+            self.give_back_session()
+            raise
+
+    return guarded  # type: ignore[return-value]
 
 
 class Channel(sqla.Channel):
@@ -63,6 +90,29 @@ class Channel(sqla.Channel):
             # there now.
             self.session.rollback()
             return super()._get_or_create(queue)
+
+    def give_back_session(self) -> None:
+        session, self._session = self._session, None
+        if session is None:
+            return
+        try:
+            session.rollback()
+        except Exception:  # a broken connection: closing it invalidates it all the same
+            pass
+        finally:
+            session.close()
+
+    _get = gives_back_the_session_on_error(sqla.Channel._get)
+    _put = gives_back_the_session_on_error(sqla.Channel._put)
+    _purge = gives_back_the_session_on_error(sqla.Channel._purge)
+    _size = gives_back_the_session_on_error(sqla.Channel._size)
+    _new_queue = gives_back_the_session_on_error(sqla.Channel._new_queue)
+
+    def close(self):
+        try:  # requeuing the unacked messages may fail too
+            super().close()
+        finally:
+            self.give_back_session()
 
 
 class Transport(sqla.Transport):

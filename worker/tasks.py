@@ -121,8 +121,9 @@ def run_judging(
     """Grade one submission if it can be claimed; returns what happened (for logs/tests).
 
     A student's submissions are graded one at a time: a message for one whose user already
-    has a submission being graded is dropped ("deferred"), and when a judging ends the user's
-    oldest queued submission is enqueued (`enqueue`), behind everyone else's. The sweeper
+    has a submission being graded is dropped ("deferred", marked on the row), and when a
+    judging ends the user's oldest queued submission is enqueued (`enqueue`), behind everyone
+    else's, if its message was dropped (one still queued is left to arrive). The sweeper
     resends any that a crash left behind.
 
     Raises one of INFRASTRUCTURE_ERRORS after giving the claim back when the failure was not
@@ -130,12 +131,22 @@ def run_judging(
     JUDGE_MAX_ATTEMPTS interrupted attempts the submission is held for an instructor.
     """
     settings = runtime.settings
-    with runtime.session() as session:
-        claim = repo.claim(session=session, submission_id=submission_id, lease_s=settings.lease_s)
-        if claim is None:
-            if repo.waiting_for_its_user(session=session, submission_id=submission_id):
-                return "deferred"
-            return "not claimed"  # done already, or another worker holds a live lease
+    claim = None
+    for _ in range(2):  # a second time if what went first finished between claim and defer
+        with runtime.session() as session:
+            claim = repo.claim(
+                session=session, submission_id=submission_id, lease_s=settings.lease_s
+            )
+            if claim is not None:
+                break
+            deferred = repo.defer(session=session, submission_id=submission_id)
+        if deferred is False:
+            continue
+        if isinstance(deferred, repo.Stale) and enqueue is not None:  # for the release
+            enqueue(submission_id, priority=deferred.priority, countdown_s=deferred.countdown_s)
+        return "deferred"
+    if claim is None:
+        return "not claimed"  # done already, or another worker holds a live lease
     # an infrastructure error: retried, not handed on
     outcome = _judge_claimed(runtime, claim, retry_in_s)
     if enqueue is not None:
@@ -144,22 +155,17 @@ def run_judging(
 
 
 def _hand_on(runtime: Runtime, submission_id: int, enqueue: Callable[..., bool]) -> None:
-    """Enqueue the user's next queued submission (deferred while this one was graded),
-    to be delivered when this one is released to the student (store.release): started
-    earlier, it would show the student when this judging's hidden tier ended."""
+    """Enqueue the user's next queued submission if its message was dropped (deferred while
+    this one was graded), at once, to the back of the queue (repo.next_for_user). It is not
+    claimed before this one is released to the student (store.release): started earlier, it
+    would show the student when this judging's hidden tier ended."""
     try:
         with runtime.session() as session:
             following = repo.next_for_user(session=session, submission_id=submission_id)
     except Exception:  # the sweeper resends it later
         log.warning("could not hand on after submission %s", submission_id, exc_info=True)
         return
-    if following is None:
-        return
-    if following.countdown_s > 0:  # once this judging is released: not claimable before
-        enqueue(
-            following.submission_id, priority=following.priority, countdown_s=following.countdown_s
-        )
-    else:
+    if following is not None:
         enqueue(following.submission_id, priority=following.priority)
 
 
@@ -196,6 +202,9 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
 
         with Heartbeat(runtime, claim):
             result = grade_job(runtime, job, on_test)
+        # Inside: a final write that keeps failing gives the claim back too, with its reason,
+        # or the retry would find the row still claimed and wait for the lease.
+        stored = store_result(runtime, claim, result)
     except INFRASTRUCTURE_ERRORS as exc:
         failure = first_line(exc)
 
@@ -210,7 +219,7 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
         except Exception:  # the database itself is down: the lease will expire instead
             log.warning("could not release submission %s", submission_id, exc_info=True)
         raise
-    return "finished" if store_result(runtime, claim, result) else "claim lost"
+    return "finished" if stored else "claim lost"
 
 
 def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -> bool:

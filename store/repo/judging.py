@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, or_, select, update
+from sqlalchemy import and_, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -22,7 +22,7 @@ from store.outcome import JudgingOutcome
 from store.release import release_moment, student_figures
 from store.repo.boards import hidden_cases
 
-HAND_ON_SLACK_S = 0.05  # a hand-on's delivery after the release: a timer may fire early
+HAND_ON_SLACK_S = 0.05  # a message sent for a release arrives this late: a timer may fire early
 # JUDGE_HIDDEN_RELEASE_QUANTUM_S's default (config.Settings; a test checks they agree): the
 # worker passes its setting, and a caller that does not quantises all the same.
 RELEASE_QUANTUM_S = 0.5
@@ -53,7 +53,9 @@ def _claimable(now: datetime):
     )
 
 
-def grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any):
+def grading_for_user(
+    user_id: Any, other_than: Any, now: datetime, priority: Any, *, unreleased: bool = True
+):
     """Another submission of the user goes first: one being graded, under a live lease or
     under an expired one (its worker may be slow, or dead: the sweeper resends it) when it is
     the older one, so that of two rows left running the older goes first; or an older one
@@ -61,27 +63,25 @@ def grading_for_user(user_id: Any, other_than: Any, now: datetime, priority: Any
     messages at once must not grade the newer first; a rejudge never holds up live work);
     or one finished but not yet released to its student (the next one starting at once
     would show the student when the hidden tier ended, to the microsecond: it starts at
-    the release, `next_for_user`).
+    the release, `defer`; not counted with `unreleased=False`).
     An alias, so it correlates with the outer statement only through the arguments."""
     other = aliased(Submission)
+    first = [
+        and_(
+            other.status == Status.RUNNING,
+            or_(other.lease_expires >= now, other.id < other_than),
+        ),
+        and_(
+            other.status == Status.QUEUED,
+            other.id < other_than,
+            other.priority == priority,
+        ),
+    ]
+    if unreleased:
+        first.append(and_(other.status == Status.DONE, other.released_at > now))
     return (
         select(other.id)
-        .where(
-            other.user_id == user_id,
-            other.id != other_than,
-            or_(
-                and_(
-                    other.status == Status.RUNNING,
-                    or_(other.lease_expires >= now, other.id < other_than),
-                ),
-                and_(
-                    other.status == Status.QUEUED,
-                    other.id < other_than,
-                    other.priority == priority,
-                ),
-                and_(other.status == Status.DONE, other.released_at > now),
-            ),
-        )
+        .where(other.user_id == user_id, other.id != other_than, or_(*first))
         .exists()
     )
 
@@ -117,6 +117,7 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
             lease_expires=now + timedelta(seconds=lease_s),
             started_at=now,
             resends=0,
+            deferred_at=None,
         )
         .execution_options(synchronize_session=False)
     )
@@ -151,35 +152,92 @@ def waiting_for_its_user(*, session: Session, submission_id: int) -> bool:
     return waiting
 
 
-def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
-    """The oldest queued submission of the finished submission's user, to enqueue next,
-    once the finished one is released to its student (`countdown_s` from now: it may not
-    be claimed before, see `grading_for_user`); recorded as sent then (the sweeper reads
-    the send time to tell a lost message)."""
-    now = utcnow()
-    user_id, released_at = session.execute(
-        select(Submission.user_id, Submission.released_at).where(Submission.id == submission_id)
-    ).one()
-    countdown_s = 0.0
-    if released_at is not None and released_at > now:
-        countdown_s = (released_at - now).total_seconds() + HAND_ON_SLACK_S
+def defer(*, session: Session, submission_id: int) -> bool | Stale:
+    """The claim was refused: if another of the user's submissions goes first, its message
+    is dropped; say who sends the next. False if the row does not wait for its user (not
+    claimable, or free by now: the caller may claim again); True if it is marked (`deferred_at`),
+    for the worker finishing the one that goes first to hand it on; or the message for the
+    caller to send itself, in `countdown_s`, when all that goes first is a finished judging
+    not yet released (whose hand-on may have passed already).
+
+    Under the user's lock, as `claim` and `next_for_user` take it: a judging that finishes
+    meanwhile hands on after this commits, so it sees the mark."""
     row = session.execute(
-        select(Submission.id, Submission.priority)
+        select(Submission.user_id, Submission.priority, _claimable(utcnow())).where(
+            Submission.id == submission_id
+        )
+    ).first()
+    if row is None or not row[2]:
+        session.rollback()
+        return False
+    session.execute(select(User.id).where(User.id == row.user_id).with_for_update())
+    now = utcnow()
+    this = and_(Submission.id == submission_id, Submission.status == Status.QUEUED)
+    goes_first = grading_for_user(row.user_id, submission_id, now, row.priority, unreleased=False)
+    if session.scalar(select(goes_first)):
+        session.execute(
+            update(Submission)
+            .where(this)
+            .values(deferred_at=now)
+            .execution_options(synchronize_session=False)
+        )
+        session.commit()
+        return True
+    release_at = session.scalar(
+        select(func.max(Submission.released_at)).where(
+            Submission.user_id == row.user_id,
+            Submission.id != submission_id,
+            Submission.status == Status.DONE,
+            Submission.released_at > now,
+        )
+    )
+    if release_at is None:
+        session.rollback()
+        return False
+    countdown_s = (release_at - now).total_seconds() + HAND_ON_SLACK_S
+    session.execute(
+        update(Submission)
+        .where(this)
+        .values(deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s))
+        .execution_options(synchronize_session=False)
+    )
+    session.commit()
+    return Stale(submission_id, row.priority, countdown_s)
+
+
+def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
+    """The oldest queued submission of the finished submission's user, to enqueue next, if
+    its message was dropped (`defer`): one still in the queue will arrive, and sending
+    another would deliver it twice and, stamped as sent now, make the older rows still
+    queued look overtaken to the sweeper.
+
+    Sent at once, to the back of the queue, and recorded as sent now: the sweeper reads the
+    send time as the message's place in the queue. Not delayed until the finished one is
+    released to its student (it may not be claimed before, see `grading_for_user`): a
+    delayed message is taken from the queue at its place but runs at its time, and stamped
+    with that time, the rows sent between looked overtaken when it was claimed. Behind a
+    backlog it arrives after the release; arriving before, it is dropped and the worker
+    sends it for the release (`defer`)."""
+    now = utcnow()
+    user_id = session.scalar(select(Submission.user_id).where(Submission.id == submission_id))
+    session.execute(select(User.id).where(User.id == user_id).with_for_update())
+    row = session.execute(
+        select(Submission.id, Submission.priority, Submission.deferred_at)
         .where(Submission.user_id == user_id, Submission.status == Status.QUEUED)
         .order_by(Submission.id)
         .limit(1)
     ).first()
-    if row is None:
+    if row is None or row.deferred_at is None:
         session.rollback()
         return None
     session.execute(
         update(Submission)
         .where(Submission.id == row.id, Submission.status == Status.QUEUED)
-        .values(enqueued_at=now + timedelta(seconds=countdown_s))
+        .values(deferred_at=None, enqueued_at=now)
         .execution_options(synchronize_session=False)
     )
     session.commit()
-    return Stale(row.id, row.priority, countdown_s)
+    return Stale(row.id, row.priority)
 
 
 def _holds(claim_: Claim):

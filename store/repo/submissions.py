@@ -315,6 +315,7 @@ def rejudge(
         priority=Priority.REJUDGE,
         enqueued_at=utcnow(),
         resends=0,
+        deferred_at=None,
         last_failure=None,
         hold_reason=None,
         started_at=None,

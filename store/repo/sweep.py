@@ -58,9 +58,10 @@ def sweep(
     Returns (rows to enqueue again, ids held after too many attempts). A queued row's message
     may simply be waiting behind a long, healthy backlog, so it is resent only when it is
     really lost: when a message sent after it has been consumed (per queue: the queues are
-    first in, first out), or when no worker is busy and none has claimed anything for
-    `resend_after_s`. A row whose user has another submission being graded waits for that
-    one (the worker hands it on) and is never resent. In the idle case every resend of a row
+    first in, first out), or when no worker is busy and none has claimed anything, or
+    dropped a message for its student's earlier submission, for `resend_after_s`. A row
+    whose user has another submission being graded waits for that one (the worker hands it
+    on) and is never resent. In the idle case every resend of a row
     doubles the wait before the next (`resends`): with no worker consuming, copies would pile
     up in the broker. A row running under an expired lease (a dead worker) is resent on the
     same backoff.
@@ -147,6 +148,11 @@ def sweep(
                         Submission.started_at > now - timedelta(seconds=resend_after_s),
                     )
                     .exists(),
+                    # Messages consumed and dropped for their students' earlier ones: the
+                    # queue moves even while every message in a row is one of those.
+                    select(Submission.id)
+                    .where(Submission.deferred_at > now - timedelta(seconds=resend_after_s))
+                    .exists(),
                 )
             )
         )
@@ -161,7 +167,7 @@ def sweep(
         session.execute(
             update(Submission)
             .where(Submission.id.in_([row.id for row in resend]))
-            .values(enqueued_at=now, resends=Submission.resends + 1)
+            .values(enqueued_at=now, resends=Submission.resends + 1, deferred_at=None)
             .execution_options(synchronize_session=False)
         )
     session.commit()

@@ -175,11 +175,25 @@ def test_a_row_waiting_for_its_users_other_submission_is_not_resent(session: Ses
     first, second = new_submission(session, "alice"), new_submission(session, "alice")
     later = new_submission(session, "bob")
     assert repo.claim(session=session, submission_id=first.id, lease_s=60)
-    sent(session, second, seconds_ago=300)  # its message was dropped: first is being graded
+    sent(session, second, seconds_ago=300)
+    assert repo.defer(session=session, submission_id=second.id)  # dropped: first is graded
     assert repo.claim(session=session, submission_id=later.id, lease_s=60)
     assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
     # Handed on when the first finishes: recorded as sent then, so not resent either.
     assert repo.next_for_user(session=session, submission_id=first.id).submission_id == second.id
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+
+
+def test_a_queue_moving_only_by_dropped_messages_is_not_idle(session: Session) -> None:
+    """Every message consumed lately was one dropped for its student's earlier submission
+    (a class's burst, its tail): the workers are consuming, so an older row's message is
+    still on its way, not lost."""
+    waiting = new_submission(session, "ann")  # its message is behind the dropped one
+    older, dropped = new_submission(session, "bob"), new_submission(session, "bob")
+    for row in (waiting, older, dropped):  # sent long ago; nothing claimed or running
+        sent(session, row, seconds_ago=30)
+    # Two slots took bob's two messages at once: the newer waits for the older one.
+    assert repo.defer(session=session, submission_id=dropped.id) is True  # just now
     assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
 
 
@@ -253,6 +267,7 @@ def test_a_student_is_graded_one_submission_at_a_time(session: Session) -> None:
     # Alice's next one waits for her first; Bob's does not.
     assert repo.claim(session=session, submission_id=second.id, lease_s=60) is None
     assert repo.waiting_for_its_user(session=session, submission_id=second.id)
+    assert repo.defer(session=session, submission_id=second.id) is True  # handed on later
     assert repo.claim(session=session, submission_id=other.id, lease_s=60) is not None
     assert not repo.waiting_for_its_user(session=session, submission_id=first.id)
     assert repo.next_for_user(session=session, submission_id=first.id) == repo.Stale(

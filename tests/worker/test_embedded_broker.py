@@ -3,10 +3,19 @@ declare the same queue at once, as `make run`'s workers do when they start toget
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import pytest
+from kombu import Connection
+from sqlalchemy import event
+from sqlalchemy.exc import OperationalError
+
+from worker import broker
+from worker.broker import TRANSPORT
 
 DECLARE = """
 import sys, time
@@ -38,3 +47,43 @@ def test_processes_declaring_one_queue_at_once_all_succeed(tmp_path: Path):
         for proc in procs:
             out, err = proc.communicate(timeout=60)
             assert proc.returncode == 0 and out.strip() == "declared", err[-2000:]
+
+
+def test_a_failing_broker_database_does_not_leak_connections(tmp_path: Path):
+    """A broker file that keeps failing (a full disk) while the consumer reconnects again and
+    again: every failed channel gives its connection back, so the pool does not grow until
+    SQLAlchemy refuses ("QueuePool limit of size 5 overflow 10 reached")."""
+    url = f"sqlite:///{tmp_path / 'broker.sqlite'}"
+    with Connection(url, transport=TRANSPORT) as connection:
+        queue = connection.SimpleQueue("grading")
+        queue.put({"submission": 1})
+        message = queue.get(timeout=1)
+        assert message.payload == {"submission": 1}
+        message.ack()
+        queue.close()
+    engine = broker.Channel._engines[url][0]
+    assert engine.pool.checkedout() == 0
+
+    def disk_full(*_args) -> None:
+        raise sqlite3.OperationalError("database or disk is full")
+
+    event.listen(engine, "before_cursor_execute", disk_full)
+    try:
+        for _ in range(20):  # more than the pool's 5 + 10: each would have kept one
+            with Connection(url, transport=TRANSPORT) as connection:
+                channel = connection.channel()
+                with pytest.raises(OperationalError, match="disk is full"):
+                    channel._get("grading")
+                with pytest.raises(OperationalError, match="disk is full"):
+                    channel._put("grading", {"submission": 2})
+            assert engine.pool.checkedout() == 0
+    finally:
+        event.remove(engine, "before_cursor_execute", disk_full)
+    with Connection(url, transport=TRANSPORT) as connection:  # and it works once space is back
+        queue = connection.SimpleQueue("grading")
+        queue.put({"submission": 3})
+        message = queue.get(timeout=1)
+        assert message.payload == {"submission": 3}
+        message.ack()
+        queue.close()
+    assert engine.pool.checkedout() == 0

@@ -438,22 +438,41 @@ def test_when_even_the_release_fails_the_lease_is_left_to_expire(
         assert repo.claim(session=session, submission_id=sid, lease_s=60) is None
 
 
-def test_a_result_that_cannot_be_stored_for_a_locked_database_is_raised(
+def test_a_result_that_cannot_be_stored_for_a_locked_database_gives_the_claim_back(
     runtime: Runtime, lock: Lock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    finish = repo.finish
+    tries = 0
+
+    def finish_while_locked(**kwargs: Any) -> bool:
+        nonlocal tries
+        tries += 1
+        try:
+            return finish(**kwargs)
+        finally:
+            if tries == tasks.WRITE_TRIES:  # the last try failed: the release gets through
+                lock.let_go()
+
     def grade(*_args, **_kwargs) -> GradeResult:
-        lock.take()  # held until the test lets go: every try of finish() fails
+        if tries == 0:
+            lock.take()  # every try of the first finish() fails
         return a_result([a_test(0)])
 
     fake_grade(monkeypatch, grade)
+    monkeypatch.setattr(repo, "finish", finish_while_locked)
     sid = submit(runtime)
+    before = utcnow()
     with pytest.raises(OperationalError):
-        tasks.run_judging(runtime, sid)
-    lock.let_go()
+        tasks.run_judging(runtime, sid, retry_in_s=8)
+    assert tries == tasks.WRITE_TRIES
+    # Given back with its reason, sent again when the task's retry is due: not left claimed,
+    # where the retry would find it "not claimed" and wait for the lease to expire.
     sub = row(runtime, sid)
-    # Not released: the retry finds the lease live and the sweeper resends once it expires.
-    assert (sub.status, sub.verdict) == (Status.RUNNING, None)
-    assert sub.lease_expires is not None
+    assert (sub.status, sub.verdict, sub.lease_expires) == (Status.QUEUED, None, None)
+    assert sub.last_failure is not None and "database is locked" in sub.last_failure
+    assert sub.enqueued_at - before >= timedelta(seconds=8)
+    assert tasks.run_judging(runtime, sid) == "finished"
+    assert row(runtime, sid).verdict == "AC"
 
 
 def test_a_test_the_database_refuses_is_skipped_and_the_result_stored_bare(
@@ -508,7 +527,7 @@ def test_a_claim_lost_to_a_rejudge_stores_nothing_more(
     sub = row(runtime, sid)
     assert (sub.status, sub.verdict, sub.attempts) == (Status.QUEUED, None, 0)
     assert stored_tests(runtime, sid) == [(1, 0, "AC")]  # from before the rejudge only
-    assert enqueued == [(sid, "rejudge")]  # handed on: the rejudge is its user's next
+    assert enqueued == []  # not handed on: the rejudge sent its own message
 
 
 def eventually(condition, timeout_s: float = 5.0) -> bool:
@@ -563,14 +582,19 @@ def test_the_heartbeat_survives_a_locked_database(runtime: Runtime, lock: Lock, 
 def test_the_next_queued_submission_of_the_user_is_handed_on(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    fake_grade(monkeypatch, lambda *_a, **_k: a_result([a_test(0)]))
     first, second = submit(runtime), submit(runtime)
     submit(runtime, "bob")  # someone else's: never handed on from ann's
+
+    def grade(*_args, **_kwargs) -> GradeResult:  # the second's message arrives meanwhile
+        assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"
+        return a_result([a_test(0)])
+
+    fake_grade(monkeypatch, grade)
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
     assert enqueued == [(second, "live")]
-    # Delivered once the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S, 0.5 s by
-    # default, doubling): started at once, the second would time the first's hidden tier.
+    # Not claimed before the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S, 0.5 s
+    # by default, doubling): started at once, the second would time the first's hidden tier.
     with runtime.session() as session:
         row = session.get(Submission, first)
         assert row is not None and row.started_at is not None and row.released_at is not None
@@ -578,16 +602,25 @@ def test_the_next_queued_submission_of_the_user_is_handed_on(
         assert row.finished_at is not None and row.finished_at <= row.released_at
     steps = math.log2(took / 0.5)
     assert steps == pytest.approx(round(steps)) and took >= 0.5
-    assert 0 < enqueued.countdowns[0] <= took + repo.HAND_ON_SLACK_S
-    assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"  # not before then
+    assert enqueued.countdowns == [0.0]  # sent at once, to the back of the queue
+    # Arriving before the release, it is dropped and sent again for the release.
+    again = Enqueued()
+    assert tasks.run_judging(runtime, second, again) == "deferred"
+    assert again == [(second, "live")]
+    assert 0 < again.countdowns[0] <= took + repo.HAND_ON_SLACK_S
 
 
 def test_without_a_release_quantum_the_next_one_is_handed_on_at_once(
     database: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     runtime = Runtime(settings_for(database, hidden_release_quantum_s=0))
-    fake_grade(monkeypatch, lambda *_a, **_k: a_result([a_test(0)]))
     first, second = submit(runtime), submit(runtime)
+
+    def grade(*_args, **_kwargs) -> GradeResult:
+        assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"
+        return a_result([a_test(0)])
+
+    fake_grade(monkeypatch, grade)
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
     assert enqueued == [(second, "live")] and enqueued.countdowns == [0.0]
