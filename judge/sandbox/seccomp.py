@@ -170,10 +170,28 @@ DENIED = (
 # theirs), which a later visible run reads back in fstat: the phase lock keeps runs
 # apart in time, not this state. No driver needs them (the JVM drivers read files with
 # java.io: NIO's file channels make a socketpair).
-HIDDEN_DENIED = ("pipe", "pipe2", "socket", "socketpair", "memfd_create", "shmget")
+HIDDEN_DENIED = (
+    "pipe",
+    "pipe2",
+    "socket",
+    "socketpair",
+    "memfd_create",
+    "shmget",
+    # ... and may not make itself wait for a CPU: time waiting for one is not charged
+    # (limits.charged_s), so pinning itself to a busy core or lowering its own priority would
+    # stretch its wall time on a busy machine by choice, a channel. No runtime needs them.
+    "sched_setaffinity",
+    "sched_setscheduler",
+    "sched_setattr",
+    "setpriority",
+)
 
 # Syscall numbers (from the kernel's uapi headers; aarch64 uses the asm-generic table).
 SYSCALLS_X86_64 = {
+    "sched_setaffinity": 203,
+    "sched_setscheduler": 144,
+    "sched_setattr": 314,
+    "setpriority": 141,
     "pidfd_open": 434,
     "shmget": 29,
     "pipe": 22,
@@ -269,6 +287,10 @@ SYSCALLS_X86_64 = {
     "ioctl": 16,
 }
 SYSCALLS_AARCH64 = {
+    "sched_setaffinity": 122,
+    "sched_setscheduler": 119,
+    "sched_setattr": 274,
+    "setpriority": 140,
     "pidfd_open": 434,
     "shmget": 194,
     "pipe2": 59,  # (no pipe: asm-generic has only pipe2)

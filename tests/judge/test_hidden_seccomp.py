@@ -1,7 +1,8 @@
 """A run holding hidden input cannot make pipes, sockets or memfds: each would take an inode
 number from the kernel's machine-wide counter, which a later visible run reads in fstat (the
-phase lock keeps runs apart in time, not that counter). Visible runs still may, and every
-language's hidden tier still grades."""
+phase lock keeps runs apart in time, not that counter). Nor can it pin itself to a core or
+lower its priority, which would make it wait for a CPU by choice (waiting is not charged).
+Visible runs still may, and every language's hidden tier still grades."""
 
 from __future__ import annotations
 
@@ -22,6 +23,9 @@ for name, make in [
     ("socketpair", socket.socketpair),
     ("memfd", lambda: os.memfd_create("x")),
     ("pidfd", lambda: os.pidfd_open(os.getpid())),
+    ("affinity", lambda: os.sched_setaffinity(0, {0})),
+    ("priority", lambda: os.setpriority(os.PRIO_PROCESS, 0, 19)),
+    ("idle scheduling", lambda: os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))),
 ]:
     try:
         make()
@@ -43,8 +47,12 @@ def test_hidden_runs_make_no_inode_numbered_files(sandbox):
     hidden = probe(sandbox, hidden=True)
     for name in ("pipe", "unix socket", "socketpair", "memfd", "pidfd"):
         assert f"{name} refused" in hidden, hidden
+    # Nor make itself wait for a CPU (waiting is not charged against a wall bound).
+    for name in ("affinity", "priority", "idle scheduling"):
+        assert f"{name} refused" in hidden, hidden
     visible = probe(sandbox, hidden=False)
     assert "pipe made" in visible and "unix socket made" in visible, visible
+    assert "affinity made" in visible, visible
     assert "pidfd refused" in visible, visible  # a pidfd's inode counts every process
 
 
