@@ -179,8 +179,9 @@ def death(result: RunOutcome) -> tuple[Verdict, str]:
     if result.limit in ("cpu", "wall") and result.limit_s is not None:
         if result.limit == "cpu":
             return Verdict.TLE, cpu_used(result.cpu_s, result.limit_s)
-        used = time_used(result.wall_s, result.cpu_wait_s, result.cpu_s)
-        return Verdict.TLE, f"no answer within {result.limit_s:g} s: {used}"
+        return Verdict.TLE, no_answer_within(
+            result.limit_s, result.wall_s, result.cpu_wait_s, result.cpu_s
+        )
     if result.limit in ("cpu", "wall"):
         return Verdict.TLE, "time limit exceeded"
     if result.signal is not None:
@@ -205,6 +206,13 @@ def time_used(wall_s: float, cpu_wait_s: float | None, cpu_s: float | None) -> s
     cpu = cpu_s or 0.0
     asleep = charged_s(wall_s, cpu_wait_s, cpu_s) - cpu
     return f"{cpu:.2f} s of CPU used, {asleep:.1f} s asleep or blocked"
+
+
+def no_answer_within(
+    limit_s: float, wall_s: float, cpu_wait_s: float | None, cpu_s: float | None
+) -> str:
+    """What a TLE of a wall bound says: the limit, and what was used (time_used)."""
+    return f"no answer within {limit_s:g} s: {time_used(wall_s, cpu_wait_s, cpu_s)}"
 
 
 def signal_name(number: int) -> str:

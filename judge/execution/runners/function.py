@@ -33,6 +33,7 @@ from judge.execution.runners.base import (
     Together,
     cpu_used,
     death,
+    no_answer_within,
     time_used,
 )
 from judge.languages.base import RunRequest
@@ -259,9 +260,11 @@ class FunctionRunner(Runner):
         except _TimeUp as up:
             cpu = self._tree_cpu(proc, 0.0, up.wall_s)  # what it used before the kill, not zero
             proc.kill()
-            message = up.used(limit_s)
-            if up.bound == "wall":
-                message = f"no answer within {limit_s:g} s: {message}"
+            message = (
+                no_answer_within(limit_s, up.wall_s, up.waited_s, up.cpu_s)
+                if up.bound == "wall"
+                else up.used(limit_s)
+            )
             return Outcome(Verdict.TLE, message, cpu_s=cpu, wall_s=up.wall_s, fatal=True), None
         except answers.MalformedReport as exc:
             proc.kill()
