@@ -49,18 +49,23 @@ def test_processes_declaring_one_queue_at_once_all_succeed(tmp_path: Path):
             assert proc.returncode == 0 and out.strip() == "declared", err[-2000:]
 
 
+def assert_round_trip(url: str, payload: dict[str, int]) -> None:
+    """A message put on the broker at `url` comes back as it was."""
+    with Connection(url, transport=TRANSPORT) as connection:
+        queue = connection.SimpleQueue("grading")
+        queue.put(payload)
+        message = queue.get(timeout=1)
+        assert message.payload == payload
+        message.ack()
+        queue.close()
+
+
 def test_a_failing_broker_database_does_not_leak_connections(tmp_path: Path):
     """A broker file that keeps failing (a full disk) while the consumer reconnects again and
     again: every failed channel gives its connection back, so the pool does not grow until
     SQLAlchemy refuses ("QueuePool limit of size 5 overflow 10 reached")."""
     url = f"sqlite:///{tmp_path / 'broker.sqlite'}"
-    with Connection(url, transport=TRANSPORT) as connection:
-        queue = connection.SimpleQueue("grading")
-        queue.put({"submission": 1})
-        message = queue.get(timeout=1)
-        assert message.payload == {"submission": 1}
-        message.ack()
-        queue.close()
+    assert_round_trip(url, {"submission": 1})
     engine = broker.Channel._engines[url][0]
     assert engine.pool.checkedout() == 0
 
@@ -79,11 +84,5 @@ def test_a_failing_broker_database_does_not_leak_connections(tmp_path: Path):
             assert engine.pool.checkedout() == 0
     finally:
         event.remove(engine, "before_cursor_execute", disk_full)
-    with Connection(url, transport=TRANSPORT) as connection:  # and it works once space is back
-        queue = connection.SimpleQueue("grading")
-        queue.put({"submission": 3})
-        message = queue.get(timeout=1)
-        assert message.payload == {"submission": 3}
-        message.ack()
-        queue.close()
+    assert_round_trip(url, {"submission": 3})  # and it works once space is back
     assert engine.pool.checkedout() == 0
