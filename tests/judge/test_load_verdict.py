@@ -52,12 +52,17 @@ LOOPS = first_call_does("        while True:\n            pass")
 
 @contextlib.contextmanager
 def busy_machine() -> Iterator[None]:
-    """Every core kept busy by two spinning processes. Each is a session of its own: with
-    autogroup scheduling (the default), the processes of one session share one task's weight,
-    and spinners in the test's session would take little from the sandbox."""
+    """One core kept busy by two spinning processes, and this process (so the sandboxed runs
+    it starts) held to that core while they spin: a run there waits for the CPU two thirds of
+    the time, and the rest of the machine (other tests running beside) keeps its other cores.
+    Each spinner is a session of its own: with autogroup scheduling (the default), the
+    processes of one session share one task's weight, and spinners in the test's session would
+    take little from the sandbox."""
+    allowed = os.sched_getaffinity(0)
+    os.sched_setaffinity(0, {max(allowed)})  # inherited by the spinners and the sandbox
     spinners = [
         subprocess.Popen([sys.executable, "-c", "while True: pass"], start_new_session=True)
-        for _ in range(2 * (os.cpu_count() or 1))
+        for _ in range(2)
     ]
     try:
         time.sleep(0.2)
@@ -67,6 +72,7 @@ def busy_machine() -> Iterator[None]:
             spinner.kill()
         for spinner in spinners:
             spinner.wait()
+        os.sched_setaffinity(0, allowed)
 
 
 def graded(source: str, sandbox) -> GradeResult:
