@@ -343,11 +343,19 @@ def _make_folders(into: Path, parts: tuple[str, ...]) -> None:
 _CREATE = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
+# What zipfile raises on a member whose headers or data are broken (a header offset that
+# points nowhere gives a negative seek: ValueError). OSError is left out: writing can fail
+# for reasons of the server's, not the zip's.
+_CORRUPT = (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError, struct.error, ValueError)
+
+
 def _write_member(archive: zipfile.ZipFile, member: _Member, target: Path) -> int:
     try:
         with archive.open(member.info) as source, open(target, "xb", opener=_opener) as out:
             return copy_bounded(source, out, member.info.file_size, member.name)
-    except (zipfile.BadZipFile, EOFError, zlib.error, NotImplementedError) as exc:
+    except ArchiveError:
+        raise
+    except _CORRUPT as exc:
         raise ArchiveError(f"{member.name!r} is corrupt: {exc}") from None
 
 

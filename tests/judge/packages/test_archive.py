@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 import os
+import random
 import stat
 import struct
 import unicodedata
@@ -451,3 +452,20 @@ def test_a_folder_without_problem_toml_is_refused(folder, tmp_path):
     (folder / "problem.toml").unlink()
     assert folder_refused(folder) == "'problem.toml' is missing (or a symbolic link to nothing)"
     assert folder_refused(tmp_path / "nowhere") == f"{tmp_path / 'nowhere'} is not a folder"
+
+
+def test_a_zip_with_random_bytes_changed_is_unpacked_or_refused_and_nothing_else(tmp_path):
+    # Fixed seeds: among these, a header offset that points before the zip (a negative seek,
+    # ValueError inside zipfile) and names whose local and central copies differ.
+    base = package_zip()
+    for seed in range(1500):
+        rng = random.Random(seed)
+        data = bytearray(base)
+        for _ in range(rng.randint(1, 4)):
+            data[rng.randrange(len(data))] = rng.randrange(256)
+        dest = tmp_path / f"package{seed}"
+        try:
+            unpack(bytes(data), dest)
+        except ArchiveError:
+            assert not os.path.lexists(dest)
+    assert [p for p in tmp_path.iterdir() if not p.name.startswith("package")] == []
