@@ -4,7 +4,8 @@ and the hidden boards in boards/.
 Validation collects every problem, not just the first, each naming where it is: a key path in
 problem.toml (`limits.time_s: must be a positive number (got "1s")`) or a file
 (`boards/b1.json: ...`), so an instructor fixes a package in one round. Unknown keys are
-refused by name: a typo must not be silently ignored.
+refused by name: a typo must not be silently ignored. The folder read is one that
+`archive.unpack` wrote or `archive.check_folder` accepted (no symlink out, no device, bounded).
 """
 
 from __future__ import annotations
