@@ -89,13 +89,13 @@ def to_json(value, budget, depth=0):
             items = list(dict.items(value))
             for key, _ in items:
                 if type(key) is not str:
-                    raise NotJson(f"a dict with a {type(key).__name__} key")
+                    raise NotJson(f"a dict with a key of type {type(key).__name__}")
             return {key: to_json(item, budget, depth + 1) for key, item in items}
         return [to_json(item, budget, depth + 1) for item in list(value)]
     if kind is float:
         raise NotJson(f"a float ({float.__repr__(value)})")
     name = getattr(kind, "__qualname__", "?")
-    raise NotJson(f"a {name if isinstance(name, str) else '?'}")
+    raise NotJson(f"an object of type {name if isinstance(name, str) else '?'}")
 
 
 def int_digits(value):
