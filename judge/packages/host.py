@@ -28,7 +28,9 @@ would stop every run of the other phase on the machine, a grading's own hidden t
 from __future__ import annotations
 
 import json
+import os
 import re
+import stat
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -186,6 +188,21 @@ def _check_str(text: str) -> None:
         raise MalformedLine("a str with a lone surrogate (not UTF-8)")
 
 
+def read_source(path: Path) -> bytes:
+    """problem.py's bytes (at most MAX_SOURCE_BYTES + 1, so start() can say it is too
+    large), read only as a regular file: a package's symlink leads nowhere on the judge's
+    machine. ProblemError when it cannot be read."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as exc:
+        raise ProblemError(f"the package's problem.py cannot be read ({exc.strerror})") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ProblemError("the package's problem.py is not a regular file")
+    with os.fdopen(fd, "rb") as source:
+        return source.read(MAX_SOURCE_BYTES + 1)
+
+
 class ProblemHost:
     """One package's problem.py answering calls in the sandbox; see the module's doc."""
 
@@ -218,10 +235,7 @@ class ProblemHost:
     def for_folder(cls, sandbox: Sandbox, folder: str | Path, **limits: Any) -> ProblemHost:
         """The host of the package in `folder`: only its problem.py goes into the sandbox
         (not the boards, submissions or anything else of the folder)."""
-        path = Path(folder, "problem.py")
-        with path.open("rb") as source:
-            data = source.read(MAX_SOURCE_BYTES + 1)
-        return cls(sandbox, data, **limits)
+        return cls(sandbox, read_source(Path(folder, "problem.py")), **limits)
 
     # -- starting and ending ---------------------------------------------------------------
     def __enter__(self) -> ProblemHost:

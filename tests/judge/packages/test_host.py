@@ -386,3 +386,15 @@ def test_the_host_holds_no_phase_and_a_hidden_run_cannot_skip_its_own(sandbox):
         assert host.call("reference", {"n": 1}) is True
     with pytest.raises(ValueError, match="hidden phase"):
         sandbox.run(Command(argv=("{python}", "-c", "pass")), limits, hidden=True, phase=False)
+
+
+def test_a_package_folder_gives_only_a_regular_problem_py(sandbox, tmp_path):
+    with pytest.raises(ProblemError, match=r"problem\.py cannot be read"):
+        ProblemHost.for_folder(sandbox, tmp_path)
+    (tmp_path / "problem.py").symlink_to(judge.__file__)
+    with pytest.raises(ProblemError, match=r"problem\.py cannot be read"):
+        ProblemHost.for_folder(sandbox, tmp_path)
+    (tmp_path / "problem.py").unlink()
+    (tmp_path / "problem.py").mkdir()
+    with pytest.raises(ProblemError, match="not a regular file"):
+        ProblemHost.for_folder(sandbox, tmp_path)
