@@ -204,7 +204,9 @@ def read_source(path: Path) -> bytes:
 
 
 class ProblemHost:
-    """One package's problem.py answering calls in the sandbox; see the module's doc."""
+    """One package's problem.py answering calls in the sandbox; see the module's doc. One
+    caller at a time (a call is a write and a read on one pipe); it holds a sandbox slot for
+    as long as it lives."""
 
     def __init__(
         self,
@@ -304,11 +306,14 @@ class ProblemHost:
         return self._proc is not None and self._dead is None
 
     # -- calls -----------------------------------------------------------------------------
-    def call(self, name: str, *args: Any) -> Any:
+    def call(self, name: str, *args: Any, cpu_s: float | None = None) -> Any:
         """`name(*args)` in problem.py; raises InvalidCase for validate's ValueError. For
-        generate the arguments are (seed, profile): it gets random.Random(seed)."""
+        generate the arguments are (seed, profile): it gets random.Random(seed). `cpu_s`
+        replaces the call's budget (small_cases() enumerating every position may need
+        more than one call's)."""
         what = f"{name}()"
-        report = self._exchange(self._function(name), {"args": list(args)}, what, self.call_cpu_s)
+        budget = self.call_cpu_s if cpu_s is None else cpu_s
+        report = self._exchange(self._function(name), {"args": list(args)}, what, budget)
         result = self._item(report, what, name in NULL_ALLOWED, {"id"})
         if isinstance(result, InvalidCase):
             raise result

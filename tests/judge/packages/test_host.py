@@ -85,7 +85,8 @@ def refused(sandbox, body: str, *args, **limits) -> str:
         assert not host.alive
         with pytest.raises(ProblemError, match="not running"):
             host.call("reference", {})
-    assert time.monotonic() - began < 10
+    # A bound's wall time may stretch while the machine is busy, up to its cap (3x, or + 5 s).
+    assert time.monotonic() - began < 15
     message = str(caught.value)
     assert message.startswith("problem error: ")
     return message
@@ -119,6 +120,7 @@ def test_a_good_package_answers_every_kind_of_call(sandbox, tmp_path):
         assert checked[0] is None
         assert [type(item) for item in checked[1:]] == [InvalidCase, InvalidCase]
         assert host.call_many("reference", []) == []
+        assert host.call("reference", {"n": 5}, cpu_s=5.0) is True
         with pytest.raises(ValueError, match="defines no small_cases"):
             host.call("small_cases")  # the caller's mistake: asked for what is not defined
         assert host.alive
@@ -165,7 +167,7 @@ def test_an_endless_import_is_stopped_at_the_load_budget(sandbox):
     began = time.monotonic()
     message = load_refused(sandbox, "while True:\n    pass\n", load_s=0.5)
     assert "loading problem.py used more than 0.5 s of CPU" in message
-    assert time.monotonic() - began < 5
+    assert time.monotonic() - began < 15
 
 
 # -- time, memory, output ------------------------------------------------------------------
@@ -173,7 +175,7 @@ def test_an_endless_loop_is_stopped_at_its_cpu_budget(sandbox):
     began = time.monotonic()
     message = refused(sandbox, "while True:\n    pass\n", {})
     assert "reference() used more than 0.6 s of CPU" in message
-    assert time.monotonic() - began < 4
+    assert time.monotonic() - began < 15
 
 
 def test_a_sleep_is_stopped_at_the_wall_bound(sandbox):
