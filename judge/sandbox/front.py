@@ -390,7 +390,9 @@ class Sandbox:
         argv = ("{python}", "-I", "-S", "-B", f"/box/{script}", *args)
         return self.run(Command(argv=argv, files=files), limits)
 
-    def run(self, command: Command, limits: RunLimits, *, hidden: bool = False) -> Process:
+    def run(
+        self, command: Command, limits: RunLimits, *, hidden: bool = False, phase: bool = True
+    ) -> Process:
         """Start `command` (judge/sandbox/command.py says what each field does).
 
         `hidden`: the run holds hidden input (a hidden tier). It waits until no run whose
@@ -398,9 +400,17 @@ class Sandbox:
         the phase is held until the run is killed and reaped. Its seccomp filter also
         refuses what would leave a number for a later run to read (seccomp.HIDDEN_DENIED).
         The time spent waiting is the Process's `phase_wait_s`.
+
+        `phase=False`: the run takes no phase. Only for the judge's own work confined (a
+        problem's code answering the judge, judge/packages/host.py), which holds no student
+        code and so modulates nothing for a student's run to read: it runs beside either
+        phase, as the judge's own process does. A long-lived run holding a phase would stop
+        every run of the other phase on the machine while it lives.
         """
+        if hidden and not phase:
+            raise ValueError("a run holding hidden input must take the hidden phase")
         waited = time.monotonic()
-        held = self.phases.acquire(hidden) if self.phases is not None else None
+        held = self.phases.acquire(hidden) if self.phases is not None and phase else None
         waited = time.monotonic() - waited
         try:
             try:
