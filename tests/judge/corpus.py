@@ -25,10 +25,11 @@ FOLDER_VERDICT = {
     "memory_limit": Verdict.MLE,
 }
 # A submission that may time out is graded with this limit per test (CPU seconds) instead of
-# its problem's (footholds: 10 s): the judge stops it at the limit and says TLE all the same,
-# without a corpus run spending the problem's full limit on each such file. It is numbergame's
-# own limit, so no problem is graded with a limit shorter than one the judge already uses.
-TLE_TIME_S = 2.0
+# its problem's (footholds: 10 s, numbergame: 2 s): the judge stops it at the limit and says
+# TLE all the same, without a corpus run spending the problem's full limit on each such file.
+# Only files whose expected verdicts include TLE get it, so no file that must pass is graded
+# with a limit the judge does not use.
+TLE_TIME_S = 1.0
 
 
 @cache  # one object per problem, so what the judge caches per problem (small tier) is kept

@@ -16,6 +16,7 @@ from judge.grading.grade import grade
 from judge.grading.plan import plan_size, plan_tests, small_positions
 from judge.strength.mutants.accepted import SOURCES
 from judge.verdict import TestKind, Verdict
+from tests.judge.corpus import short_limit
 
 FOOTHOLDS = problems.get("footholds")
 NUMBERGAME = problems.get("numbergame")
@@ -194,8 +195,11 @@ def solution(board):
 """
     )
     for seed in SEEDS:
-        # No random board at all: the worst cases alone catch it.
-        result = grade(NUMBERGAME, source, seed=seed, random_count=0, sandbox=sandbox)
+        # No random board at all: the worst cases alone catch it (at the corpus's short limit
+        # for what times out: a TLE stops at the limit, whatever it is).
+        result = grade(
+            short_limit("numbergame"), source, seed=seed, random_count=0, sandbox=sandbox
+        )
         assert result.verdict is Verdict.TLE, (seed, result.tests)
         failing = next(t for t in result.tests if t.verdict is not Verdict.AC)
         assert failing.kind is TestKind.WORST

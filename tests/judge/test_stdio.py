@@ -15,7 +15,7 @@ from judge.grading.grade import grade
 from judge.grading.runs import COMPILE_ERROR, run_cases
 from judge.languages import NotOffered, Style, UnknownLanguage, get_language
 from judge.verdict import TestKind, Verdict
-from tests.judge.corpus import FOLDER_VERDICT, language_submissions
+from tests.judge.corpus import FOLDER_VERDICT, graded_as, language_submissions
 
 NUMBERGAME = problems.get("numbergame")
 PYTHON = get_language("python")
@@ -27,7 +27,7 @@ def test_python_stdio_corpus(submission, sandbox):
     assert submission.style == "stdio" and submission.problem == "numbergame"
     assert submission.expected == {FOLDER_VERDICT[submission.folder]}, "first line disagrees"
     result = grade(
-        "numbergame",
+        graded_as("numbergame", submission.expected),
         submission.path.read_bytes(),
         seed=20261201,
         sandbox=sandbox,
