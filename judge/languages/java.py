@@ -51,7 +51,7 @@ class Java:
                 "}\n"
             )
         answer = jvm.java_type(problem.ANSWER)
-        zero = {"int": "0", "long": "0", "boolean": "false"}.get(answer, "null")
+        zero = {"int": "0", "long": "0", "boolean": "false", "String": '""'}.get(answer, "null")
         return (
             "class Solution {\n"
             f"    {self.signature(problem)} {{\n"

@@ -17,9 +17,12 @@ from typing import Any
 
 import pytest
 
-from judge.answers import BOOL, LONG, STR, list_of, to_json
+from judge.answers import BOOL, LONG, STR, list_of, parse_type, to_json
 from judge.grading.runs import DONE, run_cases
-from judge.languages import LanguageUnavailable, get_language
+from judge.languages import LanguageUnavailable, Style, get_language
+from judge.languages.drivers.cpp_driver import cpp_type
+from judge.languages.drivers.cpp_driver import signature as cpp_signature
+from judge.languages.jvm import java_type, kotlin_type
 from judge.languages.tests_text import encode_case
 from judge.problems import Case, InvalidCase, Limits, ProblemSpec, View
 from judge.problems import get as get_problem
@@ -132,6 +135,30 @@ SOURCES = {
         "        if (words.any { it.length > at }) 1 else 0\n}\n",
     },
 }
+
+
+def test_signatures_name_the_types_in_each_language() -> None:
+    assert get_language("java").signature(PICK) == (
+        "public String solution(String[] words, boolean upper, long at)"
+    )
+    assert get_language("kotlin").signature(HAS) == (
+        "fun solution(words: Array<String>, upper: Boolean, at: Long): Boolean"
+    )
+    assert cpp_signature(PICK) == "string solution(vector<string> words, bool upper, long long at)"
+    nested = (parse_type("str[][]"), parse_type("bool[][]"), parse_type("long[]"))
+    assert [java_type(t) for t in nested] == ["String[][]", "boolean[][]", "long[]"]
+    assert [kotlin_type(t) for t in nested] == [
+        "Array<Array<String>>",
+        "Array<BooleanArray>",
+        "LongArray",
+    ]
+    assert [cpp_type(t, "") for t in nested] == [
+        "vector<vector<string>>",
+        "vector<vector<bool>>",
+        "vector<long long>",
+    ]
+    assert 'return ""\n' in get_language("python").template(PICK, Style.FUNCTION)
+    assert 'String answer = "";' in get_language("java").template(PICK, Style.FUNCTION)
 
 
 def _run(problem: ProblemSpec, language: str, source: str, sandbox) -> list[tuple[str, Any]]:
