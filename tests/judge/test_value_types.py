@@ -12,12 +12,16 @@ returns an int."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from judge.answers import BOOL, LONG, STR, list_of, parse_type, to_json
+from judge.diagnosis.tree_search import answer_json
+from judge.execution.runners import Outcome
+from judge.grading.hidden_tier import outcome_from_wire, outcome_to_wire
 from judge.grading.runs import DONE, run_cases
 from judge.languages import LanguageUnavailable, Style, get_language
 from judge.languages.drivers.cpp_driver import cpp_type
@@ -26,6 +30,7 @@ from judge.languages.jvm import java_type, kotlin_type
 from judge.languages.tests_text import encode_case
 from judge.problems import Case, InvalidCase, Limits, ProblemSpec, View
 from judge.problems import get as get_problem
+from judge.verdict import Verdict
 
 PARAMS = ("words", "upper", "at")
 PARAM_TYPES = {"words": list_of(STR), "upper": BOOL, "at": LONG}
@@ -232,3 +237,12 @@ def test_an_int_argument_beyond_32_bits_never_reaches_a_driver() -> None:
     for board in ([2**31], [-(2**31) - 1]):
         with pytest.raises(ValueError, match="int argument out of range"):
             encode_case(numbergame, {"board": board})
+
+
+def test_bools_and_strs_cross_from_a_hidden_host_and_are_named_by_the_bug_search() -> None:
+    for got in (True, False, "c d", ["a", "b"], [[True]], 2**40):
+        outcome = Outcome(Verdict.AC, "", got=got)
+        back = outcome_from_wire(json.loads(json.dumps(outcome_to_wire(outcome))))
+        assert back.got == got and type(back.got) is type(got)
+    assert answer_json(True) == "True (bool)" and answer_json("ab") == "'ab' (str)"
+    assert answer_json(7) == 7
