@@ -215,10 +215,23 @@ def _params(problem: ProblemSpec) -> list[ValueType]:
     return [problem.PARAM_TYPES[name] for name in problem.PARAMS]
 
 
+def _reader_name(list_type: ListType) -> str:
+    """The name of the driver's function reading a list type: readInt1, readStr2."""
+    scalar, depth = _scalar(list_type)
+    return f"read{scalar.tag}{depth}"
+
+
 def _read_call(value_type: ValueType) -> str:
     """The driver's expression reading one argument: nextInt(), readStr2()."""
+    if isinstance(value_type, ListType):
+        return f"{_reader_name(value_type)}()"
+    return _scalar(value_type)[0].reader
+
+
+def _java_cast(value_type: ValueType) -> str:
+    """The cast of an argument taken from the driver's Object[]: (Integer), (int[][])."""
     scalar, depth = _scalar(value_type)
-    return scalar.reader if depth == 0 else f"read{scalar.tag}{depth}()"
+    return f"({scalar.boxed})" if depth == 0 else f"({java_type(value_type)})"
 
 
 def _list_types(problem: ProblemSpec) -> list[ListType]:
@@ -238,7 +251,7 @@ def _java_reader(list_type: ListType) -> str:
     scalar, depth = _scalar(list_type)
     alloc = f"new {scalar.java}[n]" + "[]" * (depth - 1)
     return (
-        f"    static {kind} {_read_call(list_type)[:-2]}() {{\n"
+        f"    static {kind} {_reader_name(list_type)}() {{\n"
         f"        int n = nextInt();\n"
         f'        if (n < 0) throw new IllegalStateException("bad test line");\n'
         f"        {kind} a = {alloc};\n"
@@ -252,10 +265,7 @@ def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature:
     """Java source of the driver calling `new Solution().solution(...)` with the problem's
     parameters; heap_mb is only quoted in the out-of-memory message."""
     params = _params(problem)
-    calls = ", ".join(
-        f"({_scalar(t)[0].boxed if _scalar(t)[1] == 0 else java_type(t)}) a[{k}]"
-        for k, t in enumerate(params)
-    )
+    calls = ", ".join(f"{_java_cast(t)} a[{k}]" for k, t in enumerate(params))
     return _fill(
         _template("Driver.java.tmpl"),
         {
@@ -273,10 +283,10 @@ def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature:
 
 
 def _kotlin_reader(list_type: ListType) -> str:
-    scalar, depth = _scalar(list_type)
-    maker = "Array" if depth > 1 or scalar.kotlin_array.startswith("Array") else scalar.kotlin_array
+    kind = kotlin_type(list_type)
+    maker = "Array" if kind.startswith("Array<") else kind  # Array(n) {...}, IntArray(n) {...}
     return (
-        f"private fun {_read_call(list_type)[:-2]}(): {kotlin_type(list_type)} {{\n"
+        f"private fun {_reader_name(list_type)}(): {kind} {{\n"
         f"    val n = nextInt()\n"
         f'    if (n < 0) throw IllegalStateException("bad test line")\n'
         f"    return {maker}(n) {{ {_read_call(list_type.item)} }}\n"
