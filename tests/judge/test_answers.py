@@ -327,6 +327,8 @@ def test_a_str_list_beyond_the_reported_characters_is_reported_by_its_repr_alone
     assert len(line) < 128 << 10
     assert not list_of(STR).accepts(answers.decode(json.loads(line)))
     assert returned(["x" * 1000] * 30) == ["x" * 1000] * 30  # 30,000: within the bound
+    quotes = ['"' * 1000] * 20  # 20,000 characters, 40,000 once escaped
+    assert not list_of(STR).accepts(returned(quotes))
 
 
 def test_shown_and_stored_strs_are_quoted_and_bounded() -> None:

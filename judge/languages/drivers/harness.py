@@ -184,7 +184,9 @@ def reported_chars(report):
     """The characters a reported int or str takes on the line, once JSON-escaped (ASCII:
     a character beyond it takes 6 per UTF-16 unit)."""
     text = report.get("int", report.get("str", ""))
-    return len(text) if text.isascii() else 3 * len(text.encode("utf-16-le"))
+    if text.isascii():
+        return len(text) + text.count('"') + text.count("\\")
+    return 3 * len(text.encode("utf-16-le"))  # at most 6 per unit, quotes included
 
 
 def opaque(value):
