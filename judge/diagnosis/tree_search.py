@@ -75,7 +75,7 @@ def answer_json(got: Any) -> Any:
     """An answer for the JSON result: an exact int as is, anything else in words."""
     if type(got) is int:
         return got
-    text = describe(got) if isinstance(got, (Opaque, list)) else str(got)
+    text = describe(got) if _answered(got) else str(got)
     return text if len(text) <= SHOWN_CHARS else text[: SHOWN_CHARS - 3] + "..."
 
 
@@ -260,7 +260,7 @@ def summarise(
 
 def _answered(got: Any) -> bool:
     """A returned value (what the harness decodes), not the words for an error."""
-    return type(got) is int or isinstance(got, (Opaque, list))
+    return type(got) in (int, bool, str, list) or isinstance(got, Opaque)
 
 
 def _returned(got: Any) -> str:

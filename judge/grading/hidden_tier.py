@@ -141,6 +141,10 @@ def _answer_to_wire(value: Any) -> Any:
         return None
     if type(value) is int:
         return {"type": "int", "int": str(value)}
+    if type(value) is bool:
+        return {"type": "bool", "bool": value}
+    if type(value) is str:
+        return {"type": "str", "str": value}
     if type(value) is list:
         return {"type": "list", "items": [_answer_to_wire(item) for item in value]}
     if isinstance(value, answers.Opaque):

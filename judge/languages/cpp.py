@@ -25,6 +25,7 @@ import subprocess
 import tempfile
 from functools import cache
 
+from judge.answers import BOOL, INT, LONG
 from judge.languages.base import LanguageUnavailable, RunRequest, Style, ask_tool
 from judge.languages.drivers.cpp_driver import (
     DRIVER_NAME,
@@ -99,7 +100,8 @@ class Cpp:
                 "    while (cases--) {\n        // read one case, print its answer on a line\n"
                 "    }\n}\n"
             )
-        return head + signature(problem) + " {\n    return 0;\n}\n"
+        zero = {INT: "0", LONG: "0", BOOL: "false"}.get(problem.ANSWER, "{}")
+        return head + signature(problem) + f" {{\n    return {zero};\n}}\n"
 
     def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}

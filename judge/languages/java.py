@@ -51,7 +51,7 @@ class Java:
                 "}\n"
             )
         answer = jvm.java_type(problem.ANSWER)
-        zero = "0" if answer == "int" else "null"
+        zero = {"int": "0", "long": "0", "boolean": "false", "String": '""'}.get(answer, "null")
         return (
             "class Solution {\n"
             f"    {self.signature(problem)} {{\n"

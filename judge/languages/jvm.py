@@ -11,11 +11,11 @@ from __future__ import annotations
 import glob
 import os
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from functools import cache
 from importlib import resources
 
-from judge.answers import INT, ListType, ValueType
+from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
 from judge.languages.tests_text import encode_case
 from judge.problems import Case, ProblemSpec
@@ -159,23 +159,43 @@ def test_line(problem: ProblemSpec, case: Case) -> bytes:
 # -- drivers -------------------------------------------------------------------------------
 
 
-def _depth(value_type: ValueType) -> int:
-    if value_type == INT:
-        return 0
-    if isinstance(value_type, ListType):
-        return 1 + _depth(value_type.item)
-    raise TypeError(f"no JVM driver for parameter type {value_type.name}")
+@dataclass(frozen=True)
+class _Scalar:
+    """How the JVM drivers name and read one scalar type."""
+
+    java: str  # int
+    boxed: str  # Integer: the driver's arguments are an Object[]
+    kotlin: str  # Int
+    kotlin_array: str  # IntArray: a flat list's type in Kotlin
+    reader: str  # nextInt(): reads one from the test's line
+    tag: str  # Int: in the names of the list readers (readInt2)
+
+
+_SCALARS = {
+    INT: _Scalar("int", "Integer", "Int", "IntArray", "nextInt()", "Int"),
+    LONG: _Scalar("long", "Long", "Long", "LongArray", "nextLong()", "Long"),
+    BOOL: _Scalar("boolean", "Boolean", "Boolean", "BooleanArray", "nextBool()", "Bool"),
+    STR: _Scalar("String", "String", "String", "Array<String>", "nextStr()", "Str"),
+}
+
+
+def _scalar(value_type: ValueType) -> tuple[_Scalar, int]:
+    item, depth = scalar_of(value_type)
+    if item not in _SCALARS:
+        raise TypeError(f"no JVM driver for parameter type {value_type.name}")
+    return _SCALARS[item], depth
 
 
 def java_type(value_type: ValueType) -> str:
-    return "int" + "[]" * _depth(value_type)
+    scalar, depth = _scalar(value_type)
+    return scalar.java + "[]" * depth
 
 
 def kotlin_type(value_type: ValueType) -> str:
-    depth = _depth(value_type)
+    scalar, depth = _scalar(value_type)
     if depth == 0:
-        return "Int"
-    text = "IntArray"
+        return scalar.kotlin
+    text = scalar.kotlin_array
     for _ in range(depth - 1):
         text = f"Array<{text}>"
     return text
@@ -191,33 +211,61 @@ def _fill(text: str, values: dict[str, str]) -> str:
     return text
 
 
-def _depths(problem: ProblemSpec) -> list[int]:
-    return [_depth(problem.PARAM_TYPES[name]) for name in problem.PARAMS]
+def _params(problem: ProblemSpec) -> list[ValueType]:
+    return [problem.PARAM_TYPES[name] for name in problem.PARAMS]
+
+
+def _reader_name(list_type: ListType) -> str:
+    """The name of the driver's function reading a list type: readInt1, readStr2."""
+    scalar, depth = _scalar(list_type)
+    return f"read{scalar.tag}{depth}"
+
+
+def _read_call(value_type: ValueType) -> str:
+    """The driver's expression reading one argument: nextInt(), readStr2()."""
+    if isinstance(value_type, ListType):
+        return f"{_reader_name(value_type)}()"
+    return _scalar(value_type)[0].reader
+
+
+def _java_cast(value_type: ValueType) -> str:
+    """The cast of an argument taken from the driver's Object[]: (Integer), (int[][])."""
+    scalar, depth = _scalar(value_type)
+    return f"({scalar.boxed})" if depth == 0 else f"({java_type(value_type)})"
+
+
+def _list_types(problem: ProblemSpec) -> list[ListType]:
+    """Every list type a reader is needed for, the inner ones first."""
+    needed: list[ListType] = []
+    for value_type in _params(problem):
+        levels: list[ListType] = []
+        while isinstance(value_type, ListType):
+            levels.append(value_type)
+            value_type = value_type.item
+        needed += [t for t in reversed(levels) if t not in needed]
+    return needed
+
+
+def _java_reader(list_type: ListType) -> str:
+    kind = java_type(list_type)
+    scalar, depth = _scalar(list_type)
+    alloc = f"new {scalar.java}[n]" + "[]" * (depth - 1)
+    return (
+        f"    static {kind} {_reader_name(list_type)}() {{\n"
+        f"        int n = nextInt();\n"
+        f'        if (n < 0) throw new IllegalStateException("bad test line");\n'
+        f"        {kind} a = {alloc};\n"
+        f"        for (int i = 0; i < n; i++) a[i] = {_read_call(list_type.item)};\n"
+        f"        return a;\n"
+        f"    }}\n"
+    )
 
 
 def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature: str) -> bytes:
     """Java source of the driver calling `new Solution().solution(...)` with the problem's
     parameters; heap_mb is only quoted in the out-of-memory message."""
-    depths = _depths(problem)
-    readers = []
-    for d in range(1, max(depths, default=0) + 1):
-        kind = "int" + "[]" * d
-        inner = "nextInt()" if d == 1 else f"read{d - 1}()"
-        alloc = "new int[n]" + "[]" * (d - 1)
-        readers.append(
-            f"    static {kind} read{d}() {{\n"
-            f"        int n = nextInt();\n"
-            f'        if (n < 0) throw new IllegalStateException("bad test line");\n'
-            f"        {kind} a = {alloc};\n"
-            f"        for (int i = 0; i < n; i++) a[i] = {inner};\n"
-            f"        return a;\n"
-            f"    }}\n"
-        )
-    reads = ", ".join("nextInt()" if d == 0 else f"read{d}()" for d in depths)
-    calls = ", ".join(
-        f"(Integer) a[{k}]" if d == 0 else f"({'int' + '[]' * d}) a[{k}]"
-        for k, d in enumerate(depths)
-    )
+    params = _params(problem)
+    calls = ", ".join(f"{_java_cast(t)} a[{k}]" for k, t in enumerate(params))
     return _fill(
         _template("Driver.java.tmpl"),
         {
@@ -225,30 +273,31 @@ def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature:
             "SOURCE": source_name,
             "STACK_MB": str(STACK_MB),
             "HEAP_MB": str(heap_mb),
-            "READERS": "".join(readers),
-            "READ_ARGS": reads,
+            "MAX_STR": str(MAX_STR_CHARS),
+            "READERS": "".join(_java_reader(t) for t in _list_types(problem)),
+            "READ_ARGS": ", ".join(_read_call(t) for t in params),
             "CALL_ARGS": calls,
             "SIGNATURE": signature,
         },
     ).encode()
 
 
+def _kotlin_reader(list_type: ListType) -> str:
+    kind = kotlin_type(list_type)
+    maker = "Array" if kind.startswith("Array<") else kind  # Array(n) {...}, IntArray(n) {...}
+    return (
+        f"private fun {_reader_name(list_type)}(): {kind} {{\n"
+        f"    val n = nextInt()\n"
+        f'    if (n < 0) throw IllegalStateException("bad test line")\n'
+        f"    return {maker}(n) {{ {_read_call(list_type.item)} }}\n"
+        f"}}\n\n"
+    )
+
+
 def kotlin_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature: str) -> bytes:
     """Kotlin source of the driver calling `Solution().solution(...)`."""
-    depths = _depths(problem)
-    readers = []
-    for d in range(1, max(depths, default=0) + 1):
-        inner = "nextInt()" if d == 1 else f"read{d - 1}()"
-        make = "IntArray(n) { nextInt() }" if d == 1 else f"Array(n) {{ {inner} }}"
-        readers.append(
-            f"private fun read{d}(): {_kotlin_depth(d)} {{\n"
-            f"    val n = nextInt()\n"
-            f'    if (n < 0) throw IllegalStateException("bad test line")\n'
-            f"    return {make}\n"
-            f"}}\n\n"
-        )
-    reads = ", ".join("nextInt()" if d == 0 else f"read{d}()" for d in depths)
-    calls = ", ".join(f"a[{k}] as {_kotlin_depth(d)}" for k, d in enumerate(depths))
+    params = _params(problem)
+    calls = ", ".join(f"a[{k}] as {kotlin_type(t)}" for k, t in enumerate(params))
     return _fill(
         _template("driver.kt.tmpl"),
         {
@@ -256,23 +305,13 @@ def kotlin_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signatur
             "SOURCE": source_name,
             "STACK_MB": str(STACK_MB),
             "HEAP_MB": str(heap_mb),
-            "READERS": "".join(readers),
-            "READ_ARGS": f"{reads}" if reads else "",
+            "MAX_STR": str(MAX_STR_CHARS),
+            "READERS": "".join(_kotlin_reader(t) for t in _list_types(problem)),
+            "READ_ARGS": ", ".join(_read_call(t) for t in params),
             "CALL_ARGS": calls,
             "SIGNATURE": signature,
         },
     ).encode()
-
-
-def _kotlin_depth(depth: int) -> str:
-    return kotlin_type(INT) if depth == 0 else kotlin_type(_list_type(depth))
-
-
-def _list_type(depth: int) -> ValueType:
-    value_type: ValueType = INT
-    for _ in range(depth):
-        value_type = ListType(value_type)
-    return value_type
 
 
 # -- compile messages ----------------------------------------------------------------------

@@ -85,10 +85,11 @@ class Kotlin:
                 "}\n"
             )
         answer = jvm.kotlin_type(problem.ANSWER)
+        zero = {"Int": "0", "Long": "0L", "Boolean": "false", "String": '""'}.get(answer, "TODO()")
         return (
             "class Solution {\n"
             f"    {self.signature(problem)} {{\n"
-            f"        var answer: {answer} = {'0' if answer == 'Int' else 'TODO()'}\n"
+            f"        var answer: {answer} = {zero}\n"
             "        return answer\n"
             "    }\n"
             "}\n"

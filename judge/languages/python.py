@@ -13,6 +13,7 @@ import json
 from functools import cache
 from importlib import resources
 
+from judge.answers import BOOL, INT, LONG, STR
 from judge.languages import drivers
 from judge.languages.base import RunRequest, Style, ask_tool
 from judge.problems import Case, ProblemSpec
@@ -66,7 +67,8 @@ class Python:
                 "main()\n"
             )
         params = ", ".join(problem.PARAMS)
-        return f"def solution({params}):\n    return 0\n"
+        zero = {INT: "0", LONG: "0", BOOL: "False", STR: '""'}.get(problem.ANSWER, "[]")
+        return f"def solution({params}):\n    return {zero}\n"
 
     def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command | None:
         if style is Style.FUNCTION:

@@ -6,7 +6,8 @@ A problem module defines (see docs/ARCHITECTURE.md, "Problem plug-ins"):
     TITLE: str
     STATEMENT: str            markdown shown to students
     PARAMS: tuple[str, ...]   argument names of `solution`, in order
-    PARAM_TYPES: dict[str, ValueType]  each parameter's type (judge.answers: INT, list_of(INT))
+    PARAM_TYPES: dict[str, ValueType]  each parameter's type (judge.answers: INT, LONG, BOOL,
+                              STR, list_of(INT)...)
     ANSWER: ValueType         the type `solution` returns; check() holds answers to it
     VIEW: View                how the web pages draw and edit a case (a renderer kind, bounds)
     LIMITS: Limits            per-test time, memory, total budget

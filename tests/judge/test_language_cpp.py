@@ -116,7 +116,7 @@ ANSWERS = {
         "got (true, 3) (std::pair<bool, int>)",
     ),
     "long long": ("return 3000000000000LL;", "long long", "expected 5, got 3000000000000"),
-    "string": ('return "five";', "string", 'got "five" (std::string)'),
+    "string": ('return "five";', "string", "expected an int, got 'five' (str)"),
     "void": ("return;", "void", "got nothing (void)"),
     "nested list": ("return vector<vector<int>>{{1}};", "vector<vector<int>>", "got [[1]]"),
 }

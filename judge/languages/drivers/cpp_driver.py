@@ -26,7 +26,7 @@ runner outside reports it.
 
 from __future__ import annotations
 
-from judge.answers import INT, ListType, ValueType
+from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
 from judge.problems import ProblemSpec
 
 SOURCE_NAME = "solution.cpp"
@@ -43,13 +43,23 @@ OUTPUT_LIMIT = 8192
 OUTPUT_JSON_BUDGET = 16 * 1024
 
 
+# The C++ type of each scalar type (`std` is the prefix of a standard name, "" in messages).
+_SCALARS = {INT: "int", LONG: "long long", BOOL: "bool", STR: "{std}string"}
+
+
 def cpp_type(value_type: ValueType, std: str = "std::") -> str:
-    """The C++ type of a declared value type: int, vector<int>, vector<vector<int>>."""
-    if value_type == INT:
-        return "int"
+    """The C++ type of a declared value type: int, long long, bool, std::string,
+    vector<int>, vector<vector<std::string>>."""
+    if value_type in _SCALARS:
+        return _SCALARS[value_type].format(std=std)
     if isinstance(value_type, ListType):
         return f"{std}vector<{cpp_type(value_type.item, std)}>"
     raise TypeError(f"no C++ type for {value_type.name}")
+
+
+def _uses_str(problem: ProblemSpec) -> bool:
+    declared = [*problem.PARAM_TYPES.values(), problem.ANSWER]
+    return any(scalar_of(t)[0] == STR for t in declared)
 
 
 def signature(problem: ProblemSpec) -> str:
@@ -75,7 +85,10 @@ def driver_source(problem: ProblemSpec) -> str:
         f"{cpp_type(problem.ANSWER, '')} and any parameter passing will do): "
         "check its name and its parameter types"
     )
-    header = _fill(HEADER, {"@ARG_TYPES@": types})
+    # <string> declares the C library's <stdlib.h> names (rand, abs): included only where a
+    # str is declared, and then the student's own file includes it too.
+    strings = STRING_READER if _uses_str(problem) else ""
+    header = _fill(HEADER, {"@ARG_TYPES@": types, "@STRING_READER@": strings})
     return (
         header
         + "#define main judge_student_main_\n"
@@ -95,6 +108,7 @@ def _fill(text: str, extra: dict[str, str]) -> str:
         "@MAX_DEPTH@": str(MAX_LIST_DEPTH),
         "@MAX_VALUES@": str(MAX_REPORTED_VALUES),
         "@MAX_CHARS@": str(MAX_REPORTED_CHARS),
+        "@MAX_STR@": str(MAX_STR_CHARS),
         "@OUTPUT_LIMIT@": str(OUTPUT_LIMIT),
         "@OUTPUT_BUDGET@": str(OUTPUT_JSON_BUDGET),
         **extra,
@@ -128,10 +142,15 @@ void append_json(Text& out, const char* data, std::size_t size);  // as a JSON s
 void append_type(Text& out, const std::type_info& type);  // its name as a JSON string
 void append_float(Text& out, long double value);
 long long next_number();  // the next token of the current test's line
+const char* next_text(long long& size);  // the next str of the line: its bytes and size
+// A str's characters when it is valid text: UTF-8 of at most kMaxStr characters, none of
+// them a control character; else -1.
+long text_chars(const char* data, std::size_t size);
 
 constexpr int kMaxDepth = @MAX_DEPTH@;
 constexpr long kMaxValues = @MAX_VALUES@;
 constexpr long kMaxChars = @MAX_CHARS@;
+constexpr long kMaxStr = @MAX_STR@;
 
 template <class T>
 void digits(Text& out, T value) {  // any integer type, __int128 included
@@ -261,11 +280,39 @@ void repr(Text& out, const T& value, int depth) {
   }
 }
 
+template <class T, class = void>
+struct IsText : std::false_type {};  // std::string, named without including <string>
+template <class T>
+struct IsText<T, std::enable_if_t<std::is_same_v<decltype(std::declval<const T&>().c_str()),
+                                                 const char*>>> : HasCStr<T> {};
+
+template <class V>
+void encode_text(Text& out, const V& value, Budget& budget) {
+  const char* data = value.c_str();
+  std::size_t size = value.size();
+  long chars = text_chars(data, size);
+  if (chars < 0) {
+    append(out, "{\"type\":\"str\",\"repr\":\"<a str of more than @MAX_STR@ characters, "
+                "not UTF-8, or holding a control character>\"}");
+    return;
+  }
+  std::size_t before = out.size();
+  append(out, "{\"type\":\"str\",\"str\":");
+  append_json(out, data, size);
+  append(out, "}");
+  budget.chars -= static_cast<long>(out.size() - before);
+  if (budget.chars < 0) throw TooLarge{};
+}
+
 template <class T>
 void encode(Text& out, const T& value, int depth, Budget& budget) {
   using V = std::decay_t<T>;
   if (--budget.values < 0) throw TooLarge{};
-  if constexpr (is_int_v<V>) {
+  if constexpr (std::is_same_v<V, bool>) {
+    append(out, value ? "{\"type\":\"bool\",\"bool\":true}" : "{\"type\":\"bool\",\"bool\":false}");
+  } else if constexpr (IsText<V>::value) {
+    encode_text(out, value, budget);
+  } else if constexpr (is_int_v<V>) {
     std::size_t before = out.size();
     append(out, "{\"type\":\"int\",\"int\":\"");
     std::size_t start = out.size();
@@ -320,6 +367,10 @@ struct Converts : std::false_type {};
 template <class To>
 struct Converts<int, To>
     : std::bool_constant<std::is_arithmetic_v<To> && !std::is_same_v<To, bool>> {};
+template <class To>  // a long long only to types as wide (no silent narrowing)
+struct Converts<long long, To>
+    : std::bool_constant<std::is_arithmetic_v<To> && !std::is_same_v<To, bool> &&
+                         sizeof(To) >= sizeof(long long)> {};
 template <class From, class To, class A>
 struct Converts<std::vector<From>, std::vector<To, A>> : Converts<From, To> {};
 
@@ -384,11 +435,38 @@ void call_with(F call, std::tuple<P...>& args, Text& out) {
 
 // ---- reading the tests ---------------------------------------------------------------
 
-inline void read(int& value) { value = static_cast<int>(next_number()); }
+[[noreturn]] void refuse_test_line();  // in judge_runtime.cpp: ends the process
+
+inline void read(int& value) {
+  long long number = next_number();
+  if (number < -2147483648LL || number > 2147483647LL) refuse_test_line();
+  value = static_cast<int>(number);
+}
+
+inline void read(long long& value) { value = next_number(); }
+
+inline void read(bool& value) {
+  long long number = next_number();
+  if (number != 0 && number != 1) refuse_test_line();
+  value = number == 1;
+}
+@STRING_READER@
+inline void read(std::vector<bool>& items) {  // its items are proxies, not bool&
+  long long size = next_number();
+  if (size < 0) refuse_test_line();
+  items.assign(static_cast<std::size_t>(size), false);
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    bool item = false;
+    read(item);
+    items[k] = item;
+  }
+}
 
 template <class T>
 void read(std::vector<T>& items) {
-  items.resize(static_cast<std::size_t>(next_number()));
+  long long size = next_number();
+  if (size < 0) refuse_test_line();
+  items.resize(static_cast<std::size_t>(size));
   for (auto& item : items) read(item);
 }
 
@@ -401,6 +479,21 @@ using Args = std::tuple<@ARG_TYPES@>;
 
 }  // namespace judge_rt_
 #pragma GCC pop_options
+"""
+
+
+STRING_READER = r"""
+}  // namespace judge_rt_
+#pragma GCC pop_options
+#include <string>
+#pragma GCC push_options
+#pragma GCC optimize("O0")
+namespace judge_rt_ {
+inline void read(std::string& value) {
+  long long size = 0;
+  const char* data = next_text(size);
+  value.assign(data, static_cast<std::size_t>(size));
+}
 """
 
 
@@ -439,6 +532,7 @@ void call_test(Text& answer);  // calls solution on them, encodes its answer
 
 constexpr std::size_t kOutputLimit = @OUTPUT_LIMIT@;
 constexpr std::size_t kOutputBudget = @OUTPUT_BUDGET@;
+constexpr long kMaxStr = @MAX_STR@;
 
 std::string demangle(const char* name) {
   int status = 0;
@@ -529,6 +623,11 @@ ssize_t sys_write(int fd, const void* buffer, std::size_t size) {
   return syscall(SYS_write, fd, buffer, size);
 }
 
+[[noreturn]] void refuse_test_line() {
+  std::fputs("judge driver: malformed test line\n", stderr);
+  std::_Exit(70);
+}
+
 // The tests channel: one line per test, the next written by the judge only after it read
 // this one's report.
 struct Reader {
@@ -560,23 +659,56 @@ struct Reader {
     }
   }
 
+  // A 64-bit int; anything else on the line ends the process.
   long long number() {
     while (at < end && (data[at] == ' ' || data[at] == '\r' || data[at] == '\t')) ++at;
     bool negative = at < end && data[at] == '-';
     if (negative) ++at;
-    if (at >= end || data[at] < '0' || data[at] > '9') {
-      std::fputs("judge driver: malformed test line\n", stderr);
-      std::_Exit(70);
+    if (at >= end || data[at] < '0' || data[at] > '9') refuse_test_line();
+    unsigned long long magnitude = 0;
+    const unsigned long long most = negative ? 1ULL << 63 : (1ULL << 63) - 1;
+    while (at < end && data[at] >= '0' && data[at] <= '9') {
+      unsigned digit = static_cast<unsigned>(data[at++] - '0');
+      if (magnitude > (most - digit) / 10) refuse_test_line();
+      magnitude = magnitude * 10 + digit;
     }
-    long long value = 0;
-    while (at < end && data[at] >= '0' && data[at] <= '9') value = value * 10 + (data[at++] - '0');
-    return negative ? -value : value;
+    return negative ? static_cast<long long>(0ULL - magnitude) : static_cast<long long>(magnitude);
+  }
+
+  // A str: its size in bytes, one space, the bytes (within the line).
+  const char* text(long long& size) {
+    size = number();
+    if (size < 0 || at >= end || data[at] != ' ' ||
+        static_cast<unsigned long long>(size) > end - at - 1)
+      refuse_test_line();
+    const char* begin_of_text = data.data() + at + 1;
+    at += 1 + static_cast<std::size_t>(size);
+    return begin_of_text;
   }
 };
 
 Reader reader;
 
 long long next_number() { return reader.number(); }
+
+const char* next_text(long long& size) { return reader.text(size); }
+
+long text_chars(const char* data, std::size_t size) {
+  long chars = 0;
+  for (std::size_t i = 0; i < size; ++chars) {
+    unsigned char c = static_cast<unsigned char>(data[i]);
+    std::size_t len = c < 0x80 ? 1 : c >= 0xf0 ? 4 : c >= 0xe0 ? 3 : c >= 0xc2 ? 2 : 0;
+    if (len == 0 || c > 0xf4 || i + len > size || c < 0x20 || c == 0x7f) return -1;
+    for (std::size_t k = 1; k < len; ++k)
+      if ((static_cast<unsigned char>(data[i + k]) & 0xc0) != 0x80) return -1;
+    unsigned char d = len > 1 ? static_cast<unsigned char>(data[i + 1]) : 0;
+    if (len == 2 && c == 0xc2 && d < 0xa0) return -1;  // C1 controls, U+0080..U+009F
+    if (len == 3 && ((c == 0xe0 && d < 0xa0) || (c == 0xed && d >= 0xa0))) return -1;
+    if (len == 4 && ((c == 0xf0 && d < 0x90) || (c == 0xf4 && d >= 0x90))) return -1;
+    i += len;
+  }
+  return chars <= kMaxStr ? chars : -1;
+}
 
 // ---- reporting -------------------------------------------------------------------------
 

@@ -33,13 +33,15 @@ import traceback
 SOURCE_NAME = "solution.py"
 
 
-# The value kinds judge/answers.py builds types from: exact ints and exact lists of them. A
-# list deeper than MAX_LIST_DEPTH, or with more than MAX_REPORTED_VALUES values or
-# MAX_REPORTED_CHARS digits in all, is reported by its repr alone (no type accepts that), so
-# the line stays far below the judge's line limit.
+# The value kinds judge/answers.py builds types from: exact ints, bools, strs and exact lists
+# of them. A list deeper than MAX_LIST_DEPTH, or with more than MAX_REPORTED_VALUES values or
+# MAX_REPORTED_CHARS digits and characters in all, is reported by its repr alone (no type
+# accepts that), so the line stays far below the judge's line limit. A str longer than
+# MAX_STR_CHARS or holding a control character is reported by what is wrong with it.
 MAX_LIST_DEPTH = 3
 MAX_REPORTED_VALUES = 10_000
 MAX_REPORTED_CHARS = 32_000
+MAX_STR_CHARS = 1000
 
 
 OUTPUT_LIMIT = 8192  # characters kept per stream per call (the judge outside cuts again)
@@ -128,8 +130,9 @@ class _TooLarge(Exception):
 
 def encode_answer(value):
     """What `solution` returned, in the kinds the judge's types know: an exact int as digits,
-    an exact list item by item; anything else as its type name and a short repr. It reports,
-    it does not check: which type the answer must have is decided outside the sandbox."""
+    an exact bool, an exact str, an exact list item by item; anything else as its type name
+    and a short repr. It reports, it does not check: which type the answer must have is
+    decided outside the sandbox."""
     if type(value) is int:  # the common answer, without the list machinery
         return encode_int(value)
     budget = [MAX_REPORTED_VALUES, MAX_REPORTED_CHARS]
@@ -139,12 +142,14 @@ def encode_answer(value):
         budget[0] -= 1
         if budget[0] < 0:
             raise _TooLarge
-        if kind is int:
-            report = encode_int(value)
-            budget[1] -= len(report.get("int", ""))
+        if kind is int or kind is str:
+            report = encode_int(value) if kind is int else encode_str(value)
+            budget[1] -= reported_chars(report)
             if budget[1] < 0:
                 raise _TooLarge
             return report
+        if kind is bool:
+            return {"type": "bool", "bool": value}
         if kind is list and depth < MAX_LIST_DEPTH:
             items = list.copy(value)  # one step under the GIL: a thread cannot resize it midway
             return {"type": "list", "items": [encode(item, depth + 1) for item in items]}
@@ -161,6 +166,27 @@ def encode_int(value):
         return {"type": "int", "int": int.__repr__(value)}
     except ValueError:  # beyond the int->str digit limit
         return {"type": "int", "repr": "<an int with more than 4300 digits>"}
+
+
+def encode_str(value):
+    """A str that is valid text (at most MAX_STR_CHARS characters, no control character, no
+    lone surrogate) as itself; any other by what is wrong with it."""
+    if len(value) > MAX_STR_CHARS:
+        why = f"a str of {len(value)} characters (at most {MAX_STR_CHARS})"
+    elif any(c < " " or "\x7f" <= c <= "\x9f" or "\ud800" <= c <= "\udfff" for c in value):
+        why = f"a str holding a control character ({str.__repr__(value[:40])})"
+    else:
+        return {"type": "str", "str": value}
+    return {"type": "str", "repr": f"<{why}>"}
+
+
+def reported_chars(report):
+    """The characters a reported int or str takes on the line, once JSON-escaped (ASCII:
+    a character beyond it takes 6 per UTF-16 unit)."""
+    text = report.get("int", report.get("str", ""))
+    if text.isascii():
+        return len(text) + text.count('"') + text.count("\\")
+    return 3 * len(text.encode("utf-16-le"))  # at most 6 per unit, quotes included
 
 
 def opaque(value):
