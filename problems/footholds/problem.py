@@ -427,8 +427,12 @@ def _all_small() -> Iterator[dict[str, Any]]:
                 board = [[mask >> (r * cols + c) & 1 for c in range(cols)] for r in range(rows)]
                 cells = [[r, c] for r in range(rows) for c in range(cols) if board[r][c]]
                 for aloc in cells:
-                    for bloc in cells:
-                        yield {"board": board, "aloc": aloc, "bloc": bloc}
+                    for bloc in cells:  # each case its own lists: the judge may keep any
+                        yield {
+                            "board": [list(row) for row in board],
+                            "aloc": list(aloc),
+                            "bloc": list(bloc),
+                        }
 
 
 def small_cases() -> list[dict[str, Any]]:
@@ -436,15 +440,7 @@ def small_cases() -> list[dict[str, Any]]:
     every pair of start cells, shared ones included), fewest footholds first. The judge keeps
     the first of each class of rotations and reflections (`canonical`); the sort is stable and
     a class shares its footholds and area, so which one stands for it is the enumeration's."""
-    cases = [
-        {
-            "board": [list(row) for row in case["board"]],
-            "aloc": list(case["aloc"]),
-            "bloc": list(case["bloc"]),
-        }
-        for case in _all_small()
-    ]
-    return sorted(cases, key=lambda c: (sum(map(sum, c["board"])), _area(c)))
+    return sorted(_all_small(), key=lambda c: (sum(map(sum, c["board"])), _area(c)))
 
 
 def _area(case: Case) -> int:
