@@ -25,12 +25,13 @@ from tests.service.stack import Stack, service_env, wait_for
 
 ROOT = Path(__file__).resolve().parent.parent
 SUBMISSIONS = ROOT / "tests/submissions"
+PACKAGED = ROOT / "problems/footholds/submissions"
 # A correct footholds solution per language (the corpus's).
 FOOTHOLDS = {
     "python": SUBMISSIONS / "accepted/footholds_minimax.py",
     "cpp": SUBMISSIONS / "cpp/accepted/footholds_minimax_pair.cpp",
-    "java": SUBMISSIONS / "java/accepted/footholds_minimax_port.java",
-    "kotlin": SUBMISSIONS / "kotlin/accepted/footholds_data_class_enum.kt",
+    "java": PACKAGED / "accepted/footholds_minimax_port.java",
+    "kotlin": PACKAGED / "accepted/footholds_data_class_enum.kt",
 }
 # Targets from the issue: submit-to-verdict p50 through the service, cold / cached.
 SERVICE_TARGET_S = {"cpp": (2.5, 1.5), "java": (3.0, 1.5), "kotlin": (6.0, 1.5)}

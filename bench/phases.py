@@ -24,7 +24,9 @@ from typing import Any
 
 from bench.report import Report, percentile, report_numbers
 
-SOURCE = (Path(__file__).parents[1] / "tests/submissions/accepted/footholds_memo.py").read_text()
+SOURCE = (
+    Path(__file__).parents[1] / "problems/footholds/submissions/accepted/footholds_memo.py"
+).read_text()
 SUBMISSIONS = 20
 SLOTS = 2
 HIDDEN_BOARDS = 5

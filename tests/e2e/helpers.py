@@ -9,6 +9,8 @@ REPO = Path(__file__).resolve().parents[2]
 ARTIFACTS = REPO / "tests" / "artifacts"
 SOLUTIONS = Path(__file__).resolve().parent / "solutions"
 CORPUS = REPO / "tests" / "submissions"
+# The built-in packages' submissions (problems/<slug>/submissions/<verdict>/), part of the corpus.
+PACKAGED = REPO / "problems"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 GRADE_TIMEOUT_MS = 120_000

@@ -14,11 +14,11 @@ from config import Settings
 from judge.problems import footholds, numbergame
 from store.db import make_engine
 from store.models import Submission
-from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, log_in, shot, unique
+from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, PACKAGED, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 
-RIGHT = CORPUS / "accepted" / "footholds_memo.py"
+RIGHT = PACKAGED / "footholds/submissions/accepted/footholds_memo.py"
 NUMBERGAME_RIGHT = CORPUS / "accepted" / "numbergame_dp.py"
 
 

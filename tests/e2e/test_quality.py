@@ -13,6 +13,7 @@ from tests.e2e.helpers import (
     DESKTOP,
     GRADE_TIMEOUT_MS,
     OVERFLOW,
+    PACKAGED,
     PHONE,
     UNLABELLED,
     log_in,
@@ -203,7 +204,8 @@ TRICKY = [
 
 
 def test_python_highlighting_keeps_every_character(service, open_page):
-    sources = [p.read_text() for p in sorted(CORPUS.glob("*/*.py"))] + TRICKY
+    corpus = [*CORPUS.glob("*/*.py"), *PACKAGED.glob("*/submissions/*/*.py")]
+    sources = [p.read_text() for p in sorted(corpus)] + TRICKY
     page = open_page()
     page.goto("/login")
     result = page.evaluate(

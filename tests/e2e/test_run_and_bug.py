@@ -11,13 +11,13 @@ import pytest
 from playwright.sync_api import expect
 
 from judge.problems import numbergame
-from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, log_in, shot, unique
+from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, PACKAGED, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "correct-horse-1"
 PRINTING = (
-    (CORPUS / "accepted" / "footholds_memo.py")
+    (PACKAGED / "footholds/submissions/accepted/footholds_memo.py")
     .read_text()
     .replace(
         "    rows, cols = len(board), len(board[0])\n",

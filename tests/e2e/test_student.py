@@ -9,12 +9,12 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, SOLUTIONS, shot, unique
+from tests.e2e.helpers import DASH, GRADE_TIMEOUT_MS, PACKAGED, SOLUTIONS, shot, unique
 
 pytestmark = pytest.mark.e2e
 
 WRONG = SOLUTIONS / "footholds_depth_capped_slow.py"
-RIGHT = CORPUS / "accepted" / "footholds_memo.py"
+RIGHT = PACKAGED / "footholds/submissions/accepted/footholds_memo.py"
 
 
 def submission_id(page) -> int:

@@ -7,7 +7,7 @@ import pytest
 
 from judge import problems
 from judge.grading.plan import small_positions
-from tests.e2e.helpers import CORPUS, unique
+from tests.e2e.helpers import CORPUS, PACKAGED, unique
 from tests.service.stack import GRADE_TIMEOUT_S, wait_for
 
 footholds = problems.get("footholds")  # the spec the judge grades with
@@ -80,7 +80,7 @@ def test_explanations_only_for_inputs_the_viewer_was_shown(service):
     ).json()
     try:
         plan = service.request("GET", "/api/v1/problems/footholds/plan", owner).json()
-        source = (CORPUS / "accepted" / "footholds_memo.py").read_text()
+        source = (PACKAGED / "footholds/submissions/accepted/footholds_memo.py").read_text()
         sid = service.submit(owner, "footholds", source)
         result = service.wait_done(owner, sid, timeout=GRADE_TIMEOUT_S)
     finally:

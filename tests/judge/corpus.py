@@ -1,7 +1,10 @@
-"""The submission corpus under tests/submissions/<folder>/<problem>_<name>.py.
+"""The submission corpus under tests/submissions/<folder>/<problem>_<name>.py, and the
+submissions the built-in problem packages carry (problems/<slug>/submissions/<verdict>/).
 
 Each file's first line says what the judge must answer: `# expect: WA` (or `# expect: RE, TLE`
-where either is right for a hostile program whose failure mode depends on the machine).
+where either is right for a hostile program whose failure mode depends on the machine). A
+package's file gets its folder's verdict (the contract's folder names, PACKAGE_FOLDERS); the
+corpus lists it under the corpus folder of that verdict, beside the files of tests/submissions.
 """
 
 from __future__ import annotations
@@ -15,6 +18,8 @@ from judge.problems import ProblemSpec
 from judge.verdict import Verdict
 
 ROOT = Path(__file__).resolve().parent.parent / "submissions"
+# The built-in problem packages: problems/<slug>/ (their submissions/ are part of the corpus).
+PACKAGES = Path(__file__).resolve().parents[2] / "problems"
 # The verdict each corpus folder holds (hostile ones say theirs on their first line).
 FOLDER_VERDICT = {
     "accepted": Verdict.AC,
@@ -24,6 +29,17 @@ FOLDER_VERDICT = {
     "compile_error": Verdict.CE,
     "memory_limit": Verdict.MLE,
 }
+# A package's submissions/ folder (the problem-package contract's names) -> the corpus folder
+# holding the same verdict.
+PACKAGE_FOLDERS = {
+    "accepted": "accepted",
+    "wrong_answer": "wrong_answer",
+    "time_limit_exceeded": "time_limit",
+    "runtime_error": "runtime_error",
+}
+# A language's files in a package's submissions/, by extension. Python ones are function-style
+# submissions (`submissions()`); tests/submissions/python/ holds whole programs instead.
+EXTENSIONS = {"python": ".py", "cpp": ".cpp", "java": ".java", "kotlin": ".kt"}
 # A submission that may time out is graded with this limit per test (CPU seconds) instead of
 # its problem's (footholds: 10 s, numbergame: 2 s): the judge stops it at the limit and says
 # TLE all the same, without a corpus run spending the problem's full limit on each such file.
@@ -70,20 +86,45 @@ def expectation(path: Path) -> frozenset[Verdict]:
     return frozenset(Verdict(v.strip()) for v in first[len(prefix) :].split(","))
 
 
+def package_submissions(folder: str, suffix: str) -> list[tuple[str, Path]]:
+    """(problem, path) of each file ending in `suffix` in the built-in packages' submissions/
+    folder whose verdict is corpus `folder`'s, by problem and name."""
+    found = []
+    for name, corpus_folder in PACKAGE_FOLDERS.items():
+        if corpus_folder == folder:
+            for path in sorted(PACKAGES.glob(f"*/submissions/{name}/*{suffix}")):
+                found.append((path.parents[2].name, path))
+    return found
+
+
+def package_expectation(path: Path, folder: str, comment: str) -> frozenset[Verdict]:
+    """A package's file gets its folder's verdict; a first line saying one must agree."""
+    verdict = frozenset({FOLDER_VERDICT[folder]})
+    first = path.read_bytes().split(b"\n", 1)[0].decode("utf-8", "replace")
+    said = first.removeprefix(f"{comment} expect:")
+    if said != first and frozenset(Verdict(v.strip()) for v in said.split(",")) != verdict:
+        raise ValueError(f"{path}: its first line disagrees with its folder's verdict")
+    return verdict
+
+
 def submissions(*folders: str) -> list[Submission]:
     found = []
     for folder in folders:
         paths = sorted((ROOT / folder).glob("*.py"))
-        if not paths:  # else the tests parametrized over it would be skipped, not failed
+        packaged = package_submissions(folder, ".py")
+        if not paths and not packaged:  # else the tests over it would be skipped, not failed
             raise FileNotFoundError(f"no submissions in {ROOT / folder}")
         for path in paths:
             problem = "footholds" if folder == "hostile" else path.stem.split("_", 1)[0]
             found.append(Submission(path, folder, problem, expectation(path)))
+        for problem, path in packaged:
+            found.append(Submission(path, folder, problem, package_expectation(path, folder, "#")))
     return found
 
 
 # Other languages: tests/submissions/<language>/<folder>/<problem>_<name>.<ext>, the first line
-# "// expect: VERDICT" and, for a whole program, a second line "// style: stdio" ("#" for .py).
+# "// expect: VERDICT" and, for a whole program, a second line "// style: stdio" ("#" for .py);
+# and the packages' files of the language's extension (not Python's: see EXTENSIONS).
 @dataclass(frozen=True)
 class LanguageSubmission:
     path: Path
@@ -102,7 +143,8 @@ def language_submissions(language: str, *folders: str) -> list[LanguageSubmissio
     found = []
     for folder in folders:
         paths = sorted(p for p in (ROOT / language / folder).glob("*") if p.is_file())
-        if not paths:  # else the tests parametrized over it would be skipped, not failed
+        packaged = [] if language == "python" else package_submissions(folder, EXTENSIONS[language])
+        if not paths and not packaged:  # else the tests over it would be skipped, not failed
             raise FileNotFoundError(f"no submissions in {ROOT / language / folder}")
         for path in paths:
             head = path.read_text(encoding="utf-8", errors="replace").split("\n", 2)
@@ -111,8 +153,18 @@ def language_submissions(language: str, *folders: str) -> list[LanguageSubmissio
                 raise ValueError(f"{path}: first line must be '{comment} expect: VERDICT'")
             verdicts = head[0].removeprefix(f"{comment} expect:").split(",")
             expected = frozenset(Verdict(v.strip()) for v in verdicts)
-            stdio = len(head) > 1 and head[1].strip() == f"{comment} style: stdio"
-            style = "stdio" if stdio else "function"
             problem = path.stem.split("_", 1)[0]
+            style = _style(head, comment)
+            found.append(LanguageSubmission(path, language, folder, problem, style, expected))
+        for problem, path in packaged:
+            head = path.read_text(encoding="utf-8", errors="replace").split("\n", 2)
+            expected = package_expectation(path, folder, "//")
+            style = _style(head, "//")
             found.append(LanguageSubmission(path, language, folder, problem, style, expected))
     return found
+
+
+def _style(head: list[str], comment: str) -> str:
+    """ "stdio" for a whole program (its second line says so), else "function"."""
+    stdio = len(head) > 1 and head[1].strip() == f"{comment} style: stdio"
+    return "stdio" if stdio else "function"

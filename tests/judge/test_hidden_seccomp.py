@@ -57,16 +57,16 @@ def test_hidden_runs_make_no_inode_numbered_files(sandbox):
 
 
 CASE = {"board": [[1, 1, 0], [1, 1, 1], [0, 1, 1]], "aloc": [0, 0], "bloc": [2, 2]}
-CORPUS = "tests/submissions/{}/accepted/{}"
+PACKAGED = "problems/footholds/submissions/accepted/{}"
 
 
 @pytest.mark.parametrize(
     ("language", "path"),
     [
-        ("python", "tests/submissions/accepted/footholds_memo.py"),
-        ("cpp", CORPUS.format("cpp", "footholds_minimax_pair.cpp")),
-        ("java", CORPUS.format("java", "footholds_minimax_port.java")),
-        ("kotlin", CORPUS.format("kotlin", "footholds_data_class_enum.kt")),
+        ("python", PACKAGED.format("footholds_memo.py")),
+        ("cpp", "tests/submissions/cpp/accepted/footholds_minimax_pair.cpp"),
+        ("java", PACKAGED.format("footholds_minimax_port.java")),
+        ("kotlin", PACKAGED.format("footholds_data_class_enum.kt")),
     ],
 )
 def test_every_language_grades_its_hidden_tier(sandbox, language, path):

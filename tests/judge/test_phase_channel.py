@@ -13,7 +13,9 @@ from judge.grading.grade import grade
 from judge.grading.runs import run_cases
 from judge.verdict import TestKind
 
-HONEST = (Path(__file__).parents[1] / "submissions/accepted/footholds_memo.py").read_text()
+HONEST = (
+    Path(__file__).parents[2] / "problems/footholds/submissions/accepted/footholds_memo.py"
+).read_text()
 # Nothing in the plan's visible tiers is this board: the sender acts on it alone.
 HIDDEN_BOARD = {"board": [[1, 1, 0, 1], [1, 0, 1, 1], [1, 1, 1, 0]], "aloc": [0, 0], "bloc": [2, 2]}
 SENDER = (
