@@ -16,6 +16,7 @@ RUN mkdir -p /usr/share/man/man1 \
 WORKDIR /app
 COPY pyproject.toml README.md alembic.ini ./
 COPY judge judge
+COPY problems problems
 COPY config config
 COPY store store
 COPY api api
