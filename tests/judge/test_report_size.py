@@ -2,10 +2,13 @@
 wrong type), never a malformed report, and charged alike by every driver.
 
     zeros(n: int, first: long) -> long[]     [first, 0, 0, ...], n values
+    marks(n: int, first: str) -> str[]       [first, "é😀", "é😀", ...], n values
 
 Each value is charged its whole report in compact JSON, wrapping and comma included, against
 MAX_REPORTED_BYTES: n = 2620 with a 12-digit `first` takes exactly the budget, a 13-digit one
-a byte more. Each compiled language builds one source (Kotlin costs about ten seconds)."""
+a byte more. A character beyond ASCII is charged its escape, 6 bytes (12 beyond the BMP),
+also by the C++ driver, which writes it as UTF-8: `marks` checks that in Python and C++.
+Each compiled language builds one source for `zeros` (Kotlin costs about ten seconds)."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from judge.answers import INT, LONG, list_of
+from judge.answers import INT, LONG, STR, ValueType, list_of
 from judge.grading.runs import DONE, run_cases
 from judge.languages import LanguageUnavailable, get_language
 from judge.languages.drivers import cpp_driver, harness
@@ -23,35 +26,41 @@ from judge.problems import Case, InvalidCase, Limits, ProblemSpec, View
 from judge.sandbox.limits import RunLimits
 
 
-def _zeros(case: Case) -> list[int]:
-    return [case["first"]] + [0] * (case["n"] - 1)
-
-
 def _validate(case: Case) -> None:
     if not 1 <= case["n"] <= 10_000:
         raise InvalidCase("n must be 1..10000")
 
 
-SAMPLE = {"n": 1, "first": 0}
-ZEROS = ProblemSpec(
-    SLUG="zeros",
-    TITLE="zeros",
-    STATEMENT="",
-    PARAMS=("n", "first"),
-    PARAM_TYPES={"n": INT, "first": LONG},
-    ANSWER=list_of(LONG),
-    VIEW=View("none"),
-    LIMITS=Limits(time_s=2.0, memory_mb=256, total_s=60.0),
-    SAMPLES=[{"input": SAMPLE, "answer": _zeros(SAMPLE)}],
-    PROFILES={"any": 1.0},
-    RANDOM_COUNT=0,
-    validate=_validate,
-    generate=lambda rng, profile: SAMPLE,
-    reference=_zeros,
-    check=lambda case, expected, got: list_of(LONG).check(expected, got),
-    explain=lambda case: {},
-    shrink=lambda case: [],
-)
+def _problem(slug: str, item: ValueType, rest: Any) -> ProblemSpec:
+    """[first] + [rest] * (n - 1), a list of `item`s."""
+
+    def reference(case: Case) -> list[Any]:
+        return [case["first"]] + [rest] * (case["n"] - 1)
+
+    sample = {"n": 1, "first": rest}
+    return ProblemSpec(
+        SLUG=slug,
+        TITLE=slug,
+        STATEMENT="",
+        PARAMS=("n", "first"),
+        PARAM_TYPES={"n": INT, "first": item},
+        ANSWER=list_of(item),
+        VIEW=View("none"),
+        LIMITS=Limits(time_s=2.0, memory_mb=256, total_s=60.0),
+        SAMPLES=[{"input": sample, "answer": reference(sample)}],
+        PROFILES={"any": 1.0},
+        RANDOM_COUNT=0,
+        validate=_validate,
+        generate=lambda rng, profile: sample,
+        reference=reference,
+        check=lambda case, expected, got: list_of(item).check(expected, got),
+        explain=lambda case: {},
+        shrink=lambda case: [],
+    )
+
+
+ZEROS = _problem("zeros", LONG, 0)
+MARKS = _problem("marks", STR, "é😀")
 
 AT_BUDGET = {"n": 2620, "first": 10**11}  # 26 + 2619 commas + 35 + 2619 * 24 = 65,536
 CASES = [
@@ -103,6 +112,18 @@ SOURCES = {
 }
 
 
+# 26 + 1559 commas + (23 + 9) + 1559 * 41 = 65,536: a 9-character `first` fits, 10 do not
+MARKS_CASES = [{"n": 1560, "first": "x" * 9}, {"n": 1560, "first": "x" * 10}]
+MARKS_SOURCES = {
+    "python": "def solution(n, first):\n    return [first] + ['é😀'] * (n - 1)\n",
+    "cpp": "#include <bits/stdc++.h>\nusing namespace std;\n"
+    "vector<string> solution(int n, string first) {\n"
+    '  vector<string> out(n, "é😀");\n'
+    "  out[0] = first;\n"
+    "  return out;\n}\n",
+}
+
+
 def _compact_size(value: Any) -> int:
     return len(harness.compact(harness.encode_answer(value)))
 
@@ -114,8 +135,9 @@ def test_the_python_harness_charges_each_value_its_compact_report() -> None:
         for report in harness.encode_answer([value])["items"]:
             if report["type"] != "list":
                 assert harness.reported_bytes(report) == len(harness.compact(report)), value
-    assert _compact_size(_zeros(AT_BUDGET)) == harness.MAX_REPORTED_BYTES
-    assert harness.encode_answer(_zeros(CASES[2])) == {
+    assert _compact_size(ZEROS.reference(AT_BUDGET)) == harness.MAX_REPORTED_BYTES
+    assert _compact_size(MARKS.reference(MARKS_CASES[0])) == harness.MAX_REPORTED_BYTES
+    assert harness.encode_answer(ZEROS.reference(CASES[2])) == {
         "type": "list",
         "repr": "<a list too large to report>",
     }
@@ -142,14 +164,18 @@ def test_every_driver_is_given_the_harness_bounds() -> None:
         assert "@" + "MAX_" not in source
 
 
-@pytest.mark.parametrize("language", list(SOURCES))
-def test_a_list_too_large_to_report_is_a_wrong_type_in_every_language(
-    language: str, sandbox
-) -> None:
+def _installed(language: str) -> None:
     try:
         get_language(language).version()
     except LanguageUnavailable:
         pytest.skip(f"{language} is not installed")
+
+
+@pytest.mark.parametrize("language", list(SOURCES))
+def test_a_list_too_large_to_report_is_a_wrong_type_in_every_language(
+    language: str, sandbox
+) -> None:
+    _installed(language)
     result = run_cases(ZEROS, SOURCES[language], CASES, sandbox=sandbox, language=language)
     assert result.status == DONE, result.message
     got = [(t.verdict.value, t.message) for t in result.results]
@@ -157,6 +183,20 @@ def test_a_list_too_large_to_report_is_a_wrong_type_in_every_language(
     assert [message for verdict, message in got if verdict == "WA"] == [TOO_LARGE] * 2
     longest = result.results[1]
     assert longest.output_cut and longest.stdout.startswith('""') and longest.stderr
+
+
+@pytest.mark.parametrize("language", list(MARKS_SOURCES))
+def test_a_character_beyond_ascii_is_charged_its_escape_in_every_driver(
+    language: str, sandbox
+) -> None:
+    _installed(language)
+    source = MARKS_SOURCES[language]
+    result = run_cases(MARKS, source, MARKS_CASES, sandbox=sandbox, language=language)
+    assert result.status == DONE, result.message
+    assert [(t.verdict.value, t.message) for t in result.results] == [
+        ("AC", ""),
+        ("WA", "expected a str[], got <a list too large to report> (list)"),
+    ]
 
 
 def test_a_python_list_of_9000_for_an_int_is_too_large_not_malformed(sandbox) -> None:
