@@ -17,6 +17,7 @@ from importlib import resources
 
 from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
 from judge.languages.base import LanguageUnavailable, RunRequest, Style
+from judge.languages.drivers.harness import MAX_REPORTED_BYTES, MAX_REPORTED_VALUES
 from judge.languages.tests_text import encode_case
 from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
@@ -274,6 +275,8 @@ def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature:
             "STACK_MB": str(STACK_MB),
             "HEAP_MB": str(heap_mb),
             "MAX_STR": str(MAX_STR_CHARS),
+            "MAX_VALUES": str(MAX_REPORTED_VALUES),
+            "MAX_BYTES": str(MAX_REPORTED_BYTES),
             "READERS": "".join(_java_reader(t) for t in _list_types(problem)),
             "READ_ARGS": ", ".join(_read_call(t) for t in params),
             "CALL_ARGS": calls,
@@ -306,6 +309,8 @@ def kotlin_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signatur
             "STACK_MB": str(STACK_MB),
             "HEAP_MB": str(heap_mb),
             "MAX_STR": str(MAX_STR_CHARS),
+            "MAX_VALUES": str(MAX_REPORTED_VALUES),
+            "MAX_BYTES": str(MAX_REPORTED_BYTES),
             "READERS": "".join(_kotlin_reader(t) for t in _list_types(problem)),
             "READ_ARGS": ", ".join(_read_call(t) for t in params),
             "CALL_ARGS": calls,

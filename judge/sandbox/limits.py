@@ -16,7 +16,8 @@ class RunLimits:
     output_bytes: int = 1 << 20  # stdout + stderr
     result_bytes: int = 32 << 20  # the results channel
     # One line on it: longer is a malformed report. Room for the longest a harness writes
-    # honestly: an answer (32,000 digits), a message and traceback, two streams of output.
+    # honestly: an answer (64 KiB at most, harness.MAX_REPORTED_BYTES), a message and
+    # traceback, two streams of output (16 KiB each once escaped).
     result_line_bytes: int = 128 << 10
     pids: int = 32
     file_bytes: int = 1 << 20  # largest file it may write (RLIMIT_FSIZE)

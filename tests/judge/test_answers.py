@@ -98,7 +98,8 @@ def test_a_list_answer_is_checked_item_by_item(value: Any, message: str) -> None
 
 
 def test_a_huge_or_deep_list_is_reported_by_its_repr_alone() -> None:
-    for value in ([0] * (harness.MAX_REPORTED_VALUES + 1), [10**3000] * 11, [[[[1]]]]):
+    too_many, too_long = [0] * (harness.MAX_REPORTED_VALUES + 1), [10**3000] * 22  # 66,576 bytes
+    for value in (too_many, too_long, [0] * 9000, [[[[1]]]]):
         line = json.dumps(harness.encode_answer(value))
         assert len(line) < 64 << 10
         got = answers.decode(json.loads(line))
@@ -321,13 +322,13 @@ def test_forged_reports_without_a_value_or_nested_too_deep_are_malformed(report:
         answers.decode(report)
 
 
-def test_a_str_list_beyond_the_reported_characters_is_reported_by_its_repr_alone() -> None:
+def test_a_str_list_beyond_the_reported_bytes_is_reported_by_its_repr_alone() -> None:
     wide = ["é" * 1000] * 40  # 40,000 characters, each 6 once escaped
     line = json.dumps(harness.encode_answer(wide))
     assert len(line) < 128 << 10
     assert not list_of(STR).accepts(answers.decode(json.loads(line)))
-    assert returned(["x" * 1000] * 30) == ["x" * 1000] * 30  # 30,000: within the bound
-    quotes = ['"' * 1000] * 20  # 20,000 characters, 40,000 once escaped
+    assert returned(["x" * 1000] * 60) == ["x" * 1000] * 60  # 61,465 bytes: within the bound
+    quotes = ['"' * 1000] * 40  # 40,000 characters, 80,000 once escaped
     assert not list_of(STR).accepts(returned(quotes))
 
 

@@ -27,18 +27,18 @@ runner outside reports it.
 from __future__ import annotations
 
 from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
+from judge.languages.drivers.harness import MAX_REPORTED_BYTES, MAX_REPORTED_VALUES
 from judge.problems import ProblemSpec
 
 SOURCE_NAME = "solution.cpp"
 DRIVER_NAME = "judge_driver.cpp"
 RUNTIME_NAME = "judge_runtime.cpp"
 
-# Bounds mirrored from judge/languages/drivers/harness.py: a list answer with more values or digits
-# than these is reported by a repr alone (no type accepts it), and printed output per stream per
-# call.
+# Bounds mirrored from judge/languages/drivers/harness.py (the report's bounds taken from it):
+# a list answer with more values than MAX_REPORTED_VALUES, or taking more than
+# MAX_REPORTED_BYTES on the line (each value charged as the harness charges it), is reported by
+# a repr alone (no type accepts it); and printed output per stream per call.
 MAX_LIST_DEPTH = 3
-MAX_REPORTED_VALUES = 10_000
-MAX_REPORTED_CHARS = 32_000
 OUTPUT_LIMIT = 8192
 OUTPUT_JSON_BUDGET = 16 * 1024
 
@@ -107,7 +107,7 @@ def _fill(text: str, extra: dict[str, str]) -> str:
     for key, value in {
         "@MAX_DEPTH@": str(MAX_LIST_DEPTH),
         "@MAX_VALUES@": str(MAX_REPORTED_VALUES),
-        "@MAX_CHARS@": str(MAX_REPORTED_CHARS),
+        "@MAX_BYTES@": str(MAX_REPORTED_BYTES),
         "@MAX_STR@": str(MAX_STR_CHARS),
         "@OUTPUT_LIMIT@": str(OUTPUT_LIMIT),
         "@OUTPUT_BUDGET@": str(OUTPUT_JSON_BUDGET),
@@ -149,7 +149,7 @@ long text_chars(const char* data, std::size_t size);
 
 constexpr int kMaxDepth = @MAX_DEPTH@;
 constexpr long kMaxValues = @MAX_VALUES@;
-constexpr long kMaxChars = @MAX_CHARS@;
+constexpr long kMaxBytes = @MAX_BYTES@;
 constexpr long kMaxStr = @MAX_STR@;
 
 template <class T>
@@ -177,8 +177,26 @@ struct TooLarge {};
 
 struct Budget {
   long values = kMaxValues;
-  long chars = kMaxChars;
+  long bytes = kMaxBytes;
 };
+
+inline void charge(Budget& budget, long size) {
+  budget.bytes -= size;
+  if (budget.bytes < 0) throw TooLarge{};
+}
+
+// Charges what `out` holds from `from` on as judge/languages/drivers/harness.py charges it:
+// compact JSON with every character beyond ASCII as its \u escape. This driver writes UTF-8,
+// so a character of 2 or 3 bytes is charged 6 and one of 4 bytes (two UTF-16 units) 12: the
+// same figure in every language, and never less than the bytes written.
+inline void charge_from(Budget& budget, const Text& out, std::size_t from) {
+  long size = 0;
+  for (std::size_t k = from; k < out.size(); ++k) {
+    unsigned char c = static_cast<unsigned char>(out[k]);
+    size += c < 0x80 ? 1 : c >= 0xf0 ? 12 : c >= 0xc0 ? 6 : 0;
+  }
+  charge(budget, size);
+}
 
 template <class T>
 struct IsVector : std::false_type {};
@@ -287,7 +305,7 @@ struct IsText<T, std::enable_if_t<std::is_same_v<decltype(std::declval<const T&>
                                                  const char*>>> : HasCStr<T> {};
 
 template <class V>
-void encode_text(Text& out, const V& value, Budget& budget) {
+void encode_text(Text& out, const V& value) {
   const char* data = value.c_str();
   std::size_t size = value.size();
   long chars = text_chars(data, size);
@@ -296,46 +314,42 @@ void encode_text(Text& out, const V& value, Budget& budget) {
                 "not UTF-8, or holding a control character>\"}");
     return;
   }
-  std::size_t before = out.size();
   append(out, "{\"type\":\"str\",\"str\":");
   append_json(out, data, size);
   append(out, "}");
-  budget.chars -= static_cast<long>(out.size() - before);
-  if (budget.chars < 0) throw TooLarge{};
 }
 
 template <class T>
 void encode(Text& out, const T& value, int depth, Budget& budget) {
   using V = std::decay_t<T>;
   if (--budget.values < 0) throw TooLarge{};
-  if constexpr (std::is_same_v<V, bool>) {
-    append(out, value ? "{\"type\":\"bool\",\"bool\":true}" : "{\"type\":\"bool\",\"bool\":false}");
-  } else if constexpr (IsText<V>::value) {
-    encode_text(out, value, budget);
-  } else if constexpr (is_int_v<V>) {
-    std::size_t before = out.size();
-    append(out, "{\"type\":\"int\",\"int\":\"");
-    std::size_t start = out.size();
-    digits(out, value);
-    budget.chars -= static_cast<long>(out.size() - start);
-    if (budget.chars < 0) throw TooLarge{};
-    append(out, "\"}");
-    (void)before;
-  } else if constexpr (IsVector<V>::value) {
-    if (depth >= kMaxDepth) {
-      append(out, "{\"type\":");
-      append_type(out, typeid(V));
-      append(out, ",\"repr\":\"<a list nested too deep>\"}");
+  std::size_t start = out.size();
+  if constexpr (IsVector<V>::value) {
+    if (depth < kMaxDepth) {
+      // Its wrapping, {"type":"list","items":[]}, and a comma between items; the items
+      // charge themselves.
+      charge(budget, 26 + (value.empty() ? 0 : static_cast<long>(value.size()) - 1));
+      append(out, "{\"type\":\"list\",\"items\":[");
+      bool first = true;
+      for (const auto& item : value) {
+        if (!first) out.push_back(',');
+        first = false;
+        encode(out, static_cast<const typename V::value_type&>(item), depth + 1, budget);
+      }
+      append(out, "]}");
       return;
     }
-    append(out, "{\"type\":\"list\",\"items\":[");
-    bool first = true;
-    for (const auto& item : value) {
-      if (!first) out.push_back(',');
-      first = false;
-      encode(out, static_cast<const typename V::value_type&>(item), depth + 1, budget);
-    }
-    append(out, "]}");
+    append(out, "{\"type\":");
+    append_type(out, typeid(V));
+    append(out, ",\"repr\":\"<a list nested too deep>\"}");
+  } else if constexpr (std::is_same_v<V, bool>) {
+    append(out, value ? "{\"type\":\"bool\",\"bool\":true}" : "{\"type\":\"bool\",\"bool\":false}");
+  } else if constexpr (IsText<V>::value) {
+    encode_text(out, value);
+  } else if constexpr (is_int_v<V>) {
+    append(out, "{\"type\":\"int\",\"int\":\"");
+    digits(out, value);
+    append(out, "\"}");
   } else {
     Text text;
     repr(text, value);
@@ -345,6 +359,7 @@ void encode(Text& out, const T& value, int depth, Budget& budget) {
     append_json(out, text.data(), text.size() < 200 ? text.size() : 200);
     append(out, "}");
   }
+  charge_from(budget, out, start);
 }
 
 template <class T>

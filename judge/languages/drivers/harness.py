@@ -4,7 +4,7 @@
 
 It loads /box/solution.py, says it is ready, then reads one test at a time on fd T (a JSON
 list of the arguments, one line), calls solution(...) on it and reports, numbering the tests
-K, K+1, ... until fd T ends; one JSON line per event on fd N:
+K, K+1, ... until fd T ends; one compact JSON line (no spaces) per event on fd N:
 
     {"event": "compile_error", "message": ...}        syntax error, no callable solution
     {"event": "load_error", "error": ..., "message": ..., "traceback": ...}
@@ -32,15 +32,21 @@ import traceback
 
 SOURCE_NAME = "solution.py"
 
+_dumps = json.dumps  # bound before the submission loads (it may monkeypatch json)
+
 
 # The value kinds judge/answers.py builds types from: exact ints, bools, strs and exact lists
 # of them. A list deeper than MAX_LIST_DEPTH, or with more than MAX_REPORTED_VALUES values or
-# MAX_REPORTED_CHARS digits and characters in all, is reported by its repr alone (no type
-# accepts that), so the line stays far below the judge's line limit. A str longer than
-# MAX_STR_CHARS or holding a control character is reported by what is wrong with it.
+# taking more than MAX_REPORTED_BYTES on the line, is reported by its repr alone (no type
+# accepts that). Every value is charged its whole report, wrapping included, in the compact
+# form emit() writes (a character beyond ASCII as its \u escape): the same figure every
+# driver charges, so a list is too large in every language or in none, and a report line
+# (the answer, two printed streams of OUTPUT_JSON_BUDGET and a few figures) stays well under
+# the judge's 128 KiB line limit. A str longer than MAX_STR_CHARS or holding a control
+# character is reported by what is wrong with it.
 MAX_LIST_DEPTH = 3
 MAX_REPORTED_VALUES = 10_000
-MAX_REPORTED_CHARS = 32_000
+MAX_REPORTED_BYTES = 64 * 1024
 MAX_STR_CHARS = 1000
 
 
@@ -135,30 +141,61 @@ def encode_answer(value):
     decided outside the sandbox."""
     if type(value) is int:  # the common answer, without the list machinery
         return encode_int(value)
-    budget = [MAX_REPORTED_VALUES, MAX_REPORTED_CHARS]
+    budget = [MAX_REPORTED_VALUES, MAX_REPORTED_BYTES]
+
+    def charge(size):
+        budget[1] -= size
+        if budget[1] < 0:
+            raise _TooLarge
 
     def encode(value, depth):
         kind = type(value)
         budget[0] -= 1
         if budget[0] < 0:
             raise _TooLarge
-        if kind is int or kind is str:
-            report = encode_int(value) if kind is int else encode_str(value)
-            budget[1] -= reported_chars(report)
-            if budget[1] < 0:
-                raise _TooLarge
-            return report
-        if kind is bool:
-            return {"type": "bool", "bool": value}
         if kind is list and depth < MAX_LIST_DEPTH:
             items = list.copy(value)  # one step under the GIL: a thread cannot resize it midway
+            charge(LIST_WRAPPING + max(len(items) - 1, 0))  # and a comma between items
             return {"type": "list", "items": [encode(item, depth + 1) for item in items]}
-        return opaque(value)
+        if kind is int:
+            report = encode_int(value)
+        elif kind is str:
+            report = encode_str(value)
+        elif kind is bool:
+            report = {"type": "bool", "bool": value}
+        else:
+            report = opaque(value)
+        charge(reported_bytes(report))
+        return report
 
     try:
         return encode(value, 0)
     except _TooLarge:
         return {"type": "list", "repr": "<a list too large to report>"}
+
+
+LIST_WRAPPING = len('{"type":"list","items":[]}')
+
+
+def compact(obj):
+    """JSON as every driver writes it: no spaces, ASCII only."""
+    return _dumps(obj, separators=(",", ":"))
+
+
+def reported_bytes(report):
+    """The bytes a value's report (not a list's) takes in compact JSON:
+    {"type":"int","int":"12"} is 26. The other drivers charge the same figures."""
+    if "int" in report:
+        return 23 + len(report["int"])
+    if "str" in report:  # a valid str: no control character, so only " and \ are escaped
+        text = report["str"]
+        size = 23 + len(text) + text.count('"') + text.count("\\")
+        if not text.isascii():  # \uXXXX per UTF-16 unit: 6 bytes, 12 beyond the BMP
+            size += sum(5 if c <= "\uffff" else 11 for c in text if c > "\x7f")
+        return size
+    if "bool" in report:
+        return 27 if report["bool"] else 28
+    return len(compact(report))
 
 
 def encode_int(value):
@@ -180,15 +217,6 @@ def encode_str(value):
     return {"type": "str", "repr": f"<{why}>"}
 
 
-def reported_chars(report):
-    """The characters a reported int or str takes on the line, once JSON-escaped (ASCII:
-    a character beyond it takes 6 per UTF-16 unit)."""
-    text = report.get("int", report.get("str", ""))
-    if text.isascii():
-        return len(text) + text.count('"') + text.count("\\")
-    return 3 * len(text.encode("utf-16-le"))  # at most 6 per unit, quotes included
-
-
 def opaque(value):
     kind = type(value)
     name = getattr(kind, "__qualname__", "?")
@@ -196,7 +224,7 @@ def opaque(value):
         text = repr(value)[:200]
     except BaseException:  # a hostile __repr__
         text = "<unprintable>"
-    return {"type": name if isinstance(name, str) else "?", "repr": text}
+    return {"type": name[:100] if isinstance(name, str) else "?", "repr": text}
 
 
 def own_traceback(exc):
@@ -235,7 +263,7 @@ def main(argv):
     real_stdout, real_stderr = sys.stdout, sys.stderr
 
     def emit(obj):
-        out.write(dumps(obj) + "\n")
+        out.write(compact(obj) + "\n")
         out.flush()
 
     try:
