@@ -129,13 +129,14 @@ class BoundCode:
             if len(self.memo) + len(got) > MAX_ANSWERS:
                 self.memo.clear()
             for key, case, answer in zip(missing, todo, got, strict=True):
-                wrong = None if isinstance(answer, InvalidCase) else self._wrong_type(answer)
+                wrong = None if isinstance(answer, InvalidCase) else self.wrong_type(answer)
                 if wrong is not None or isinstance(answer, InvalidCase):
                     raise ProblemError(f"reference() on {shown(case, 120)}: {wrong or answer}")
                 self.memo[key] = answer
         return [self.memo[key] for key in keys]
 
-    def _wrong_type(self, answer: Any) -> str | None:
+    def wrong_type(self, answer: Any) -> str | None:
+        """None when `answer` is of the declared return type, else what is wrong with it."""
         return type_problem(answer, self.returns, "answered")
 
     def check(self, case: Case, expected: Any, got: Any) -> tuple[bool, str]:
