@@ -102,10 +102,15 @@ class _Session:
         if fresh or self.host is None or not self.host.alive:
             self.close()
             limits = self.pkg.manifest.limits
-            self.host = ProblemHost(
+            host = ProblemHost(
                 self.sandbox, self.pkg.source(), time_s=limits.time_s, memory_mb=limits.memory_mb
             )
-            self.host.start()
+            try:
+                host.start()  # a ProblemError leaves self.host None: problem.py did not load
+            except BaseException:
+                host.close()
+                raise
+            self.host = host
         return BoundCode(self.pkg, self.host)
 
     def close(self) -> None:
@@ -173,18 +178,11 @@ def _code(s: _Session) -> None:
     """The checks that run problem.py."""
 
     def loads() -> str:
-        try:
-            host = s.bound().code
-        except ProblemError:
-            s.blocked["code"] = "problem.py did not load (see problem.py)"
-            raise
-        return "loads in the sandbox; defines " + ", ".join(sorted(host.defined))
+        return "loads in the sandbox; defines " + ", ".join(sorted(s.bound().code.defined))
 
     s.run("problem.py", ("package",), loads)
-    s.blocked.setdefault("code", "problem.py did not load (see problem.py)")
     if s.host is None:
-        return
-    del s.blocked["code"]
+        s.blocked["code"] = "problem.py did not load (see problem.py)"
     s.run("samples", ("package", "code"), lambda: _samples(s))
     s.run("generate", ("package", "code"), lambda: _generate(s))
     s.run("worst cases", ("package", "code"), lambda: _worst_cases(s))

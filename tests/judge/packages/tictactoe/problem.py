@@ -1,11 +1,16 @@
 """Tic-tac-toe: the value of a position for the player to move (1 win, 0 draw, -1 loss)."""
 
-from functools import lru_cache
+from functools import cache
 
 LINES = [
-    [(0, 0), (0, 1), (0, 2)], [(1, 0), (1, 1), (1, 2)], [(2, 0), (2, 1), (2, 2)],
-    [(0, 0), (1, 0), (2, 0)], [(0, 1), (1, 1), (2, 1)], [(0, 2), (1, 2), (2, 2)],
-    [(0, 0), (1, 1), (2, 2)], [(0, 2), (1, 1), (2, 0)],
+    [(0, 0), (0, 1), (0, 2)],
+    [(1, 0), (1, 1), (1, 2)],
+    [(2, 0), (2, 1), (2, 2)],
+    [(0, 0), (1, 0), (2, 0)],
+    [(0, 1), (1, 1), (2, 1)],
+    [(0, 2), (1, 2), (2, 2)],
+    [(0, 0), (1, 1), (2, 2)],
+    [(0, 2), (1, 1), (2, 0)],
 ]
 SMALL_PIECES = 4  # the small tier: every position with at most this many pieces
 WORST_CASES = [{"board": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}]
@@ -14,8 +19,12 @@ COMBINE_RULE = "a position is worth the most of minus its children's values (0 w
 
 def _winner(cells):
     board = [cells[0:3], cells[3:6], cells[6:9]]
-    won = {board[r][c] for line in LINES for r, c in [line[0]]
-           if board[r][c] and all(board[i][j] == board[r][c] for i, j in line)}
+    won = {
+        board[r][c]
+        for line in LINES
+        for r, c in [line[0]]
+        if board[r][c] and all(board[i][j] == board[r][c] for i, j in line)
+    }
     return won
 
 
@@ -54,10 +63,10 @@ def _moves(cells):
     if _winner(cells):
         return []
     me = _to_move(cells)
-    return [cells[:i] + (me,) + cells[i + 1:] for i in range(9) if cells[i] == 0]
+    return [(*cells[:i], me, *cells[i + 1 :]) for i in range(9) if cells[i] == 0]
 
 
-@lru_cache(maxsize=None)
+@cache
 def _value(cells):
     if _winner(cells):
         return -1
@@ -83,7 +92,7 @@ def generate(rng, profile):
 def _symmetries(cells):
     grid = [cells[0:3], cells[3:6], cells[6:9]]
     for _ in range(4):
-        grid = [list(row) for row in zip(*grid[::-1])]  # a quarter turn
+        grid = [list(row) for row in zip(*grid[::-1], strict=True)]  # a quarter turn
         yield tuple(v for row in grid for v in row)
         yield tuple(v for row in grid for v in row[::-1])  # and its mirror image
 
@@ -116,7 +125,7 @@ def shrink(case):
     last = 2 if _to_move(cells) == 1 else 1
     for i in range(9):
         if cells[i] == last:
-            smaller = _case(cells[:i] + (0,) + cells[i + 1:])
+            smaller = _case((*cells[:i], 0, *cells[i + 1 :]))
             try:
                 validate(smaller)
             except ValueError:
