@@ -24,9 +24,10 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from pathlib import Path
 from typing import Any
 
-from judge.packages.code import ProblemCode
+from judge.packages.code import ImportedCode, ProblemCode
 from judge.packages.host import ProblemError
 from judge.packages.manifest import case_problems, shown, type_problem
 from judge.packages.package import Package
@@ -276,3 +277,11 @@ def _exact(returns: Any) -> Any:
 
 def _no_candidates(case: Case) -> list[dict[str, Any]]:
     return []
+
+
+def builtin_problem(folder: str | Path) -> ProblemSpec:
+    """The ProblemSpec of a built-in package shipped inside the product (its problem.py is
+    the product's own code, imported: ImportedCode). Never for an uploaded package."""
+    package = Package.load(folder)
+    code = ImportedCode(package.source(), module_name=f"judge_builtin_problem_{package.slug}")
+    return problem_spec(package, code)

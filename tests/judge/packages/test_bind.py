@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from judge.grading.plan import plan_tests, small_answers, small_positions
-from judge.packages.bind import problem_spec
+from judge.packages.bind import builtin_problem, problem_spec
 from judge.packages.code import ImportedCode
 from judge.packages.host import ProblemError
 from judge.packages.manifest import ManifestError
@@ -141,3 +141,8 @@ def test_the_defaults_of_what_problem_py_leaves_out(tmp_path):
     assert problem.check(case, 1, 1)[0] and not problem.check(case, 1, 0)[0]
     assert problem.STDIO is None and problem.styles == ("function",)
     assert problem.game_tree is not None  # children() is before shrink() in the file
+
+
+def test_a_built_in_package_is_imported():
+    problem = builtin_problem(TICTACTOE)
+    assert problem.SLUG == "tictactoe" and problem.reference(problem.SAMPLES[1]["input"]) == 1
