@@ -119,7 +119,9 @@ class BoundCode:
     def answers(self, cases: Sequence[Case]) -> list[Any]:
         """The reference's answers, those not memoized asked for in one batch."""
         keys = [case_key(case) for case in cases]
-        missing = {key: case for key, case in zip(keys, cases, strict=True) if key not in self.memo}
+        # Read into `known` first: another grading of this version may clear the memo.
+        known = {key: self.memo[key] for key in keys if key in self.memo}
+        missing = {key: case for key, case in zip(keys, cases, strict=True) if key not in known}
         if missing:
             todo = list(missing.values())
             got = (
@@ -127,20 +129,23 @@ class BoundCode:
                 if len(todo) == 1
                 else self.call_many("reference", [[case] for case in todo])
             )
-            if len(self.memo) + len(got) > MAX_ANSWERS:
-                self.memo.clear()
             for key, case, answer in zip(missing, todo, got, strict=True):
                 wrong = None if isinstance(answer, InvalidCase) else self.wrong_type(answer)
                 if wrong is not None or isinstance(answer, InvalidCase):
                     raise ProblemError(f"reference() on {shown(case, 120)}: {wrong or answer}")
-                self.memo[key] = answer
-        return [self.memo[key] for key in keys]
+                known[key] = answer
+            if len(self.memo) + len(missing) > MAX_ANSWERS:
+                self.memo.clear()
+            self.memo.update((key, known[key]) for key in missing)
+        return [known[key] for key in keys]
 
     def wrong_type(self, answer: Any) -> str | None:
         """None when `answer` is of the declared return type, else what is wrong with it."""
         return type_problem(answer, self.returns, "answered")
 
     def check(self, case: Case, expected: Any, got: Any) -> tuple[bool, str]:
+        if not self.returns.accepts(got):  # problem.py's check sees declared types only
+            return self.returns.check(expected, got)
         result = self.call("check", case, expected, got)
         if type(result) is not list or len(result) != 2 or type(result[0]) is not bool:
             raise ProblemError(f"check() must return (bool, str), not {shown(result)}")

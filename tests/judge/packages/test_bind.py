@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from judge.answers import Opaque
 from judge.grading.plan import plan_tests, small_answers, small_positions
 from judge.packages.bind import builtin_problem, problem_spec
 from judge.packages.code import ImportedCode
@@ -146,3 +147,20 @@ def test_the_defaults_of_what_problem_py_leaves_out(tmp_path):
 def test_a_built_in_package_is_imported():
     problem = builtin_problem(TICTACTOE)
     assert problem.SLUG == "tictactoe" and problem.reference(problem.SAMPLES[1]["input"]) == 1
+
+
+def test_a_custom_check_sees_only_answers_of_the_declared_type(tmp_path):
+    folder = copied(tmp_path)
+    with (folder / "problem.py").open("a") as source:
+        source.write(
+            "\n\ndef check(case, expected, got):\n"
+            "    return (abs(expected - got) <= 1, 'near enough' if abs(expected - got) <= 1"
+            " else 'far')\n"
+        )
+    package = Package.load(folder)
+    problem = problem_spec(package, ImportedCode(package.source(), module_name="near_problem"))
+    case = {"board": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}
+    assert problem.check(case, 0, 1) == (True, "near enough")
+    assert problem.check(case, -1, 1) == (False, "far")
+    ok, message = problem.check(case, 0, Opaque("float", "0.5"))
+    assert not ok and "expected an int" in message
