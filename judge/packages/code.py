@@ -94,7 +94,7 @@ class ImportedCode:
     def _one(self, name: str, args: list[Any], what: str) -> Any:
         if name not in FUNCTIONS or name not in self.defined:
             raise ValueError(f"problem.py defines no {name}()")
-        began = time.process_time()
+        began = time.process_time()  # the whole process's CPU: rough beside other threads
         # The host receives its arguments as JSON: a fresh copy, never the caller's objects.
         report = host_main.call_one(self.module, name, _copied(args))
         self.last_cpu_s = time.process_time() - began
