@@ -193,3 +193,17 @@ def test_a_package_that_does_not_load_skips_what_needs_its_code(sandbox, tmp_pat
     out = judge("problem", "check", str(folder), "--no-strength")
     assert out.returncode == 1
     assert "FAILED problem.py" in out.stdout and "checks FAILED" in out.stdout
+
+
+def test_submissions_out_of_place_are_named(sandbox, tmp_path):
+    folder = broken(tmp_path, "statement.md", "Two players", "Two people")
+    (folder / "submissions/notes.py").write_text("")
+    (folder / "submissions/accepted/README.md").write_text("the minimax one")
+    (folder / "submissions/slow").mkdir()
+    (folder / "submissions/slow/a.py").write_text("")
+    report = check_package(folder, sandbox, strength=False)
+    message = {c.name: c.message for c in report.checks if not c.ok}["submissions"]
+    assert "submissions/notes.py: not in a verdict folder" in message
+    assert "submissions/accepted/README.md: no language has this extension" in message
+    assert "submissions/slow/a.py: slow/ is not a verdict folder" in message
+    assert "minimax.py" not in message and "one_ply.py" not in message
