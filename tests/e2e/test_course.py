@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import expect
 
-from judge.problems import numbergame
+from judge.problems import get
 from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
@@ -147,7 +147,7 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
 
         item.get_by_role("button", name=f"Load hidden board {board_id} into the editor").click()
         expect(page.locator("#board-editor").get_by_label("Numbers")).to_have_value("4 7 1 9")
-        expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
+        expect(page.locator("#preview-answer")).to_have_text(str(get("numbergame").reference(case)))
         shot(page, "course-03-board-notes")
 
         # The instructor's view of the failing submission links the hidden test to its board.
