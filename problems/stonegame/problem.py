@@ -217,9 +217,14 @@ def generate(rng: random.Random, profile: str) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------
 # every small position, and the worst cases
 
-# Every row of 1..SMALL_LENGTH piles of 1..SMALL_STONES stones: 3 + 9 + ... + 729 = 1092.
+# Every row of 1..SMALL_LENGTH piles of 1..SMALL_STONES stones (3 + 9 + ... + 729 = 1092),
+# and every row of SMALL_LENGTH + 1..LONG_LENGTH piles of 1 or 2 stones (128 + ... + 1024 =
+# 1920): 3012 positions. The longer rows are there because M only falls behind the rules
+# (a solver setting M = X instead of max(M, X), say) after a few turns: no row of 8 piles
+# shows that bug, a few of 9 and 10 do.
 SMALL_LENGTH = 6
 SMALL_STONES = 3
+LONG_LENGTH = 10
 
 
 def canonical(case: Case) -> tuple[int, ...]:
@@ -229,12 +234,19 @@ def canonical(case: Case) -> tuple[int, ...]:
 
 
 def small_cases() -> list[dict[str, Any]]:
-    """Every row of 1..SMALL_LENGTH piles of 1..SMALL_STONES stones, fewest piles first."""
-    return [
-        {"piles": list(row)}
+    """Every row of 1..SMALL_LENGTH piles of 1..SMALL_STONES stones, then every row of
+    SMALL_LENGTH + 1..LONG_LENGTH piles of 1 or 2 stones; fewest piles first."""
+    rows = [
+        row
         for n in range(1, SMALL_LENGTH + 1)
         for row in itertools.product(range(1, SMALL_STONES + 1), repeat=n)
     ]
+    rows += [
+        row
+        for n in range(SMALL_LENGTH + 1, LONG_LENGTH + 1)
+        for row in itertools.product((1, 2), repeat=n)
+    ]
+    return [{"piles": list(row)} for row in rows]
 
 
 # The longest rows, fixed in every plan: a solution too slow on them is too slow in every
@@ -258,6 +270,6 @@ def shrink(case: Case) -> Iterator[dict[str, Any]]:
             yield {"piles": piles[:k] + piles[k + 1 :]}
     if any(v > 1 for v in piles):
         yield {"piles": [max(1, v // 2) for v in piles]}
-        for k, value in enumerate(piles):
+        for k, value in enumerate(piles if len(piles) > 1 else ()):  # one pile: done above
             if value > 1:
                 yield {"piles": [*piles[:k], max(1, value // 2), *piles[k + 1 :]]}

@@ -1,11 +1,10 @@
 # expect: AC
 # Top-down memo over (i, m): the mover gets the stones left minus the opponent's best.
-import sys
+# The recursion is at most n + 1 calls deep.
 from functools import lru_cache
 
 
 def solution(piles):
-    sys.setrecursionlimit(10000)
     n = len(piles)
     suffix = [0] * (n + 1)
     for i in range(n - 1, -1, -1):
