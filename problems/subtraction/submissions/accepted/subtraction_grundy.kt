@@ -2,7 +2,8 @@
 // Sprague-Grundy with Kotlin collections: mex of the reachable values, then a fold with xor.
 class Solution {
     fun solution(piles: IntArray, moves: IntArray): Boolean {
-        val top = piles.maxOrNull() ?: 0
+        var top = 0
+        for (p in piles) top = maxOf(top, p)
         val grundy = IntArray(top + 1)
         for (n in 1..top) {
             val reachable = moves.filter { it <= n }.map { grundy[n - it] }.toSet()

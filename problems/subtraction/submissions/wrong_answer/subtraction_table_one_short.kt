@@ -3,7 +3,8 @@
 // the Grundy value 0 it was initialised with.
 class Solution {
     fun solution(piles: IntArray, moves: IntArray): Boolean {
-        val top = piles.maxOrNull() ?: 0
+        var top = 0
+        for (p in piles) top = maxOf(top, p)
         val grundy = IntArray(top + 1)
         for (n in 1 until top) {
             val reachable = HashSet<Int>()
