@@ -167,7 +167,8 @@ def generate(rng: random.Random, profile: str) -> dict[str, Any]:
             moves = rng.sample(range(step, MAX_TAKE + 1, step), rng.randint(1, 3))
         else:
             moves = rng.sample(range(2, MAX_TAKE + 1), rng.randint(1, MAX_MOVES))
-        piles = [rng.randint(0, rng.choice((30, MAX_STONES))) for _ in range(rng.randint(1, 8))]
+        top = rng.choice((30, MAX_STONES))
+        piles = [rng.randint(0, top) for _ in range(rng.randint(1, MAX_PILES))]
         if rng.random() < 0.5:
             _make_lost(rng, piles, moves, 0)
     elif profile == "edge":
