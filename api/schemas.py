@@ -354,9 +354,23 @@ class RejudgeQueued(BaseModel):
     queued: list[int]
 
 
-class Health(BaseModel):
+class ApiHealth(BaseModel):
     status: Literal["ok"]
     database: Literal["ok"]
+
+
+class LaneHealth(BaseModel):
+    alive: bool  # a worker of the lane has a fresh heartbeat
+    workers: int
+
+
+class Health(BaseModel):
+    # "no grading worker": answered with 503; submissions wait, safe, until one starts.
+    status: Literal["ok", "no grading worker"]
+    database: Literal["ok"]
+    lanes: dict[str, LaneHealth]  # grading, run, hidden, sweeper
+    oldest_queued_s: float | None  # the oldest live submission waiting for a grader; None: none
+    delayed: bool  # no grader, or that wait is far beyond the recent normal (the banner)
 
 
 # -- the instructors' course view: the progress table, account management, board notes ---

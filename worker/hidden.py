@@ -117,7 +117,7 @@ def carry_out(runtime: Runtime, message: Any) -> dict[str, Any]:
 
 
 def register(app: Celery, runtime: Runtime) -> None:
-    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
+    startup.connect(app, runtime, "hidden")  # leftovers removed, this worker's sandbox uids leased
     replies = _redis(runtime.settings)
 
     @app.task(name=HIDDEN_TASK)

@@ -34,6 +34,9 @@ class Runtime:
         # This worker's first sandbox uid, from its leased block (worker/uid_block_lease.py); set
         # at worker start, before the pool forks. None: settings.sandbox_uid_base.
         self.uid_base: int | None = None
+        # This worker's heartbeat row (worker/liveness.py), set at worker start like uid_base:
+        # its claims name it. None: not registered (the database was down at start).
+        self.worker_id: int | None = None
         # Where this worker's gradings send their hidden tiers (worker/hidden.py), or None:
         # run here, under the phase lock.
         self.hidden_tier: SendHiddenTier | None = None

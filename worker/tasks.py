@@ -135,7 +135,10 @@ def run_judging(
     for _ in range(2):  # a second time if what went first finished between claim and defer
         with runtime.session() as session:
             claim = repo.claim(
-                session=session, submission_id=submission_id, lease_s=settings.lease_s
+                session=session,
+                submission_id=submission_id,
+                lease_s=settings.lease_s,
+                worker_id=runtime.worker_id,
             )
             if claim is not None:
                 break
@@ -276,7 +279,7 @@ def register(app: Celery, runtime: Runtime) -> None:
     enqueue = Enqueuer(app)
     if settings.hidden_tiers == "queue":
         runtime.hidden_tier = SendToHiddenLane(app, settings)
-    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
+    startup.connect(app, runtime, "grading")  # leftovers removed, this worker's sandbox uids leased
 
     @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)
     def grade_submission(self: Task, submission_id: int) -> str:

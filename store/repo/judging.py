@@ -12,12 +12,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from store.db import rowcount
-from store.models import Judging, Priority, Status, Submission, TestRow, User, utcnow
+from store.models import (
+    Judging,
+    Priority,
+    Status,
+    Submission,
+    TestRow,
+    User,
+    WorkerHeartbeat,
+    utcnow,
+)
 from store.outcome import JudgingOutcome
 from store.release import release_moment, student_figures
 from store.repo.boards import hidden_cases
@@ -50,6 +59,22 @@ def _claimable(now: datetime):
     return or_(
         Submission.status == Status.QUEUED,
         and_(Submission.status == Status.RUNNING, Submission.lease_expires < now),
+    )
+
+
+def left_by_a_stopping_worker(now: datetime):
+    """The row's claim expired while its worker was being stopped (SIGTERM, a deploy that
+    killed it after the grace period): the grading was cut short by the deploy, not by the
+    submission, so that attempt is not counted (`claim`, and the sweeper's hold)."""
+    return and_(
+        Submission.status == Status.RUNNING,
+        Submission.lease_expires < now,
+        select(WorkerHeartbeat.id)
+        .where(
+            WorkerHeartbeat.id == Submission.claimed_by,
+            WorkerHeartbeat.stopping_at.is_not(None),
+        )
+        .exists(),
     )
 
 
@@ -86,9 +111,17 @@ def grading_for_user(
     )
 
 
-def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | None:
+def claim(
+    *, session: Session, submission_id: int, lease_s: float, worker_id: int | None = None
+) -> Claim | None:
     """Take the row for grading if it is claimable and no other submission of its user is
-    being graded (one grading slot per student at a time: fair to the others).
+    being graded (one grading slot per student at a time: fair to the others), for the
+    worker whose heartbeat row is `worker_id`.
+
+    Every claim counts as an attempt, except one that takes over from a worker that was
+    being stopped (`left_by_a_stopping_worker`): it replaces the attempt the deploy cut
+    short. An attempt its worker died in, unasked, counts: the submission's own grading was
+    running there and may be what killed it.
 
     One conditional UPDATE, so exactly one worker wins however many messages were delivered;
     the user's row is locked first (PostgreSQL), so two of a user's submissions cannot both
@@ -112,7 +145,8 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
         )
         .values(
             status=Status.RUNNING,
-            attempts=Submission.attempts + 1,
+            attempts=Submission.attempts + case((left_by_a_stopping_worker(now), 0), else_=1),
+            claimed_by=worker_id,
             lease_token=Submission.lease_token + 1,
             lease_expires=now + timedelta(seconds=lease_s),
             started_at=now,
