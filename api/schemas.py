@@ -324,6 +324,9 @@ class SubmissionPublic(SubmissionSummary):
     hold_reason: str | None = None
     # While queued: 1 when it is next in its lane (live or rejudge); None otherwise.
     queue_position: int | None = None
+    # Waiting for a grader far beyond the normal (no grader alive, or longer than
+    # max(60 s, 5x the recent median wait)): the page says so; the submission is safe.
+    delayed: bool = False
     tests: list[TestPublic]
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
 

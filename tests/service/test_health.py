@@ -6,14 +6,20 @@ from __future__ import annotations
 
 import subprocess
 from collections.abc import Iterator
+from datetime import timedelta
 from typing import Any
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
+from api.presenters import DEFAULT_HEARTBEAT_STALE_S
+from config import Settings
+from store import repo
 from store.db import make_engine, make_session_factory
-from store.models import Submission, WorkerHeartbeat
-from tests.service.conftest import stack_env
+from store.models import Status, Submission, WorkerHeartbeat, utcnow
+from store.repo import heartbeats
+from store.repo.heartbeats import DELAY_FLOOR_S
+from tests.service.conftest import make_user, stack_env
 from tests.service.stack import PYTHON, REPO, Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
@@ -165,3 +171,81 @@ def test_a_grading_cut_short_by_a_deploy_is_not_an_attempt(stack: Stack) -> None
         engine.dispose()
         for name in ("worker", "sweeper"):
             stack.stop_process(name)
+
+
+# ---- the rules, on both databases -----------------------------------------------------
+
+
+def _submission(session, user_id: int, made_s_ago: float, waited_s: float | None) -> Submission:
+    """A live submission made `made_s_ago`, claimed after `waited_s` (None: still queued)."""
+    now = utcnow()
+    sub = repo.create_submission(
+        session=session, user_id=user_id, problem="numbergame", source="", seed=1
+    )
+    sub.created_at = now - timedelta(seconds=made_s_ago)
+    if waited_s is not None:
+        sub.status = Status.DONE
+        sub.started_at = sub.created_at + timedelta(seconds=waited_s)
+    session.flush()
+    return sub
+
+
+def test_a_submission_is_delayed_far_beyond_the_recent_median_wait(session) -> None:
+    """No grader: delayed at once. With one: delayed past max(60 s, 5x the median wait of
+    the latest claimed), so a deadline's long but moving queue is not."""
+    make_user(session, "median")
+    user = repo.get_user_by_name(session=session, username="median")
+    assert user is not None
+    user_id = user.id
+    assert heartbeats.queue_health(session=session, stale_s=35).delayed  # nobody grades
+    heartbeats.register(session=session, lane="grading", host="here", pid=1)
+    for _ in range(5):
+        _submission(session, user_id, made_s_ago=100, waited_s=2)  # the normal: 2 s
+    health = heartbeats.queue_health(session=session, stale_s=35)
+    assert health.graders_alive == 1 and health.threshold_s == DELAY_FLOOR_S == 60
+    assert not health.delayed and health.oldest_queued_s is None
+    _submission(session, user_id, made_s_ago=30, waited_s=None)
+    assert not heartbeats.queue_health(session=session, stale_s=35).delayed
+    _submission(session, user_id, made_s_ago=90, waited_s=None)
+    health = heartbeats.queue_health(session=session, stale_s=35)
+    assert health.delayed and health.oldest_queued_s is not None and health.oldest_queued_s > 60
+    assert not health.is_delayed(30) and health.is_delayed(90)
+    # A burst: the latest claimed waited 40 s each, so 90 s is within 5x the normal.
+    for _ in range(10):
+        _submission(session, user_id, made_s_ago=50, waited_s=40)
+    health = heartbeats.queue_health(session=session, stale_s=35)
+    assert health.threshold_s == 200 and not health.delayed
+
+
+def test_the_pages_default_staleness_is_the_settings_default() -> None:
+    assert Settings(secret_key="x" * 40).heartbeat_stale_s == DEFAULT_HEARTBEAT_STALE_S
+
+
+def test_a_claim_counts_unless_its_worker_was_being_stopped(session) -> None:
+    """Store level: a claim taking over an expired lease counts an attempt when the worker
+    died unasked, not when it was being stopped; the sweeper holds accordingly."""
+    dying = heartbeats.register(session=session, lane="grading", host="h", pid=1)
+    deployed = heartbeats.register(session=session, lane="grading", host="h", pid=2)
+    ids = {}
+    for name, worker in (("killed", dying), ("deployed", deployed)):
+        make_user(session, name)  # one each: a student's submissions are graded in turn
+        user = repo.get_user_by_name(session=session, username=name)
+        assert user is not None
+        sid = _submission(session, user.id, made_s_ago=5, waited_s=None).id
+        session.commit()
+        ids[name] = sid
+        for _ in range(3):
+            assert repo.claim(session=session, submission_id=sid, lease_s=60, worker_id=worker)
+            if worker == deployed:
+                heartbeats.stopping(session=session, worker_id=deployed)
+            # Its worker is gone: the lease runs out.
+            session.execute(
+                update(Submission)
+                .where(Submission.id == sid)
+                .values(lease_expires=utcnow() - timedelta(seconds=1))
+            )
+            session.commit()
+    attempts = dict(session.execute(select(Submission.id, Submission.attempts)).tuples().all())
+    assert (attempts[ids["killed"]], attempts[ids["deployed"]]) == (3, 1)
+    _, held = repo.sweep(session=session, resend_after_s=0.001, max_attempts=3)
+    assert held == [ids["killed"]]
