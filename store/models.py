@@ -242,6 +242,9 @@ class Submission(StudentView, Base):
     # The worker (its WorkerHeartbeat row) holding the current claim: when the lease runs out,
     # whether that worker was being stopped says if the attempt counts (store/repo/judging.py).
     claimed_by: Mapped[int | None] = mapped_column(Integer)
+    # Set while the grading waits for its hidden tier on the hidden lane: none of its code
+    # runs in its worker then, so that worker dying is not counted as its attempt.
+    away_since: Mapped[datetime | None] = mapped_column()
     # What students are shown of the current judging, and from when (StudentView).
 
     user: Mapped[User] = relationship(lazy="joined")

@@ -54,6 +54,7 @@ from store.repo.judging import (
     next_for_user,
     record_test,
     release,
+    set_away,
     unsent,
     waiting_for_its_user,
 )
@@ -180,6 +181,7 @@ __all__ = [
     "release",
     "release_run",
     "run_progress",
+    "set_away",
     "set_hidden_release",
     "standings",
     "students_view",

@@ -62,19 +62,24 @@ def _claimable(now: datetime):
     )
 
 
-def left_by_a_stopping_worker(now: datetime):
-    """The row's claim expired while its worker was being stopped (SIGTERM, a deploy that
-    killed it after the grace period): the grading was cut short by the deploy, not by the
-    submission, so that attempt is not counted (`claim`, and the sweeper's hold)."""
-    return and_(
-        Submission.status == Status.RUNNING,
-        Submission.lease_expires < now,
+def interruption_not_counted(now: datetime):
+    """The row's claim expired in a way the submission's own grading cannot have caused, so
+    that attempt is not counted (`claim`, and the sweeper's hold): its worker was being
+    stopped (SIGTERM: a deploy that killed it after the grace period), or the grading was
+    waiting for its hidden tier on the hidden lane (`away_since`: none of its code ran in
+    the worker that died)."""
+    stopping = (
         select(WorkerHeartbeat.id)
         .where(
             WorkerHeartbeat.id == Submission.claimed_by,
             WorkerHeartbeat.stopping_at.is_not(None),
         )
-        .exists(),
+        .exists()
+    )
+    return and_(
+        Submission.status == Status.RUNNING,
+        Submission.lease_expires < now,
+        or_(Submission.away_since.is_not(None), stopping),
     )
 
 
@@ -118,10 +123,10 @@ def claim(
     being graded (one grading slot per student at a time: fair to the others), for the
     worker whose heartbeat row is `worker_id`.
 
-    Every claim counts as an attempt, except one that takes over from a worker that was
-    being stopped (`left_by_a_stopping_worker`): it replaces the attempt the deploy cut
-    short. An attempt its worker died in, unasked, counts: the submission's own grading was
-    running there and may be what killed it.
+    Every claim counts as an attempt, except one that takes over an interruption the
+    submission cannot have caused (`interruption_not_counted`: a deploy, or its worker
+    dying while it waited for the hidden lane): it replaces that attempt. An attempt its
+    worker died in, unasked, while its code ran there, counts: it may be what killed it.
 
     One conditional UPDATE, so exactly one worker wins however many messages were delivered;
     the user's row is locked first (PostgreSQL), so two of a user's submissions cannot both
@@ -145,8 +150,9 @@ def claim(
         )
         .values(
             status=Status.RUNNING,
-            attempts=Submission.attempts + case((left_by_a_stopping_worker(now), 0), else_=1),
+            attempts=Submission.attempts + case((interruption_not_counted(now), 0), else_=1),
             claimed_by=worker_id,
+            away_since=None,
             lease_token=Submission.lease_token + 1,
             lease_expires=now + timedelta(seconds=lease_s),
             started_at=now,
@@ -311,6 +317,13 @@ def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
 def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
     """Push the lease out if the claim still holds (uncommitted)."""
     return _set_if_held(session, claim_, lease_expires=utcnow() + timedelta(seconds=lease_s))
+
+
+def set_away(*, session: Session, claim_: Claim, away: bool) -> bool:
+    """Mark the grading as waiting for its hidden tier on the hidden lane (or back)."""
+    held = _set_if_held(session, claim_, away_since=utcnow() if away else None)
+    session.commit()
+    return held
 
 
 def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:

@@ -17,7 +17,7 @@ from store.repo.judging import (
     Stale,
     grading_for_user,
     hold,
-    left_by_a_stopping_worker,
+    interruption_not_counted,
 )
 
 # A message sent this much later than another may still be consumed first: the API commits
@@ -79,8 +79,8 @@ def sweep(
             select(Submission.id, Submission.lease_token, Submission.attempts).where(
                 expired,
                 Submission.attempts >= max_attempts,
-                # The last attempt was cut short by a deploy: not counted, claimed again.
-                ~left_by_a_stopping_worker(now),
+                # The last interruption was not the submission's: claimed again.
+                ~interruption_not_counted(now),
             )
         )
     )

@@ -1,7 +1,8 @@
 """Workers' heartbeats (one row per worker process and lane: grading, run, hidden, sweeper),
-read by /healthz and the submission page; and the worker holding each claim, so that a
-grading its worker left because it was being stopped (a deploy) is not counted as one of
-the submission's interrupted attempts.
+read by /healthz and the submission page; and the worker holding each claim, and whether
+the grading is waiting for its hidden tier on the hidden lane (`away_since`), so that a
+grading its worker left because it was being stopped (a deploy), or while none of its code
+ran there, is not counted as one of the submission's interrupted attempts.
 
 Revision ID: 0014
 Revises: 0013
@@ -35,10 +36,12 @@ def upgrade() -> None:
     op.create_index("ix_worker_heartbeats_lane_beat", "worker_heartbeats", ["lane", "beat_at"])
     with op.batch_alter_table("submissions") as batch:
         batch.add_column(sa.Column("claimed_by", sa.Integer(), nullable=True))
+        batch.add_column(sa.Column("away_since", sa.DateTime(timezone=True), nullable=True))
 
 
 def downgrade() -> None:
     with op.batch_alter_table("submissions") as batch:
+        batch.drop_column("away_since")
         batch.drop_column("claimed_by")
     op.drop_index("ix_worker_heartbeats_lane_beat", table_name="worker_heartbeats")
     op.drop_table("worker_heartbeats")
