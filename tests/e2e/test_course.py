@@ -145,7 +145,7 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
         expect(item.locator(".board-label")).to_have_text("four numbers")
         expect(item.locator(".board-note")).to_have_text("made by the course test")
 
-        item.get_by_role("button", name=f"Load hidden board {board_id} into the editor").click()
+        item.get_by_role("button", name=f"Load into editor: hidden board {board_id}").click()
         expect(page.locator("#board-editor").get_by_label("Numbers")).to_have_value("4 7 1 9")
         expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
         shot(page, "course-03-board-notes")

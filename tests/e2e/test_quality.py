@@ -1,5 +1,6 @@
 """Every page at phone and desktop widths (no sideways scrolling, every control labelled, no
-request leaves the judge), errors in plain words, and the keyboard."""
+serious or critical axe-core finding, no request leaves the judge), errors in plain words, the
+keyboard and its focus rings."""
 
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from tests.e2e.helpers import (
     OVERFLOW,
     PHONE,
     UNLABELLED,
+    axe_violations,
     log_in,
     shot,
     unique,
@@ -32,7 +34,13 @@ def check_page(page, name: str, width: str) -> None:
     assert page.evaluate(UNLABELLED) == [], f"{name}: unlabelled controls"
     assert page.evaluate(OVERFLOW) <= 1, f"{name}: wider than the {width} screen"
     assert '{"detail"' not in page.locator("body").inner_text(), f"{name}: raw JSON shown"
+    assert_accessible(page, f"{width} {name}")
     shot(page, f"{width}-{name}")
+
+
+def assert_accessible(page, name: str) -> None:
+    violations = axe_violations(page)
+    assert not violations, f"{name}: axe-core finds\n" + "\n".join(violations)
 
 
 @pytest.fixture(scope="module")
@@ -67,6 +75,8 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
     expect(page.locator("#detail .fh-board").first).to_be_visible()
     expect(page.locator("#detail .replay")).to_be_visible()
     check_page(page, "submission", width)
+    # The failing test's parts (its line of play, what the code printed) are headed under it.
+    assert axe_violations(page, rules=["heading-order"]) == []
     for path, name in [
         ("/problems", "problems"),
         ("/problems/footholds", "problem-footholds"),
@@ -83,7 +93,11 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
         ("/instructor/problems/footholds/boards", "boards-footholds"),
         ("/instructor/problems/numbergame/boards", "boards-numbergame"),
         ("/instructor/problems/footholds/stats", "stats"),
+        ("/instructor/problems/footholds/strength", "strength"),
+        ("/instructor/progress", "progress"),
+        ("/instructor/users", "users"),
         ("/submissions", "all-submissions"),
+        ("/no/such/page", "not-found"),
     ]:
         teacher.goto(path)
         if "boards" in path:
@@ -273,3 +287,56 @@ def test_phone_tables_scroll_instead_of_squeezing_and_user_actions_sit_by_the_na
     assert button["y"] - (name["y"] + name["height"]) < 80, (name, button)  # by the name
     assert teacher.evaluate(OVERFLOW) <= 1
     shot(teacher, "phone-users-actions")
+
+
+def rgb(color: str, over: tuple[float, ...] = (255, 255, 255)) -> tuple[float, ...]:
+    """A CSS rgb()/rgba() colour as drawn over the colour `over`."""
+    values = [float(v) for v in re.findall(r"[\d.]+", color)]
+    alpha = values[3] if len(values) > 3 else 1.0
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(values[:3], over, strict=True))
+
+
+def contrast(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """WCAG's contrast ratio of two colours."""
+
+    def luminance(color: tuple[float, ...]) -> float:
+        linear = [
+            c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+            for c in (v / 255 for v in color)
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    low, high = sorted((luminance(first), luminance(second)))
+    return (high + 0.05) / (low + 0.05)
+
+
+# The focused control's outline, and the colour of the nearest opaque background behind it.
+FOCUS_RING = """(el) => {
+  const style = getComputedStyle(el);
+  let background = "rgb(255, 255, 255)";
+  for (let box = el.parentElement; box; box = box.parentElement) {
+    const color = getComputedStyle(box).backgroundColor;
+    if (color !== "rgba(0, 0, 0, 0)") { background = color; break; }
+  }
+  return {width: parseFloat(style.outlineWidth), style: style.outlineStyle,
+          color: style.outlineColor, background};
+}"""
+
+
+def test_focus_rings_on_inputs_and_selects_are_clearly_visible(service, open_page):
+    username, password = unique("focus"), "focus password 1"
+    service.register(username, password)
+    page = open_page()
+    log_in(page, username, password)
+    controls = [("/login", "Username"), ("/submissions", "Problem"), ("/submissions", "From")]
+    for where, label in controls:  # inputs and a select
+        page.goto(where)
+        control = page.get_by_label(label, exact=True)
+        control.focus()
+        expect(control).to_be_focused()
+        ring = control.evaluate(FOCUS_RING)
+        # A solid outline at least 2 px wide at 3:1 against what is behind it (WCAG 1.4.11):
+        # the old ring was a 20 % tint of the accent, 1.3:1 on white.
+        background = rgb(ring["background"])
+        assert ring["style"] == "solid" and ring["width"] >= 2, (label, ring)
+        assert contrast(rgb(ring["color"], background), background) >= 3, (label, ring)
