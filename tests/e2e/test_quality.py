@@ -340,3 +340,50 @@ def test_focus_rings_on_inputs_and_selects_are_clearly_visible(service, open_pag
         background = rgb(ring["background"])
         assert ring["style"] == "solid" and ring["width"] >= 2, (label, ring)
         assert contrast(rgb(ring["color"], background), background) >= 3, (label, ring)
+
+
+def test_what_pages_show_after_a_click_passes_axe_too(service, open_page):
+    """The states a page reaches by use (errors, Run's results, the case editor, a test's
+    detail, the compare view) are checked as the loaded pages are."""
+    page = open_page()
+    page.goto("/login")
+    page.get_by_label("Username").fill("nobody-here")
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".form-error")).to_be_visible()
+    assert_accessible(page, "login error")
+
+    page.goto("/register")
+    page.get_by_label("Username").fill("x")
+    page.get_by_label("Password", exact=True).fill("short")
+    page.get_by_label("Repeat the password").fill("other")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.locator(".form-error")).to_be_visible()
+    assert_accessible(page, "register errors")
+
+    username, password = unique("states"), "states password 1"
+    token = service.register(username, password)
+    wrong = WRONG_ON_SAMPLE.read_text()
+    first = service.submit(token, "footholds", wrong)
+    second = service.submit(token, "footholds", "# second try\n" + wrong)
+    log_in(page, username, password)
+
+    page.goto("/problems/footholds")
+    page.get_by_label("Your code").fill((CORPUS / "accepted" / "footholds_memo.py").read_text())
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.locator("#run-status")).to_contain_text("Done", timeout=GRADE_TIMEOUT_MS)
+    assert_accessible(page, "run results")
+    page.get_by_role("button", name="My own boards").click()
+    expect(page.locator("#case-preview #preview-answer")).to_be_visible()
+    assert_accessible(page, "own boards editor")
+
+    service.wait_done(token, first)
+    page.goto(f"/submissions/{second}")
+    expect(page.locator("#sub-verdict")).to_have_attribute(
+        "data-verdict", "WA", timeout=GRADE_TIMEOUT_MS
+    )
+    page.locator("#tests-body").get_by_role("button", name="View").nth(1).click()
+    expect(page.locator("#detail-title")).not_to_contain_text("First failing")
+    page.get_by_label("Compare with", exact=True).select_option(str(first))
+    expect(page.locator("#compare-body .diff")).to_be_visible()
+    assert_accessible(page, "test detail and compare view")
