@@ -28,8 +28,8 @@ WRONG_ON_SAMPLE = CORPUS / "wrong_answer" / "footholds_no_win_flag.py"
 
 
 def check_page(page, name: str, width: str) -> None:
-    # The boards pages load a strength preview the judge may still be computing (seconds
-    # when cold, more on a busy machine): the page is checked once its requests are done.
+    # The boards pages ask for a strength preview (again each second while the judge computes
+    # it): the page is checked once its requests settle.
     page.wait_for_load_state("networkidle", timeout=GRADE_TIMEOUT_MS)
     assert page.evaluate(UNLABELLED) == [], f"{name}: unlabelled controls"
     assert page.evaluate(OVERFLOW) <= 1, f"{name}: wider than the {width} screen"
