@@ -9,6 +9,7 @@ import csv
 import io
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
@@ -98,6 +99,27 @@ def test_course_journey_students_from_a_csv_to_the_progress_csv(service, open_pa
     teacher.get_by_label("Showing").select_option("unsolved")
     expect(rows).to_have_count(1)
     expect(rows.nth(0)).to_have_attribute("data-user", bob)
+    # The sort and the filters are in the address: a link or a reload keeps them, and Back
+    # and Forward step through them.
+    expect(teacher).to_have_url(re.compile(r"state=unsolved"))
+    query = parse_qs(urlsplit(teacher.url).query)
+    assert query == {"student": [prefix], "sort": ["numbergame"], "state": ["unsolved"]}
+    teacher.reload()
+    expect(rows).to_have_count(1)
+    expect(teacher.get_by_label("Showing")).to_have_value("unsolved")
+    expect(teacher.get_by_label("Student", exact=True)).to_have_value(prefix)
+    sorted_head = teacher.locator("#progress-head th", has_text="numbergame")
+    expect(sorted_head).to_have_attribute("aria-sort", "ascending")
+    teacher.go_back()  # sorted by numbergame, every student
+    expect(rows).to_have_count(3)
+    expect(rows.nth(2)).to_have_attribute("data-user", bob)
+    expect(teacher.get_by_label("Showing")).to_have_value("")
+    teacher.go_back()  # sorted by name
+    expect(rows.nth(0)).to_have_attribute("data-user", ann)
+    expect(sorted_head).to_have_attribute("aria-sort", "none")
+    teacher.go_forward()
+    teacher.go_forward()
+    expect(rows).to_have_count(1)
     teacher.get_by_label("Showing").select_option("")
     assert axe_violations(teacher) == []
     shot(teacher, "course-02-progress")
