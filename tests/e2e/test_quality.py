@@ -169,6 +169,35 @@ def test_errors_are_shown_in_plain_words(service, open_page):
     shot(page, "desktop-error-messages")
 
 
+def test_registration_shows_every_error_at_once(service, open_page):
+    page = open_page()
+    page.goto("/register")
+    page.get_by_label("Username").fill("x")
+    page.get_by_label("Password", exact=True).fill("short")
+    page.get_by_label("Repeat the password").fill("other")
+    page.get_by_role("button", name="Create account").click()
+    errors = page.locator(".form-error")
+    expect(errors).to_contain_text("Fix these 3 things")
+    expect(errors.locator("li")).to_have_text(
+        [
+            "Username must be 3 to 32 letters, digits, dots, dashes or underscores.",
+            "Password must have at least 8 characters.",
+            "The two passwords are not the same.",
+        ]
+    )
+    for label in ("Username", "Password", "Repeat the password"):
+        expect(page.get_by_label(label, exact=True)).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Username")).to_be_focused()  # the first to fix
+
+    # One left: said alone, the fixed fields no longer marked.
+    page.get_by_label("Username").fill(unique("allatonce"))
+    page.get_by_label("Password", exact=True).fill("long enough 1")
+    page.get_by_role("button", name="Create account").click()
+    expect(errors).to_have_text("The two passwords are not the same.")
+    expect(page.get_by_label("Username")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Repeat the password")).to_have_attribute("aria-invalid", "true")
+
+
 def test_keyboard(service, open_page):
     username, password = unique("keys"), "keyboard password 1"
     service.register(username, password)
