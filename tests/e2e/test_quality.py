@@ -198,6 +198,14 @@ def test_registration_shows_every_error_at_once(service, open_page):
     expect(page.get_by_label("Repeat the password")).to_have_attribute("aria-invalid", "true")
 
 
+def test_problem_list_names_every_language(service, open_page):
+    page = open_page()
+    page.goto("/problems")
+    intro = page.locator("#main")
+    expect(intro).to_contain_text("in Python, C++, Java or Kotlin")
+    expect(intro).not_to_contain_text("Write a Python function")
+
+
 def test_keyboard(service, open_page):
     username, password = unique("keys"), "keyboard password 1"
     service.register(username, password)
