@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -126,7 +127,8 @@ class ColdBoardChecks:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.jobs: OrderedDict[Hashable, Future] = OrderedDict()
-        self.warm: set[tuple[int, str]] = set()  # (id of the memory, problem)
+        # The problems whose answers each memory holds (weak: an id could be reused).
+        self.warm: weakref.WeakKeyDictionary[StrengthMemory, set[str]] = weakref.WeakKeyDictionary()
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-check")
 
     def job(self, key: Hashable) -> Future | None:
@@ -135,7 +137,7 @@ class ColdBoardChecks:
 
     def is_warm(self, memory: StrengthMemory, slug: str) -> bool:
         with self.lock:
-            return (id(memory), slug) in self.warm
+            return slug in self.warm.get(memory, ())
 
     def start(
         self, key: Hashable, memory: StrengthMemory, slug: str, work: Callable[[], BoardKills]
@@ -143,7 +145,7 @@ class ColdBoardChecks:
         def run() -> BoardKills:
             result = work()
             with self.lock:
-                self.warm.add((id(memory), slug))
+                self.warm.setdefault(memory, set()).add(slug)
             return result
 
         with self.lock:
