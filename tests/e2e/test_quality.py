@@ -402,7 +402,8 @@ def test_what_pages_show_after_a_click_passes_axe_too(service, open_page):
     token = service.register(username, password)
     wrong = WRONG_ON_SAMPLE.read_text()
     first = service.submit(token, "footholds", wrong)
-    second = service.submit(token, "footholds", "# second try\n" + wrong)
+    assert wrong.endswith("\n")
+    second = service.submit(token, "footholds", wrong + "# second try\n")
     log_in(page, username, password)
 
     page.goto("/problems/footholds")
@@ -423,4 +424,6 @@ def test_what_pages_show_after_a_click_passes_axe_too(service, open_page):
     expect(page.locator("#detail-title")).not_to_contain_text("First failing")
     page.get_by_label("Compare with", exact=True).select_option(str(first))
     expect(page.locator("#compare-body .diff")).to_be_visible()
+    # Both sources end in a newline: the added line is the last one, no empty line after it.
+    expect(page.locator("#compare-body .diff-line").last).to_contain_text("+# second try")
     assert_accessible(page, "test detail and compare view")
