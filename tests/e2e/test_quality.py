@@ -378,6 +378,16 @@ def test_focus_rings_on_inputs_and_selects_are_clearly_visible(service, open_pag
         assert ring["style"] == "solid" and ring["width"] >= 2, (label, ring)
         assert contrast(rgb(ring["color"], background), background) >= 3, (label, ring)
 
+    # The code editor draws its ring around the whole editor, as a solid 3 px shadow.
+    page.goto("/problems/footholds")
+    page.get_by_label("Your code").focus()
+    box = page.locator(".code-editor")
+    expect(box).to_have_class(re.compile(r"\bce-focus\b"))
+    shadow = box.evaluate("(el) => getComputedStyle(el).boxShadow")
+    color = re.match(r"rgba?\([^)]*\)", shadow).group(0)
+    assert shadow.endswith("0px 0px 0px 3px"), shadow
+    assert contrast(rgb(color), (255, 255, 255)) >= 3, shadow
+
 
 def test_what_pages_show_after_a_click_passes_axe_too(service, open_page):
     """The states a page reaches by use (errors, Run's results, the case editor, a test's
