@@ -389,10 +389,11 @@ def test_focus_rings_on_inputs_and_selects_are_clearly_visible(service, open_pag
     assert contrast(rgb(color), (255, 255, 255)) >= 3, shadow
 
 
-def test_what_pages_show_after_a_click_passes_axe_too(service, open_page):
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewport):
     """The states a page reaches by use (errors, Run's results, the case editor, a test's
     detail, the compare view) are checked as the loaded pages are."""
-    page = open_page()
+    page = open_page(viewport)
     page.goto("/login")
     page.get_by_label("Username").fill("nobody-here")
     page.get_by_label("Password").fill("not the password")
