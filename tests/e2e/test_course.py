@@ -203,6 +203,8 @@ def test_a_new_password_appears_beside_its_user(service, open_page):
     log_in(teacher, *service.admin)
     teacher.goto("/instructor/users")
     teacher.get_by_label("Search").fill(username)
+    # The search's answer replaces the whole list's rows: act on the row it draws.
+    expect(teacher.locator("#users-body tr")).to_have_count(1)
     row = teacher.locator(f'#users-body tr[data-user="{username}"]')
     row.get_by_role("button", name="New password").click()
     row.get_by_role("button", name=f"Confirm new password for {username}").click()

@@ -315,6 +315,8 @@ def test_phone_tables_scroll_instead_of_squeezing_and_user_actions_sit_by_the_na
     log_in(teacher, *service.admin)
     teacher.goto("/instructor/users")
     teacher.get_by_label("Search").fill(username)
+    # The search's answer replaces the whole list's rows: act on the row it draws.
+    expect(teacher.locator("#users-body tr")).to_have_count(1)
     row = teacher.locator(f'#users-body tr[data-user="{username}"]')
     expect(row).to_be_visible()
     name = row.locator("th").bounding_box()
@@ -324,6 +326,14 @@ def test_phone_tables_scroll_instead_of_squeezing_and_user_actions_sit_by_the_na
     assert button["y"] - (name["y"] + name["height"]) < 80, (name, button)  # by the name
     assert teacher.evaluate(OVERFLOW) <= 1
     shot(teacher, "phone-users-actions")
+
+    # A new password shows in the user's card, on the screen.
+    row.get_by_role("button", name="New password").click()
+    row.get_by_role("button", name=f"Confirm new password for {username}").click()
+    expect(row.locator(".new-password code")).to_be_visible()
+    assert teacher.evaluate(OVERFLOW) <= 1
+    assert_accessible(teacher, "phone users with a new password")
+    shot(teacher, "phone-users-new-password")
 
 
 def rgb(color: str, over: tuple[float, ...] = (255, 255, 255)) -> tuple[float, ...]:
