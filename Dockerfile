@@ -23,6 +23,7 @@ COPY api api
 COPY worker worker
 RUN pip install .
 
-ENV JUDGE_DATA_DIR=/data JUDGE_HOST=0.0.0.0 JUDGE_PORT=8000
+# The built-in problem packages (judge/ is installed as a package; they stay beside it here).
+ENV JUDGE_DATA_DIR=/data JUDGE_HOST=0.0.0.0 JUDGE_PORT=8000 JUDGE_PROBLEMS_DIR=/app/problems
 EXPOSE 8000
 CMD ["python", "-m", "api", "web"]

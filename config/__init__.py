@@ -102,6 +102,16 @@ class Settings(BaseSettings):
     # to delete at any time. None: data_dir/build-cache.
     build_cache_dir: Path | None = None
     build_cache_bytes: int = Field(default=512 << 20, ge=0)
+    # The built-in problem packages. The judge core reads the same variable itself (it runs
+    # without the service); here it is declared, documented and checked at start. None: the
+    # repository's problems/.
+    problems_dir: Path | None = None
+
+    @model_validator(mode="after")
+    def _problems_dir_exists(self) -> Settings:
+        if self.problems_dir is not None and not self.problems_dir.is_dir():
+            raise ValueError(f"JUDGE_PROBLEMS_DIR {self.problems_dir} is not a folder")
+        return self
 
     @model_validator(mode="after")
     def _refuse_default_secret(self) -> Settings:

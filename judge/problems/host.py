@@ -34,12 +34,15 @@ import stat
 import time
 from collections.abc import Sequence, Set
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from judge.answers import MAX_INT_DIGITS, clean_text
 from judge.problems.spec import InvalidCase
-from judge.sandbox import Command, MachineBusy, OverlongLine, Process, RunLimits, Sandbox
+from judge.sandbox import Command, MachineBusy, OverlongLine, RunLimits
 from judge.sandbox.limits import WallBound
+
+if TYPE_CHECKING:  # the machinery loads on first use: the API lists problems without it
+    from judge.sandbox import Process, Sandbox
 
 # The contract's names (docs: problem packages); host_main.py lists the same.
 FUNCTIONS = (

@@ -430,7 +430,9 @@ def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewpo
     log_in(page, username, password)
 
     page.goto("/problems/footholds")
-    page.get_by_label("Your code").fill((CORPUS / "accepted" / "footholds_memo.py").read_text())
+    page.get_by_label("Your code").fill(
+        (PACKAGED / "footholds/submissions/accepted/footholds_memo.py").read_text()
+    )
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.locator("#run-status")).to_contain_text("Done", timeout=GRADE_TIMEOUT_MS)
     assert_accessible(page, "run results")

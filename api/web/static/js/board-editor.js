@@ -344,6 +344,7 @@ export class JsonEditor {
 export const EDITORS = {
   "grid-two-pieces": FootholdsEditor,
   "number-row": NumbersEditor,
+  "json": JsonEditor,
 };
 
 export function makeEditor(slug, container, onChange, initial) {

@@ -194,6 +194,7 @@ const numberRow = {
 // ---- any other problem ---------------------------------------------------------------------
 
 const generic = {
+  accepts: () => true,
   draw: (input) => h("pre", { class: "json-case" }, JSON.stringify(input, null, 1)),
   describe: (input) => JSON.stringify(input),
   frames: (input, moves) => [input, ...moves.map(() => input)],
@@ -207,6 +208,7 @@ const generic = {
 export const VIEWS = {
   "grid-two-pieces": gridTwoPieces,
   "number-row": numberRow,
+  "json": generic, // a package's default: the case as JSON
 };
 
 let declaredViews = null; // slug -> {kind, bounds}, read once from the page's data
