@@ -1,10 +1,11 @@
 """`python -m judge ...`: list problems and languages, grade a file locally (sandboxed), solve
-a case.
+a case, check a problem package.
 
 Other tools depend on these commands and their JSON (docs/ARCHITECTURE.md, "Contracts"):
 keep them stable.
-Exit codes: 0 a verdict or answer was produced, 1 some input case was invalid, 2 bad usage
-or unreadable file, 3 the sandbox is unavailable.
+Exit codes: 0 a verdict or answer was produced (`problem check`: every check passed), 1 some
+input case was invalid (`problem check`: some check failed), 2 bad usage, an unreadable file
+or a refused package, 3 the sandbox is unavailable.
 """
 
 from __future__ import annotations
@@ -15,11 +16,15 @@ import os
 import shutil
 import sys
 from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
 from judge import languages, problems
-from judge.sandbox import SandboxConfig, SandboxUnavailable, make_sandbox
+from judge.packages.archive import ArchiveError
+from judge.packages.host import ProblemError
+from judge.packages.manifest import ManifestError
+from judge.sandbox import Sandbox, SandboxConfig, SandboxUnavailable, make_sandbox
 from judge.verdict import TestResult
 
 EXIT_INVALID, EXIT_USAGE, EXIT_NO_SANDBOX = 1, 2, 3
@@ -33,7 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     commands.add_parser("languages", help="list the languages, with their toolchain versions")
 
     g = commands.add_parser("grade", help="grade a solution file locally, in the sandbox")
-    g.add_argument("problem")
+    g.add_argument("problem", help="a problem's slug, or a problem package's folder")
     g.add_argument("file", type=Path)
     g.add_argument("--json", action="store_true", help="print one JSON object")
     g.add_argument(
@@ -98,8 +103,21 @@ def main(argv: list[str] | None = None) -> int:
     )
     m.add_argument("--json", action="store_true", help="print one JSON object")
 
+    p = commands.add_parser("problem", help="problem packages")
+    package_commands = p.add_subparsers(dest="package_command", required=True)
+    c = package_commands.add_parser("check", help="check a problem package folder")
+    c.add_argument("folder", type=Path)
+    c.add_argument("--json", action="store_true", help="print one JSON object")
+    c.add_argument(
+        "--no-strength", action="store_true", help="skip grading generated mutants (the slowest)"
+    )
+
     args = parser.parse_args(argv)
     try:
+        if args.command == "problem":
+            return check_problem(args, sys.stdout)
+        if args.command == "grade" and Path(args.problem).is_dir():
+            return grade_file(None, args, sys.stdout, sys.stderr)
         if args.command == "problems":
             return list_problems(sys.stdout)
         if args.command == "languages":
@@ -119,6 +137,9 @@ def main(argv: list[str] | None = None) -> int:
     except SandboxUnavailable as exc:
         print(f"error: {exc}", file=sys.stderr)
         return EXIT_NO_SANDBOX
+    except (ArchiveError, ManifestError, ProblemError) as exc:  # a package refused
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 def list_problems(out: TextIO) -> int:
@@ -185,7 +206,51 @@ def layout_cache_dir(environ: Mapping[str, str]) -> str:
     return os.path.join(base, "footholds-judge")
 
 
-def grade_file(problem: problems.ProblemSpec, args, out: TextIO, err: TextIO) -> int:
+def cli_sandbox() -> Sandbox:
+    """The sandbox of a command-line run. A command starts once per file: keep the sandbox
+    layout between runs. Whoever runs it holds the hidden boards already, so no run here
+    hides anything from a later one."""
+    try:
+        config = SandboxConfig.from_environ(
+            os.environ, layout_cache=layout_cache_dir(os.environ), shared_by_students=False
+        )
+    except ValueError as exc:
+        raise SandboxUnavailable(str(exc)) from exc
+    return make_sandbox(config)
+
+
+@contextmanager
+def _problem_of(
+    problem: problems.ProblemSpec | None, args, sandbox: Sandbox
+) -> Iterator[tuple[problems.ProblemSpec, list[dict[str, Any]]]]:
+    """The problem to grade against and its own hidden boards: a built-in's (none), or the
+    package folder's, its problem.py in a host for as long as the grading lasts."""
+    if problem is not None:
+        yield problem, []
+        return
+    from judge.packages.graded import bound_problem
+    from judge.packages.package import Package
+
+    package = Package.load(Path(args.problem))
+    with bound_problem(package, sandbox) as bound:
+        yield bound, [{"input": board.case, "id": board.name} for board in package.boards]
+
+
+def grade_file(problem: problems.ProblemSpec | None, args, out: TextIO, err: TextIO) -> int:
+    """Grade args.file against `problem`, or (None) against the package folder args.problem."""
+    sandbox = cli_sandbox()
+    with _problem_of(problem, args, sandbox) as (module, boards):
+        return _grade_file(module, boards, sandbox, args, out, err)
+
+
+def _grade_file(
+    problem: problems.ProblemSpec,
+    boards: list[dict[str, Any]],
+    sandbox: Sandbox,
+    args,
+    out: TextIO,
+    err: TextIO,
+) -> int:
     from judge.execution.build import BuildCache
     from judge.grading.grade import grade
 
@@ -203,19 +268,10 @@ def grade_file(problem: problems.ProblemSpec, args, out: TextIO, err: TextIO) ->
 
     if not args.json:
         print(f"{'#':>3} {'kind':7} {'verdict':7} {'time':>9} {'memory':>9}  message", file=out)
-    # A command starts once per file: keep the sandbox layout between runs. Whoever runs it
-    # holds the hidden boards already, so no run here hides anything from a later one.
-    try:
-        config = SandboxConfig.from_environ(
-            os.environ, layout_cache=layout_cache_dir(os.environ), shared_by_students=False
-        )
-    except ValueError as exc:
-        raise SandboxUnavailable(str(exc)) from exc
-    sandbox = make_sandbox(config)
     result = grade(
         problem,
         source,
-        hidden_cases=hidden,
+        hidden_cases=boards + hidden,
         seed=args.seed,
         random_count=args.random_count,
         on_test=progress,
@@ -251,6 +307,27 @@ def grade_file(problem: problems.ProblemSpec, args, out: TextIO, err: TextIO) ->
         if test.diagnosis is not None:
             print(_diagnosis_text(test.diagnosis), file=out)
     return 0
+
+
+def check_problem(args, out: TextIO) -> int:
+    """`problem check DIR`: every check of the package, ok or FAILED; 0 only if all pass."""
+    from judge.packages.check import check_package
+
+    report = check_package(args.folder, cli_sandbox(), strength=not args.no_strength)
+    if args.json:
+        json.dump(report.to_json(), out)
+        out.write("\n")
+    else:
+        width = max(len(check.name) for check in report.checks)
+        for check in report.checks:
+            status = "ok" if check.ok else "FAILED"
+            print(f"{status:6} {check.name:{width}}  {check.message}", file=out)
+        failed = sum(not check.ok for check in report.checks)
+        print(
+            f"\n{args.folder}: " + (f"{failed} checks FAILED" if failed else "all checks pass"),
+            file=out,
+        )
+    return 0 if report.ok else EXIT_INVALID
 
 
 def _moves(count: int) -> str:

@@ -163,14 +163,19 @@ class _Grading:
         # Reference answers are solved in plan order on a thread of their own, overlapping the
         # sandbox's start and the submission's run on the other core.
         self.solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reference")
-        self.expected: list[Future | None] = [
-            None
-            if t.expected is not None
-            else self.solver.submit(small_answers, module)
-            if t.kind is TestKind.SMALL
-            else self.solver.submit(module.reference, t.case)
-            for t in planned
-        ]
+        self.expected: list[tuple[Future, int] | None] = [None] * len(planned)
+        for group in _answer_groups(module, planned):
+            self._solve_later(group)
+
+    def _solve_later(self, indexes: list[int]) -> None:
+        """One future for the answers of these tests (the small tier's: all its answers)."""
+        if self.planned[indexes[0]].kind is TestKind.SMALL:
+            future = self.solver.submit(lambda: [small_answers(self.module)])
+        else:
+            cases = [self.planned[i].case for i in indexes]
+            future = self.solver.submit(self.module.answers, cases)
+        for k, index in enumerate(indexes):
+            self.expected[index] = (future, k)
 
     def build_and_run(
         self, language: Language, style: Style, raw: bytes, cache: BuildCache | None
@@ -263,7 +268,8 @@ class _Grading:
     def _answer_of(self, index: int) -> Any:
         test, pending = self.planned[index], self.expected[index]
         if pending is not None:
-            test.expected, self.expected[index] = pending.result(), None
+            future, k = pending
+            test.expected, self.expected[index] = future.result()[k], None
         return test.expected
 
     def _judge_test(self, index: int, outcome: Outcome) -> bool:
@@ -308,6 +314,19 @@ class _Grading:
         result.tests.sort(key=lambda t: t.index)
         result.passed = sum(t.verdict is Verdict.AC for t in result.tests)
         result.verdict = overall_verdict(result.tests)
+
+
+def _answer_groups(module: ProblemSpec, planned: list[PlannedTest]) -> list[list[int]]:
+    """The tests whose answers are still to be solved, in groups solved together: one test a
+    group, or, for a problem that answers in batches (a package: one round trip to its
+    host), the small tier, the other visible tests and the hidden ones."""
+    todo = [i for i, t in enumerate(planned) if t.expected is None]
+    if module.batch_reference is None:
+        return [[i] for i in todo]
+    small = [i for i in todo if planned[i].kind is TestKind.SMALL]
+    visible = [i for i in todo if planned[i].kind.visible and i not in small]
+    hidden = [i for i in todo if not planned[i].kind.visible]
+    return [group for group in (small, visible, hidden) if group]
 
 
 def _report(on_test: Callable[[TestResult], None] | None, test: TestResult) -> None:

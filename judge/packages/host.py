@@ -32,7 +32,7 @@ import os
 import re
 import stat
 import time
-from collections.abc import Sequence
+from collections.abc import Sequence, Set
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -91,6 +91,7 @@ class ProblemError(Exception):
 
     def __init__(self, message: str) -> None:
         super().__init__(f"problem error: {message}")
+        self.message = message  # without the prefix
 
 
 class MalformedLine(ValueError):
@@ -232,6 +233,7 @@ class ProblemHost:
         self._dead: str | None = None  # why the host ended, once it has
         self._next_id = 1
         self._cpu_mark = 0.0  # the host's CPU when its last answer was read
+        self.last_cpu_s: float | None = None  # the CPU the last answered call used, if known
 
     @classmethod
     def for_folder(cls, sandbox: Sandbox, folder: str | Path, **limits: Any) -> ProblemHost:
@@ -357,22 +359,13 @@ class ProblemHost:
         return {"call": name}
 
     def _item(self, report: Any, what: str, allow_null: bool, envelope: set[str]) -> Any:
-        """One answer: its value, an InvalidCase, or a ProblemError for its error."""
-        if type(report) is not dict:
-            self._fail(f"{what}: a malformed report")
-        keys = set(report) - envelope
-        if keys == {"ok"}:
-            try:
-                return decode_value(report["ok"], allow_null=allow_null)
-            except MalformedLine as exc:
-                self._fail(f"{what} answered with {exc}")
-        if keys == {"invalid"} and type(report["invalid"]) is str:
-            return InvalidCase(clean_text(report["invalid"], MESSAGE_CHARS) or "invalid case")
-        if keys in ({"error"}, {"error", "where"}) and type(report["error"]) is str:
-            error = clean_text(report["error"], MESSAGE_CHARS)
-            shown = error if error.startswith("returned ") else f"raised {error}"
-            self._fail(f"{what} {shown}{_where(report.get('where'))}")
-        self._fail(f"{what}: a malformed report")
+        """One answer: its value, an InvalidCase, or a ProblemError for its error (which
+        ends the host)."""
+        try:
+            return item_value(report, what, allow_null, envelope)
+        except ProblemError as exc:
+            self._end(exc.message)
+            raise
 
     # -- the exchange ----------------------------------------------------------------------
     def _exchange(
@@ -417,6 +410,7 @@ class ProblemHost:
             total = proc.cpu_seconds()
             if total is not None:
                 used, self._cpu_mark = total - self._cpu_mark, total
+                self.last_cpu_s = used
                 if used > cpu_s:
                     self._fail(f"{what} used {used:.2f} s of CPU, its budget is {cpu_s:g} s")
             try:
@@ -483,6 +477,28 @@ class ProblemHost:
     def _fail(self, message: str) -> NoReturn:
         self._end(message)
         raise ProblemError(message)
+
+
+def item_value(report: Any, what: str, allow_null: bool, envelope: Set[str] = frozenset()) -> Any:
+    """One answer of problem.py as host_main.py reports it (its keys beyond `envelope`): its
+    value decoded strictly, an InvalidCase for validate's ValueError, or a ProblemError
+    naming what went wrong. Shared with judge/packages/code.py's in-process ImportedCode, so
+    both hold problem.py to the same rules."""
+    if type(report) is not dict:
+        raise ProblemError(f"{what}: a malformed report")
+    keys = set(report) - envelope
+    if keys == {"ok"}:
+        try:
+            return decode_value(report["ok"], allow_null=allow_null)
+        except MalformedLine as exc:
+            raise ProblemError(f"{what} answered with {exc}") from None
+    if keys == {"invalid"} and type(report["invalid"]) is str:
+        return InvalidCase(clean_text(report["invalid"], MESSAGE_CHARS) or "invalid case")
+    if keys in ({"error"}, {"error", "where"}) and type(report["error"]) is str:
+        error = clean_text(report["error"], MESSAGE_CHARS)
+        shown = error if error.startswith("returned ") else f"raised {error}"
+        raise ProblemError(f"{what} {shown}{_where(report.get('where'))}")
+    raise ProblemError(f"{what}: a malformed report")
 
 
 def _where(value: Any) -> str:

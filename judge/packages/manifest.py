@@ -458,6 +458,12 @@ def _decode(data: bytes, label: str) -> str:
     return text
 
 
+def read_text(path: Path, label: str, limit: int) -> str:
+    """A text file of the package: a regular file of at most `limit` bytes of UTF-8, without
+    NUL or terminal escapes; ManifestError naming `label` otherwise."""
+    return _decode(_read_file(path, label, limit), label)
+
+
 def read_statement(folder: Path) -> str:
     """statement.md: UTF-8 markdown, not blank, at most MAX_STATEMENT_BYTES."""
     text = _decode(

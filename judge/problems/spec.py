@@ -114,6 +114,15 @@ class ProblemSpec:
     WORST_CASES: tuple[dict[str, Any], ...] = ()  # the longest games, fixed in every plan
     STDIO: StdioFormat | None = None  # the stdin/stdout style's format
     game_tree: GameTree | None = None
+    # The reference on many cases at once (a package's answers in one round trip to its
+    # host); None: `reference` on each. Callers use `answers`.
+    batch_reference: Callable[[Sequence[Case]], list[Any]] | None = None
+
+    def answers(self, cases: Sequence[Case]) -> list[Any]:
+        """The reference's answers to `cases`, in order."""
+        if self.batch_reference is not None:
+            return self.batch_reference(cases)
+        return [self.reference(case) for case in cases]
 
     @property
     def styles(self) -> tuple[str, ...]:
