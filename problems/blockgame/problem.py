@@ -126,7 +126,8 @@ def _band_table(r: int) -> list[tuple[int, ...]]:
     width = 2 * SIDE if r + 1 < SIDE else SIDE
     shift = r * SIDE
     return [
-        tuple(b for b in mine if ((b >> shift) & pattern) == b >> shift) for pattern in range(1 << width)
+        tuple(b for b in mine if ((b >> shift) & pattern) == b >> shift)
+        for pattern in range(1 << width)
     ]
 
 
@@ -194,7 +195,10 @@ SYMMETRIES = tuple(_symmetry(t) for t in range(8))
 _CHUNKS = ((0, 8), (8, 8), (16, 8), (24, 1))
 _TABLES = tuple(
     tuple(
-        tuple(sum(1 << where[start + j] for j in range(width) if v >> j & 1) for v in range(1 << width))
+        tuple(
+            sum(1 << where[start + j] for j in range(width) if v >> j & 1)
+            for v in range(1 << width)
+        )
         for start, width in _CHUNKS
     )
     for where in SYMMETRIES
@@ -295,6 +299,9 @@ def _wins_shape(region: int) -> bool:
     split: list[list[int]] = []
     for block in fitting(region):
         parts = regions(region ^ block)
+        if not parts:  # the block fills the region: the other player cannot move
+            _WINS[region] = True
+            return True
         if len(parts) == 1:
             key = shape(parts[0])
             if _WINS.get(key) is False or _GRUNDY.get(key) == 0:
@@ -341,7 +348,7 @@ def _trim() -> None:
 
 
 def reference(case: Case) -> str:
-    """"WINNING" when the player to move wins with perfect play. Expects a valid case."""
+    """Return "WINNING" when the player to move wins with perfect play. Expects a valid case."""
     return WIN if wins(free_mask(case["board"])) else LOSE
 
 
@@ -459,8 +466,10 @@ def _edge(rng: random.Random) -> int:
 
 
 def generate(rng: random.Random, profile: str) -> dict[str, Any]:
-    if profile == "tiny":  # 1..8 empty cells: short games, easy to check by hand
-        free = ALL ^ _with_filled(rng, SIDE * SIDE - rng.randint(1, 8))
+    if profile == "tiny":  # 2..8 empty cells close together: short games, checked by hand
+        r, c = rng.randrange(SIDE - 2), rng.randrange(SIDE - 2)
+        window = [(r + i) * SIDE + c + j for i in range(3) for j in range(3)]
+        free = sum(1 << i for i in rng.sample(window, rng.randint(2, 8)))
     elif profile == "random":
         free = _random_board(rng, rng.uniform(0.2, 0.65))
     elif profile == "sparse":  # 0..3 filled cells: the longest games, the full search

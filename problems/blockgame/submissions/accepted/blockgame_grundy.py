@@ -147,6 +147,9 @@ def region_wins(region):
         if (region & b) != b:
             continue
         parts = split(region ^ b)
+        if not parts:  # the block covers the whole region: the other player is stuck
+            result = True
+            break
         if len(parts) == 1:
             key = shape_of.get(parts[0])
             if key is None:
