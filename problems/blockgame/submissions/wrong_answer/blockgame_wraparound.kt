@@ -13,7 +13,7 @@ class Solution {
             0b11 or (1 shl 5),       // the four Ls in a 2x2 square
             0b11 or (1 shl 6),
             1 or (0b11 shl 5),
-            2 or (0b11 shl 5),
+            2 or (0b11 shl 5)
         )
         val list = ArrayList<Int>()
         for (s in shapes) {
