@@ -4,7 +4,7 @@
 // first cell of the next one (and such Ls) are counted as moves.
 class Solution {
     private val moves: IntArray
-    private val known = HashMap<Int, Boolean>()
+    private val known = ByteArray(1 shl 25)  // 0 unknown, 1 lost, 2 won
 
     init {
         val shapes = intArrayOf(
@@ -26,8 +26,11 @@ class Solution {
         moves = list.toIntArray()
     }
 
-    private fun win(filled: Int): Boolean = known.getOrPut(filled) {
-        moves.any { (filled and it) == 0 && !win(filled or it) }
+    private fun win(filled: Int): Boolean {
+        if (known[filled] != 0.toByte()) return known[filled] == 2.toByte()
+        val result = moves.any { (filled and it) == 0 && !win(filled or it) }
+        known[filled] = if (result) 2 else 1
+        return result
     }
 
     fun solution(board: Array<String>): String {
