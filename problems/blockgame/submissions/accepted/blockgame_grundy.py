@@ -32,16 +32,6 @@ def build_blocks():
 
 
 BLOCKS = build_blocks()
-NEIGHBOURS = []
-for i in range(N * N):
-    r, c = divmod(i, N)
-    m = 0
-    for dr, dc in ((1, 0), (-1, 0), (0, 1), (0, -1)):
-        if 0 <= r + dr < N and 0 <= c + dc < N:
-            m |= 1 << ((r + dr) * N + c + dc)
-    NEIGHBOURS.append(m)
-
-
 FULL = (1 << N * N) - 1
 LEFT_COL = sum(1 << (r * N) for r in range(N))
 NO_LEFT = FULL & ~LEFT_COL
