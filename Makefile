@@ -4,7 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# The JS linter, pinned in package.json and package-lock.json (npm ci installs exactly those).
+# The JS linter and axe-core (the browser tests' accessibility checks), pinned in package.json and
+# package-lock.json (npm ci installs exactly those).
 NODE_STAMP := node_modules/.installed
 APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose nodejs npm \
 	g++ openjdk-17-jdk-headless kotlin

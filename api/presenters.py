@@ -22,6 +22,7 @@ from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_t
 from store import repo
 from store.models import Judging, Role, Status, Submission, TestRow, User, utcnow
 from store.release import shown_seconds
+from store.repo import heartbeats
 
 IE_FOR_STUDENTS = "The judge failed on this submission (not your fault); it has been logged."
 
@@ -220,8 +221,31 @@ def students_view(session: Session, now: datetime | None = None) -> repo.Student
     return repo.students_view(session=session, now=now or utcnow())
 
 
+# JUDGE_HEARTBEAT_S's default: a worker silent this long is dead (config.Settings).
+DEFAULT_HEARTBEAT_STALE_S = 35.0
+
+
+def grading_delayed(session: Session, sub: Submission, heartbeat_stale_s: float) -> bool:
+    """Waiting for a grader far beyond the normal (store/repo/heartbeats.py's rule): queued,
+    or running under an expired lease (its worker died), with no grader alive or for longer
+    than max(60 s, 5x the recent median wait)."""
+    now = utcnow()
+    waiting = sub.status == Status.QUEUED or (
+        sub.status == Status.RUNNING and sub.lease_expires is not None and sub.lease_expires < now
+    )
+    if not waiting:
+        return False
+    health = heartbeats.queue_health(session=session, stale_s=heartbeat_stale_s)
+    return health.is_delayed((now - sub.created_at).total_seconds())
+
+
 def submission_public(
-    session: Session, sub: Submission, viewer: User, view: repo.StudentsView | None = None
+    session: Session,
+    sub: Submission,
+    viewer: User,
+    view: repo.StudentsView | None = None,
+    *,
+    heartbeat_stale_s: float = DEFAULT_HEARTBEAT_STALE_S,
 ) -> SubmissionPublic:
     view = view or students_view(session)
     seen = shown(sub, viewer, view)
@@ -241,6 +265,7 @@ def submission_public(
         started_at=sub.started_at if instructor else None,
         hold_reason=sub.hold_reason if instructor else None,
         queue_position=repo.queue_position(session=session, submission=sub),
+        delayed=grading_delayed(session, sub, heartbeat_stale_s),
         tests=tests_public(repo.current_tests(session=session, submission=sub), viewer, seen.phase),
         history=history_public(session, sub, viewer, view),
     )

@@ -324,6 +324,9 @@ class SubmissionPublic(SubmissionSummary):
     hold_reason: str | None = None
     # While queued: 1 when it is next in its lane (live or rejudge); None otherwise.
     queue_position: int | None = None
+    # Waiting for a grader far beyond the normal (no grader alive, or longer than
+    # max(60 s, 5x the recent median wait)): the page says so; the submission is safe.
+    delayed: bool = False
     tests: list[TestPublic]
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
 
@@ -354,9 +357,23 @@ class RejudgeQueued(BaseModel):
     queued: list[int]
 
 
-class Health(BaseModel):
+class ApiHealth(BaseModel):
     status: Literal["ok"]
     database: Literal["ok"]
+
+
+class LaneHealth(BaseModel):
+    alive: bool  # a worker of the lane has a fresh heartbeat
+    workers: int
+
+
+class Health(BaseModel):
+    # "no grading worker": answered with 503; submissions wait, safe, until one starts.
+    status: Literal["ok", "no grading worker"]
+    database: Literal["ok"]
+    lanes: dict[str, LaneHealth]  # grading, run, hidden, sweeper
+    oldest_queued_s: float | None  # the oldest live submission waiting for a grader; None: none
+    delayed: bool  # no grader, or that wait is far beyond the recent normal (the banner)
 
 
 # -- the instructors' course view: the progress table, account management, board notes ---

@@ -2,7 +2,9 @@
 and the sweeper.
 
 The workers and the sweeper are child processes (the same commands docker-compose runs as
-separate services); Ctrl-C stops the server and then them.
+separate services), supervised: one that dies is started again, with backoff, and said so
+loudly. The API is this process: if it fails, everything stops and serve exits with an
+error. Ctrl-C (or SIGTERM) stops the server and then them, and restarts nothing.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from types import FrameType
 from typing import IO
 
 import uvicorn
@@ -66,42 +69,118 @@ def celery_worker(app: str, name: str, *options: str) -> list[str]:
     ]
 
 
-class Child:
-    """A child process whose output is held back until it says it is ready (Celery's banner
-    and its running-as-root warnings would bury the login), then passed through. Everything
-    held back is shown after all if the child ends before it is ready."""
+# A child that dies is started again after 1 s, then 2, 4 ... at most 30 s while it keeps
+# dying; once it has run RESTART_RESET_S it counts as healthy, and the next wait is 1 s again.
+RESTART_FIRST_S = 1.0
+RESTART_MAX_S = 30.0
+RESTART_RESET_S = 60.0
 
-    def __init__(self, cmd: list[str], env: dict[str, str], ready: bytes | None) -> None:
-        self.proc = subprocess.Popen(
-            cmd,
-            env={**env, "PYTHONUNBUFFERED": "1"},  # lines arrive in the order they were written
+
+def restart_delay_s(previous_s: float | None, ran_s: float) -> float:
+    """The wait before the next start of a child that ran `ran_s` before it died, the last
+    wait having been `previous_s` (None: it never died before)."""
+    if previous_s is None or ran_s >= RESTART_RESET_S:
+        return RESTART_FIRST_S
+    return min(previous_s * 2, RESTART_MAX_S)
+
+
+def describe_exit(code: int) -> str:
+    if code < 0:
+        with contextlib.suppress(ValueError):
+            return f"killed by {signal.Signals(-code).name}"
+        return f"killed by signal {-code}"
+    return f"exit status {code}"
+
+
+class Child:
+    """A supervised child process, started again with backoff whenever it dies until
+    `stop()`. Its output is held back until it says it is ready (Celery's banner and its
+    running-as-root warnings would bury the login), then passed through; everything held
+    back is shown after all if it ends before it is ready."""
+
+    def __init__(self, name: str, cmd: list[str], env: dict[str, str], ready: bytes | None) -> None:
+        self.name = name
+        self.cmd = cmd
+        self.env = {**env, "PYTHONUNBUFFERED": "1"}  # lines arrive in the order written
+        self._marker = ready
+        self.ready = threading.Event()  # the first start is ready (or ended)
+        if ready is None:
+            self.ready.set()  # nothing to wait for
+        self.restarts = 0
+        self._stopping = threading.Event()
+        self._lock = threading.Lock()  # no start once stop() has begun
+        self.proc = self._start()
+        threading.Thread(target=self._supervise, name=f"supervise-{name}", daemon=True).start()
+
+    def _start(self) -> subprocess.Popen[bytes]:
+        proc = subprocess.Popen(
+            self.cmd,
+            env=self.env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             start_new_session=True,
             preexec_fn=_die_with_parent,
         )
-        self.ready = threading.Event()
-        if ready is None:
-            self.ready.set()
-        self._marker = ready
-        threading.Thread(target=self._pump, daemon=True).start()
+        first = not self.ready.is_set()
+        threading.Thread(target=self._pump, args=(proc, first), daemon=True).start()
+        return proc
 
-    def _pump(self) -> None:
+    def _pump(self, proc: subprocess.Popen[bytes], first: bool) -> None:
         out: IO[bytes] = sys.stdout.buffer
         held: list[bytes] = []
-        assert self.proc.stdout is not None
-        for line in self.proc.stdout:
-            if self.ready.is_set():
+        shown = self._marker is None
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if shown:
                 out.write(line)
                 out.flush()
             elif self._marker is not None and self._marker in line:
-                self.ready.set()
+                shown = True
+                if first:
+                    self.ready.set()
             else:
                 held.append(line)
-        if not self.ready.is_set():
+        if not shown:
             out.writelines(held)  # it ended while starting: why is in what it printed
             out.flush()
+        if first:
             self.ready.set()
+
+    def _supervise(self) -> None:
+        delay: float | None = None
+        while True:
+            started = time.monotonic()
+            code = self.proc.wait()
+            if self._stopping.is_set():
+                return
+            ran_s = time.monotonic() - started
+            delay = restart_delay_s(delay, ran_s)
+            self.restarts += 1
+            at = time.strftime("%H:%M:%S", time.localtime(time.time() + delay))
+            # One line, loud: a dead worker means nothing is graded until it is back.
+            print(
+                f"serve: ERROR: the {self.name} (pid {self.proc.pid}) died "
+                f"({describe_exit(code)}) after {ran_s:.0f} s; "
+                f"restarting it at {at} (in {delay:.0f} s, restart {self.restarts})",
+                file=sys.stderr,
+                flush=True,
+            )
+            if self._stopping.wait(delay):
+                return
+            with self._lock:
+                if self._stopping.is_set():
+                    return
+                self.proc = self._start()
+
+    def restart_no_more(self) -> None:
+        self._stopping.set()
+
+    def stop(self) -> None:
+        """No more restarts; SIGTERM to the running process (waited for by stop_children)."""
+        with self._lock:
+            self._stopping.set()
+            if self.proc.poll() is None:
+                self.proc.send_signal(signal.SIGTERM)
 
 
 def start_children(settings: Settings, env: dict[str, str]) -> list[Child]:
@@ -109,21 +188,23 @@ def start_children(settings: Settings, env: dict[str, str]) -> list[Child]:
     # The run lane: judge.run alone, JUDGE_RUN_SLOTS processes (worker/run_lane.py).
     runner = celery_worker("worker.run_lane", "judge-run", "-Q", "judge.run")
     sweeper = [sys.executable, "-m", "worker", "sweep"]  # quiet until it has work
-    return [Child(worker, env, READY), Child(runner, env, READY), Child(sweeper, env, None)]
+    return [
+        Child("grading worker", worker, env, READY),
+        Child("run lane's worker", runner, env, READY),
+        Child("sweeper", sweeper, env, None),
+    ]
 
 
 def stop_children(started: list[Child]) -> None:
-    children = [c.proc for c in started]
-    for child in children:
-        if child.poll() is None:
-            child.send_signal(signal.SIGTERM)
-    for child in children:
+    for child in started:
+        child.stop()
+    for child in started:
         try:
-            child.wait(STOP_GRACE_S)
+            child.proc.wait(STOP_GRACE_S)
         except subprocess.TimeoutExpired:
             with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGKILL)
-            child.wait()
+                os.killpg(child.proc.pid, signal.SIGKILL)
+            child.proc.wait()
 
 
 def port_free(host: str, port: int) -> bool:
@@ -165,11 +246,58 @@ def serve() -> None:
     threading.Thread(
         target=show_when_ready, args=(settings, url, password, children), daemon=True
     ).start()
+    server = StoppingServer(
+        uvicorn.Config(
+            create_app(settings), host=settings.host, port=settings.port, log_level="info"
+        ),
+        children,
+    )
+    # uvicorn gives a signal it caught back to the handler it found once it has shut down:
+    # ours says "asked to stop" (SIGINT's default raises KeyboardInterrupt).
+    signal.signal(signal.SIGTERM, _asked_to_stop)
+    asked = False
+    failure: BaseException | None = None
     try:
-        uvicorn.run(create_app(settings), host=settings.host, port=settings.port, log_level="info")
+        server.run()
+    except (KeyboardInterrupt, AskedToStop):
+        asked = True
+    except (Exception, SystemExit) as exc:  # the API itself failed (uvicorn exits): below
+        failure = exc
     finally:
         print("stopping the workers and the sweeper...", flush=True)
         stop_children(children)
+    asked = asked or server.asked
+    if failure is not None or not asked:
+        # The API is this process: it is not restarted here (a restart loop would hide a bug
+        # or a broken setup); serve ends with an error, for whoever started it to see.
+        why = f"{type(failure).__name__}({failure})" if failure else "it stopped unasked"
+        if not server.started:
+            why = f"it did not start ({why})"
+        sys.exit(f"serve: ERROR: the API failed: {why}; everything is stopped")
+
+
+class AskedToStop(Exception):
+    """SIGTERM: stop everything, as Ctrl-C does."""
+
+
+def _asked_to_stop(signum: int, frame: object) -> None:
+    raise AskedToStop
+
+
+class StoppingServer(uvicorn.Server):
+    """uvicorn's server; the moment it is asked to stop, the children are restarted no more
+    (one that the stop takes down first must not come back while the API shuts down)."""
+
+    def __init__(self, config: uvicorn.Config, children: list[Child]) -> None:
+        super().__init__(config)
+        self.children = children
+        self.asked = False
+
+    def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+        self.asked = True
+        for child in self.children:
+            child.restart_no_more()
+        super().handle_exit(sig, frame)
 
 
 def show_when_ready(

@@ -45,7 +45,9 @@ def _start(locked: bool) -> None:
 
 
 def _hidden_boards(seed: int) -> list[dict[str, Any]]:
-    from judge.problems import footholds
+    from judge.problems import get
+
+    footholds = get("footholds")
 
     rng = random.Random(seed)
     return [{"input": footholds.generate(rng, "random")} for _ in range(HIDDEN_BOARDS)]
@@ -153,7 +155,9 @@ def release_steps(spins: tuple[float, ...] = SPINS_S) -> dict[str, Any]:
     from datetime import UTC, datetime, timedelta
 
     from judge.grading.grade import grade
-    from judge.problems import footholds
+    from judge.problems import get
+
+    footholds = get("footholds")
     from store.release import release_moment
 
     _start(True)

@@ -72,6 +72,9 @@ class Settings(BaseSettings):
     lease_s: float = Field(default=30.0, gt=0)  # a running row is reclaimable this long after
     max_attempts: int = Field(default=3, ge=1)  # claims before a submission is marked IE
     sweep_interval_s: float = Field(default=5.0, gt=0)
+    # Every worker process (grading, run, hidden lane, sweeper) records a heartbeat this
+    # often; one silent for 3 beats and 5 s more counts as dead (/healthz, the pages).
+    heartbeat_s: float = Field(default=10.0, gt=0)
     resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
     broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
 
@@ -128,3 +131,8 @@ class Settings(BaseSettings):
     @property
     def broker(self) -> str:
         return self.broker_url or f"sqla+sqlite:///{self.data_dir.resolve() / 'broker.sqlite'}"
+
+    @property
+    def heartbeat_stale_s(self) -> float:
+        """A worker whose last heartbeat is older than this is dead."""
+        return 3 * self.heartbeat_s + 5

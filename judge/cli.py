@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from judge import languages, problems
-from judge.packages.archive import ArchiveError
-from judge.packages.host import ProblemError
-from judge.packages.manifest import ManifestError
+from judge.problems.archive import ArchiveError
+from judge.problems.host import ProblemError
+from judge.problems.manifest import ManifestError
 from judge.sandbox import Sandbox, SandboxConfig, SandboxUnavailable, make_sandbox
 from judge.verdict import TestResult
 
@@ -228,8 +228,8 @@ def _problem_of(
     if problem is not None:
         yield problem, []
         return
-    from judge.packages.graded import bound_problem
-    from judge.packages.package import Package
+    from judge.problem_check.graded import bound_problem
+    from judge.problems.package import Package
 
     package = Package.load(Path(args.problem))
     with bound_problem(package, sandbox) as bound:
@@ -311,7 +311,7 @@ def _grade_file(
 
 def check_problem(args, out: TextIO) -> int:
     """`problem check DIR`: every check of the package, ok or FAILED; 0 only if all pass."""
-    from judge.packages.check import check_package
+    from judge.problem_check.check import check_package
 
     report = check_package(args.folder, cli_sandbox(), strength=not args.no_strength)
     if args.json:

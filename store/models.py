@@ -239,6 +239,12 @@ class Submission(StudentView, Base):
     deferred_at: Mapped[datetime | None] = mapped_column()
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
+    # The worker (its WorkerHeartbeat row) holding the current claim: when the lease runs out,
+    # whether that worker was being stopped says if the attempt counts (store/repo/judging.py).
+    claimed_by: Mapped[int | None] = mapped_column(Integer)
+    # Set while the grading waits for its hidden tier on the hidden lane: none of its code
+    # runs in its worker then, so that worker dying is not counted as its attempt.
+    away_since: Mapped[datetime | None] = mapped_column()
     # What students are shown of the current judging, and from when (StudentView).
 
     user: Mapped[User] = relationship(lazy="joined")
@@ -392,6 +398,27 @@ class SandboxUidBlock(Base):
     pid: Mapped[int] = mapped_column(Integer)
     started: Mapped[int] = mapped_column(BigInteger)  # the process's start time (clock ticks)
     expires_at: Mapped[datetime] = mapped_column()
+
+
+class WorkerHeartbeat(Base):
+    """A worker process of one lane (grading, run, hidden, sweeper), alive while it beats.
+
+    Written by the process's main thread every few seconds (worker/liveness.py); /healthz
+    reads it. `stopping_at`: the worker was asked to stop (SIGTERM, a deploy), so a grading
+    it leaves unfinished is not held against its submission. Rows of dead workers are kept
+    a day (the claims they held are judged by them), then deleted.
+    """
+
+    __tablename__ = "worker_heartbeats"
+    __table_args__ = (Index("ix_worker_heartbeats_lane_beat", "lane", "beat_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    lane: Mapped[str] = mapped_column(String(16))
+    host: Mapped[str] = mapped_column(String(255))
+    pid: Mapped[int] = mapped_column(Integer)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+    beat_at: Mapped[datetime] = mapped_column(default=utcnow)
+    stopping_at: Mapped[datetime | None] = mapped_column()
 
 
 class StrengthReport(Base):

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import uuid
+from collections.abc import Callable
 from functools import cached_property
 from typing import Any
 
@@ -59,11 +60,20 @@ def _reply_key(settings: Settings) -> str:
 
 
 class SendToHiddenLane:
-    """grade()'s `hidden_tier`: sends the tier to judge.hidden and waits for its outcomes."""
+    """grade()'s `hidden_tier`: sends the tier to judge.hidden and waits for its outcomes.
 
-    def __init__(self, app: Celery, settings: Settings) -> None:
+    `while_away(True)` before it sends, `while_away(False)` once the wait is over: none of
+    the grading's code runs in this worker meanwhile (worker/tasks.py marks the row)."""
+
+    def __init__(
+        self,
+        app: Celery,
+        settings: Settings,
+        while_away: Callable[[bool], None] = lambda away: None,
+    ) -> None:
         self.app = app
         self.settings = settings
+        self.while_away = while_away
 
     @cached_property
     def redis(self) -> redis.Redis:
@@ -72,6 +82,7 @@ class SendToHiddenLane:
     def __call__(self, tier: HiddenTier) -> list[Outcome]:
         key = _reply_key(self.settings)
         wait_s = tier.budget_s + WAIT_EXTRA_S
+        self.while_away(True)
         try:
             self.app.send_task(
                 HIDDEN_TASK,
@@ -84,6 +95,8 @@ class SendToHiddenLane:
             popped = self.redis.blpop([key], timeout=max(1, round(wait_s)))
         except (redis.RedisError, OSError) as exc:
             raise SandboxUnavailable(f"the hidden lane is unreachable: {first_line(exc)}") from exc
+        finally:
+            self.while_away(False)
         if popped is None:
             raise SandboxUnavailable(f"no hidden worker answered within {wait_s:.0f} s")
         return _outcomes(popped[1])
@@ -117,7 +130,7 @@ def carry_out(runtime: Runtime, message: Any) -> dict[str, Any]:
 
 
 def register(app: Celery, runtime: Runtime) -> None:
-    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
+    startup.connect(app, runtime, "hidden")  # leftovers removed, this worker's sandbox uids leased
     replies = _redis(runtime.settings)
 
     @app.task(name=HIDDEN_TASK)

@@ -109,7 +109,7 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
 
 
 def register(app: Celery, runtime: Runtime) -> None:
-    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
+    startup.connect(app, runtime, "run")  # leftovers removed, this worker's sandbox uids leased
 
     @app.task(name=RUN_TASK, bind=True, max_retries=RUN_TRIES - 1)
     def run_code(self: Task, run_id: int) -> str:

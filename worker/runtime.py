@@ -18,6 +18,7 @@ from judge.execution.build import BuildCache
 from judge.grading.hidden_tier import SendHiddenTier
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
+from store.repo.judging import Claim
 
 
 class Machinery(TypedDict):
@@ -34,6 +35,12 @@ class Runtime:
         # This worker's first sandbox uid, from its leased block (worker/uid_block_lease.py); set
         # at worker start, before the pool forks. None: settings.sandbox_uid_base.
         self.uid_base: int | None = None
+        # This worker's heartbeat row (worker/liveness.py), set at worker start like uid_base:
+        # its claims name it. None: not registered (the database was down at start).
+        self.worker_id: int | None = None
+        # The claim this (pool) process is grading now, if any: one task at a time per
+        # process. Its hidden tier sent away marks the row meanwhile (worker/tasks.py).
+        self.current_claim: Claim | None = None
         # Where this worker's gradings send their hidden tiers (worker/hidden.py), or None:
         # run here, under the phase lock.
         self.hidden_tier: SendHiddenTier | None = None

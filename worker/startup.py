@@ -6,6 +6,8 @@ At start (Celery's worker_init, in the main process before the pool forks):
 - give billiard a temporary directory that is locked while this worker lives, so a killed
   worker's is recognisably stale too (billiard's own `pymp-*` carry no owner);
 - as root with the bubblewrap sandbox, lease this worker's own block of sandbox uids.
+- register this worker's heartbeat in its lane (worker/liveness.py), beaten while it runs.
+When asked to stop (worker_shutting_down: SIGTERM, a deploy): mark the heartbeat stopping.
 At stop (worker_shutdown): give the block back.
 """
 
@@ -21,6 +23,7 @@ from celery import Celery, signals
 
 from judge.sandbox import remove_stale_run_dirs
 from judge.sandbox.workdirs import locked_dir, remove_stale
+from worker.liveness import WorkerBeat
 from worker.runtime import Runtime
 from worker.uid_block_lease import UidBlockLease
 
@@ -56,8 +59,9 @@ def wants_uid_block(runtime: Runtime) -> bool:
     return os.geteuid() == 0 and (runtime.settings.sandbox or "bwrap") == "bwrap"
 
 
-def connect(app: Celery, runtime: Runtime) -> None:
-    """Run the start and stop steps in `app`'s worker (signals are process-wide)."""
+def connect(app: Celery, runtime: Runtime, lane: str) -> None:
+    """Run the start and stop steps in `app`'s worker (signals are process-wide); `lane`:
+    the worker's heartbeat lane (grading, run or hidden)."""
     lease: list[UidBlockLease] = []
 
     def started(sender=None, **_) -> None:
@@ -65,6 +69,11 @@ def connect(app: Celery, runtime: Runtime) -> None:
             return
         remove_leftovers()
         adopt_pool_tmpdir()
+        beat = WorkerBeat(runtime.settings, lane)
+        beat.start()
+        runtime.worker_id = beat.worker_id  # before the pool forks: the claims carry it
+        # Sent with the hostname, not the app: connected here, in this app's worker only.
+        signals.worker_shutting_down.connect(lambda **_: beat.stopping(), weak=False)
         if wants_uid_block(runtime):
             block = UidBlockLease(runtime)
             runtime.uid_base = block.claim()

@@ -135,7 +135,10 @@ def run_judging(
     for _ in range(2):  # a second time if what went first finished between claim and defer
         with runtime.session() as session:
             claim = repo.claim(
-                session=session, submission_id=submission_id, lease_s=settings.lease_s
+                session=session,
+                submission_id=submission_id,
+                lease_s=settings.lease_s,
+                worker_id=runtime.worker_id,
             )
             if claim is not None:
                 break
@@ -200,8 +203,12 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
             except Exception:  # the row's content was refused: progress only, finish() decides
                 log.exception("submission %s: could not store test %s", submission_id, test.index)
 
-        with Heartbeat(runtime, claim):
-            result = grade_job(runtime, job, on_test)
+        runtime.current_claim = claim  # for its hidden tier's `while_away`
+        try:
+            with Heartbeat(runtime, claim):
+                result = grade_job(runtime, job, on_test)
+        finally:
+            runtime.current_claim = None
         # Inside: a final write that keeps failing gives the claim back too, with its reason,
         # or the retry would find the row still claimed and wait for the lease.
         stored = store_result(runtime, claim, result)
@@ -220,6 +227,24 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
             log.warning("could not release submission %s", submission_id, exc_info=True)
         raise
     return "finished" if stored else "claim lost"
+
+
+def mark_away(runtime: Runtime, away: bool) -> None:
+    """The grading being graded here waits for its hidden tier on the hidden lane (or no
+    longer): recorded, so that this worker dying meanwhile is not counted as its attempt
+    (store/repo/judging.py). Best effort: unmarked, such a death counts, as before."""
+    claim = runtime.current_claim
+    if claim is None:
+        return
+    try:
+        with runtime.session() as session:
+            repo.set_away(session=session, claim_=claim, away=away)
+    except Exception as exc:
+        log.warning(
+            "submission %s: could not mark the wait for the hidden lane: %s",
+            claim.submission_id,
+            first_line(exc),
+        )
 
 
 def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -> bool:
@@ -275,8 +300,10 @@ def register(app: Celery, runtime: Runtime) -> None:
     settings = runtime.settings
     enqueue = Enqueuer(app)
     if settings.hidden_tiers == "queue":
-        runtime.hidden_tier = SendToHiddenLane(app, settings)
-    startup.connect(app, runtime)  # leftovers removed, this worker's sandbox uids leased
+        runtime.hidden_tier = SendToHiddenLane(
+            app, settings, while_away=lambda away: mark_away(runtime, away)
+        )
+    startup.connect(app, runtime, "grading")  # leftovers removed, this worker's sandbox uids leased
 
     @app.task(name=GRADE_TASK, bind=True, max_retries=settings.max_attempts)
     def grade_submission(self: Task, submission_id: int) -> str:

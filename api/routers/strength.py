@@ -11,10 +11,19 @@ The report takes seconds (footholds: about 10 s the first time), so a worker com
 the background and the database keeps it per hidden-board set: the API answers at once with
 the report, or 202 "computing" (ask again after Retry-After). The single-board check runs
 here (mutants are trusted code), on the app's own StrengthMemory, and never waits for a report.
+Its first run for a problem fills that memory (every mutant on every plan's tests: seconds),
+so it runs in the background then, the request answering 202 "computing" as the report does;
+the page asks again with the same board.
 """
 
 from __future__ import annotations
 
+import json
+import threading
+import weakref
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Query, status
@@ -27,6 +36,7 @@ from api.deps import Instructor, ServicesDep, SessionDep, SettingsDep
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, Message
 from judge.strength.analysis import killed_by_fixed_tests
+from judge.strength.memory import StrengthMemory
 from judge.strength.mutants import mutants
 from store import repo
 from store.repo import strength_reports as reports
@@ -104,6 +114,57 @@ def _known(slug: str) -> Any:
 
 
 COMPUTING_RETRY_AFTER_S = 2
+BOARD_CHECK_RETRY_AFTER_S = 1
+
+
+class ColdBoardChecks:
+    """Board checks run in the background until a problem's mutant answers are in an app's
+    memory: one thread, one job per distinct (memory, problem, board, hidden boards), kept
+    until its request comes back for it."""
+
+    MAX_JOBS = 64  # finished checks nobody came back for are dropped, oldest first
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.jobs: OrderedDict[Hashable, Future] = OrderedDict()
+        # The problems whose answers each memory holds (weak: an id could be reused).
+        self.warm: weakref.WeakKeyDictionary[StrengthMemory, set[str]] = weakref.WeakKeyDictionary()
+        self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="board-check")
+
+    def job(self, key: Hashable) -> Future | None:
+        with self.lock:
+            return self.jobs.get(key)
+
+    def is_warm(self, memory: StrengthMemory, slug: str) -> bool:
+        with self.lock:
+            return slug in self.warm.get(memory, ())
+
+    def start(
+        self, key: Hashable, memory: StrengthMemory, slug: str, work: Callable[[], BoardKills]
+    ) -> Future:
+        def run() -> BoardKills:
+            result = work()
+            with self.lock:
+                self.warm.setdefault(memory, set()).add(slug)
+            return result
+
+        with self.lock:
+            job = self.jobs.get(key)
+            if job is None:
+                job = self.jobs[key] = self.pool.submit(run)
+            while len(self.jobs) > self.MAX_JOBS:
+                done = next((k for k, f in self.jobs.items() if f.done()), None)
+                if done is None:
+                    break
+                del self.jobs[done]
+            return job
+
+    def take(self, key: Hashable) -> None:
+        with self.lock:
+            self.jobs.pop(key, None)
+
+
+cold_board_checks = ColdBoardChecks()
 
 
 @router.get(
@@ -151,12 +212,20 @@ def strength(
 @router.post(
     "/problems/{slug}/strength/board",
     response_model=BoardKills,
-    responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+    responses={
+        202: {"model": StrengthComputing, "description": "the mutants' answers are being computed"},
+        403: {"model": Message},
+        404: {"model": Message},
+        422: {"model": Message},
+    },
 )
 async def board_kills(
     slug: str, board_in: BoardCreate, services: ServicesDep, session: SessionDep, user: Instructor
-) -> BoardKills:
-    """Which mutants a board would kill if it were added as a hidden board (nothing is saved)."""
+) -> Any:
+    """Which mutants a board would kill if it were added as a hidden board (nothing is saved).
+
+    202 with `{"status": "computing"}` and Retry-After while the problem's mutant answers are
+    first computed (seconds); the same request sent again then answers."""
     module = _known(slug)
     case = validated_case(module, board_in.input)
     hidden = repo.hidden_cases(session=session, problem=slug)
@@ -179,4 +248,18 @@ async def board_kills(
             remaining=[n for n in survivors if n not in kills],
         )
 
-    return await run_in_threadpool(work)
+    key = (id(mem), slug, json.dumps(case, sort_keys=True), json.dumps(hidden, sort_keys=True))
+    job = cold_board_checks.job(key)
+    if job is None and cold_board_checks.is_warm(mem, slug):  # answers in memory: milliseconds
+        return await run_in_threadpool(work)
+    if job is None:
+        job = cold_board_checks.start(key, mem, slug, work)
+    if not job.done():
+        detail = "computing the mutants' answers for this problem"
+        return JSONResponse(
+            StrengthComputing(detail=detail).model_dump(),
+            status_code=status.HTTP_202_ACCEPTED,
+            headers={"Retry-After": str(BOARD_CHECK_RETRY_AFTER_S)},
+        )
+    cold_board_checks.take(key)
+    return job.result()

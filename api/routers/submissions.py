@@ -190,8 +190,11 @@ def held(session: SessionDep, user: Instructor) -> list[HeldSubmission]:
     response_model=SubmissionPublic,
     responses={401: {"model": Message}, 404: {"model": Message}},
 )
-def detail(submission_id: DbId, session: SessionDep, viewer: CurrentUser) -> SubmissionPublic:
-    return submission_public(session, find_submission(session, submission_id, viewer), viewer)
+def detail(
+    submission_id: DbId, session: SessionDep, viewer: CurrentUser, settings: SettingsDep
+) -> SubmissionPublic:
+    sub = find_submission(session, submission_id, viewer)
+    return submission_public(session, sub, viewer, heartbeat_stale_s=settings.heartbeat_stale_s)
 
 
 @router.post(

@@ -1,55 +1,30 @@
-"""Problem plug-ins: one module per problem in this package, found and checked at load.
+"""What a problem is, and where one comes from.
 
-A problem module defines (see docs/ARCHITECTURE.md, "Problem plug-ins"):
+A problem is a package: a folder with problem.toml, statement.md and problem.py (the format
+docs/problem-packages.md describes). Reading one into the typed `ProblemSpec` the whole judge
+works with happens here:
 
-    SLUG: str                 short id, equal to the module name
-    TITLE: str
-    STATEMENT: str            markdown shown to students
-    PARAMS: tuple[str, ...]   argument names of `solution`, in order
-    PARAM_TYPES: dict[str, ValueType]  each parameter's type (judge.answers: INT, LONG, BOOL,
-                              STR, list_of(INT)...)
-    ANSWER: ValueType         the type `solution` returns; check() holds answers to it
-    VIEW: View                how the web pages draw and edit a case (a renderer kind, bounds)
-    LIMITS: Limits            per-test time, memory, total budget
-    SAMPLES: list[dict]       [{"input": case, "answer": answer}, ...] from the statement
-    PROFILES: dict[str, float]  generator profile -> weight in the default random plan
-    RANDOM_COUNT: int         random boards in the default plan
-    validate(case) -> None    raises InvalidCase with a precise message
-    generate(rng, profile) -> case        seeded by the caller's random.Random
-    reference(case) -> answer
-    check(case, expected, got) -> (ok, message)   ANSWER.check or stricter; hides the input
-    explain(case) -> dict     {"answer", "winner", "moves": [...]}: one optimal line of play
-    shrink(case) -> iterable of smaller valid cases
+    spec.py       ProblemSpec: the signature, limits, plan and view, the instructor's
+                  functions, and the optional capabilities as typed fields
+    archive.py    an uploaded zip unpacked, or a folder checked, within bounds
+    manifest.py   problem.toml, statement.md and boards/ read and validated
+    package.py    Package.load(folder): the checked folder and its digest (its version)
+    host.py       ProblemHost: problem.py in the sandbox (host_main.py is the program inside)
+    code.py       ProblemCode: the host, or ImportedCode for the built-in packages only
+    bind.py       problem_spec(package, code): the ProblemSpec of a package and its code
 
-Optional, for every plan:
-
-    small_cases(reduced=True) -> list[case]   every position up to a size, smallest first;
-                              reduced: one of each class of positions canonical() says alike
-    canonical(case) -> key    equal for positions that are the same game (rotations...)
-    WORST_CASES: list[case]   the longest games, fixed in every plan
-
-Optional, for the stdin/stdout style (a whole program; judge/execution/runners/stdio.py):
-
-    STDIO: StdioFormat        how a run's cases are written on stdin; one answer per line,
-                              read by ANSWER.parse_line
-
-Optional, for "where is the bug" (judge/diagnosis/tree_search.py):
-
-    children(case) -> list[case]   the valid positions one move later
-    COMBINE_RULE: str          how a position's value follows from theirs, in plain words
-
-A case is a JSON object keyed by PARAMS. Adding a problem is adding one module here. The
-registry checks each module and reads it into a `ProblemSpec` (spec.py), the typed object the
-rest of the judge works with: an optional member becomes a typed field, None or empty when
-the module does not define it.
+The built-in problems are the packages in the repository's `problems/` folder (or the folder
+JUDGE_PROBLEMS_DIR names), loaded by the same loader as an uploaded package; their problem.py
+is the product's own code, so it is imported rather than hosted. `registry()` and `get()` find
+them by slug. Checking a package (`python -m judge problem check`) is judge/problem_check/.
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
+import os
 from collections.abc import Sequence
 from functools import cache
+from pathlib import Path
 
 from judge.problems.spec import (
     Case,
@@ -72,18 +47,22 @@ __all__ = [
     "StdioFormat",
     "UnknownProblem",
     "View",
+    "builtin_dir",
     "get",
     "registry",
     "stdio_input",
 ]
 
 
-# Modules of this package that are not problems.
-NOT_PROBLEMS = frozenset({"spec"})
-
-
 class UnknownProblem(LookupError):
     pass
+
+
+def builtin_dir() -> Path:
+    """The folder of the built-in packages: JUDGE_PROBLEMS_DIR, else `problems/` beside the
+    judge package (a checkout; the image sets the variable)."""
+    configured = os.environ.get("JUDGE_PROBLEMS_DIR")
+    return Path(configured) if configured else Path(__file__).resolve().parents[2] / "problems"
 
 
 def stdio_input(problem: ProblemSpec, cases: Sequence[Case]) -> bytes:
@@ -95,11 +74,15 @@ def stdio_input(problem: ProblemSpec, cases: Sequence[Case]) -> bytes:
 
 @cache
 def registry() -> dict[str, ProblemSpec]:
+    """Every built-in package, by slug (a folder whose package does not load is an error of
+    the product: it raises, naming the folder)."""
+    from judge.problems.bind import builtin_problem  # the loader imports the spec above
+
     found: dict[str, ProblemSpec] = {}
-    for info in sorted(pkgutil.iter_modules(__path__), key=lambda i: i.name):
-        if info.name.startswith("_") or info.name in NOT_PROBLEMS:
-            continue
-        spec = ProblemSpec.from_module(importlib.import_module(f"{__name__}.{info.name}"))
+    for folder in sorted(p for p in builtin_dir().iterdir() if (p / "problem.toml").is_file()):
+        spec = builtin_problem(folder)
+        if folder.name != spec.SLUG:
+            raise ValueError(f"built-in package {folder}: its slug is {spec.SLUG!r}")
         found[spec.SLUG] = spec
     return found
 

@@ -2,8 +2,9 @@
 optional capabilities (the small tier, the worst cases, the stdio style, the game tree that
 "where is the bug" searches) as typed fields, so no caller has to ask whether one is there.
 
-A problem plug-in is a module (judge/problems/__init__.py says what it defines);
-`ProblemSpec.from_module` checks it against the contract, naming what is wrong, and reads it.
+A problem package becomes one in judge/problems/bind.py: the declarations from its
+problem.toml, the functions through its problem.py's code (hosted in the sandbox, or imported
+for a built-in package).
 """
 
 from __future__ import annotations
@@ -11,7 +12,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import Any
 
 from judge.answers import ValueType
@@ -72,23 +72,6 @@ class GameTree:
     combine_rule: str = ""
 
 
-# What every problem module defines, and of which type.
-REQUIRED = {
-    "SLUG": str,
-    "TITLE": str,
-    "STATEMENT": str,
-    "PARAMS": tuple,
-    "PARAM_TYPES": dict,
-    "ANSWER": ValueType,
-    "VIEW": View,
-    "LIMITS": Limits,
-    "SAMPLES": list,
-    "PROFILES": dict,
-    "RANDOM_COUNT": int,
-}
-REQUIRED_FUNCTIONS = ("validate", "generate", "reference", "check", "explain", "shrink")
-
-
 # eq=False: one spec per problem, hashed by identity (the small tier is cached per problem).
 @dataclass(frozen=True, eq=False)
 class ProblemSpec:
@@ -129,72 +112,3 @@ class ProblemSpec:
         """ "function" always (every problem has a typed signature), "stdio" when it declares
         an input/output format."""
         return ("function", "stdio") if self.STDIO is not None else ("function",)
-
-    @classmethod
-    def from_module(cls, module: ModuleType) -> ProblemSpec:
-        """The spec of a plug-in module; TypeError naming what breaks the contract."""
-        name = module.__name__.rsplit(".", 1)[-1]
-        _check_contract(name, module)
-        small = None
-        if hasattr(module, "small_cases"):
-            small = SmallTier(module.small_cases, module.canonical)
-        children = getattr(module, "children", None)
-        spec = cls(
-            **{attr: getattr(module, attr) for attr in (*REQUIRED, *REQUIRED_FUNCTIONS)},
-            small_tier=small,
-            WORST_CASES=tuple(getattr(module, "WORST_CASES", ())),
-            STDIO=getattr(module, "STDIO", None),
-            game_tree=None
-            if children is None
-            else GameTree(children, getattr(module, "COMBINE_RULE", "")),
-        )
-        _check_cases(spec)
-        return spec
-
-
-def _check_contract(name: str, module: ModuleType) -> None:
-    for attr, kind in REQUIRED.items():
-        if not isinstance(getattr(module, attr, None), kind):
-            raise TypeError(f"problem {name}: {attr} must be a {kind.__name__}")
-    for attr in REQUIRED_FUNCTIONS:
-        if not callable(getattr(module, attr, None)):
-            raise TypeError(f"problem {name}: {attr}() is missing")
-    if name != module.SLUG:
-        raise TypeError(f"problem {name}: SLUG {module.SLUG!r} differs from the module name")
-    if not module.PROFILES or any(w <= 0 for w in module.PROFILES.values()):
-        raise TypeError(f"problem {name}: PROFILES needs positive weights")
-    if tuple(module.PARAM_TYPES) != module.PARAMS:
-        raise TypeError(f"problem {name}: PARAM_TYPES must name PARAMS, in order")
-    if not all(isinstance(t, ValueType) for t in module.PARAM_TYPES.values()):
-        raise TypeError(f"problem {name}: PARAM_TYPES values must be judge.answers types")
-    if not module.VIEW.kind:
-        raise TypeError(f"problem {name}: VIEW needs a kind")
-    stdio = getattr(module, "STDIO", None)
-    if stdio is not None and not isinstance(stdio, StdioFormat):
-        raise TypeError(f"problem {name}: STDIO must be a StdioFormat")
-    if hasattr(module, "small_cases") != hasattr(module, "canonical"):
-        raise TypeError(f"problem {name}: small_cases() needs canonical() and back")
-    children = getattr(module, "children", None)
-    if children is not None and not callable(children):
-        raise TypeError(f"problem {name}: children must be a function")
-
-
-def _check_cases(spec: ProblemSpec) -> None:
-    """The samples and the worst cases are valid, and of the declared types."""
-    for sample in spec.SAMPLES:
-        spec.validate(sample["input"])
-        _check_types(spec, sample["input"])
-        if not spec.ANSWER.accepts(sample["answer"]):
-            raise TypeError(f"problem {spec.SLUG}: a sample answer is not of type {spec.ANSWER}")
-    for case in spec.WORST_CASES:
-        spec.validate(case)
-        _check_types(spec, case)
-
-
-def _check_types(spec: ProblemSpec, case: Case) -> None:
-    """Every argument of a known-good case has the type its parameter declares."""
-    for param, declared in spec.PARAM_TYPES.items():
-        if not declared.accepts(case[param]):
-            raise TypeError(
-                f"problem {spec.SLUG}: {param} of {dict(case)} is not of type {declared}"
-            )

@@ -402,7 +402,7 @@ class Sandbox:
         The time spent waiting is the Process's `phase_wait_s`.
 
         `phase=False`: the run takes no phase. Only for the judge's own work confined (a
-        problem's code answering the judge, judge/packages/host.py), which holds no student
+        problem's code answering the judge, judge/problems/host.py), which holds no student
         code and so modulates nothing for a student's run to read: it runs beside either
         phase, as the judge's own process does. A long-lived run holding a phase would stop
         every run of the other phase on the machine while it lives.

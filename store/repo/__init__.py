@@ -23,7 +23,9 @@ Modules with one reader each are not re-exported; their callers import them by n
 - `roster`: the instructors' side of accounts (the API);
 - `board_report`: how many submissions each hidden board fails, and its notes (the API);
 - `strength_reports`: the strength reports cached in the database (the API and the worker);
-- `uid_blocks`: the registry of sandbox uid blocks the workers lease (the worker).
+- `uid_blocks`: the registry of sandbox uid blocks the workers lease (the worker);
+- `heartbeats`: the workers' heartbeats per lane and the queue's health (the worker, the
+  sweeper, /healthz and the pages).
 
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
 whose functions commit themselves: each is one atomic step of the judging protocol.
@@ -52,6 +54,7 @@ from store.repo.judging import (
     next_for_user,
     record_test,
     release,
+    set_away,
     unsent,
     waiting_for_its_user,
 )
@@ -178,6 +181,7 @@ __all__ = [
     "release",
     "release_run",
     "run_progress",
+    "set_away",
     "set_hidden_release",
     "standings",
     "students_view",

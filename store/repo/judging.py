@@ -12,12 +12,21 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import and_, delete, func, or_, select, update
+from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from store.db import rowcount
-from store.models import Judging, Priority, Status, Submission, TestRow, User, utcnow
+from store.models import (
+    Judging,
+    Priority,
+    Status,
+    Submission,
+    TestRow,
+    User,
+    WorkerHeartbeat,
+    utcnow,
+)
 from store.outcome import JudgingOutcome
 from store.release import release_moment, student_figures
 from store.repo.boards import hidden_cases
@@ -50,6 +59,27 @@ def _claimable(now: datetime):
     return or_(
         Submission.status == Status.QUEUED,
         and_(Submission.status == Status.RUNNING, Submission.lease_expires < now),
+    )
+
+
+def interruption_not_counted(now: datetime):
+    """The row's claim expired in a way the submission's own grading cannot have caused, so
+    that attempt is not counted (`claim`, and the sweeper's hold): its worker was being
+    stopped (SIGTERM: a deploy that killed it after the grace period), or the grading was
+    waiting for its hidden tier on the hidden lane (`away_since`: none of its code ran in
+    the worker that died)."""
+    stopping = (
+        select(WorkerHeartbeat.id)
+        .where(
+            WorkerHeartbeat.id == Submission.claimed_by,
+            WorkerHeartbeat.stopping_at.is_not(None),
+        )
+        .exists()
+    )
+    return and_(
+        Submission.status == Status.RUNNING,
+        Submission.lease_expires < now,
+        or_(Submission.away_since.is_not(None), stopping),
     )
 
 
@@ -86,9 +116,17 @@ def grading_for_user(
     )
 
 
-def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | None:
+def claim(
+    *, session: Session, submission_id: int, lease_s: float, worker_id: int | None = None
+) -> Claim | None:
     """Take the row for grading if it is claimable and no other submission of its user is
-    being graded (one grading slot per student at a time: fair to the others).
+    being graded (one grading slot per student at a time: fair to the others), for the
+    worker whose heartbeat row is `worker_id`.
+
+    Every claim counts as an attempt, except one that takes over an interruption the
+    submission cannot have caused (`interruption_not_counted`: a deploy, or its worker
+    dying while it waited for the hidden lane): it replaces that attempt. An attempt its
+    worker died in, unasked, while its code ran there, counts: it may be what killed it.
 
     One conditional UPDATE, so exactly one worker wins however many messages were delivered;
     the user's row is locked first (PostgreSQL), so two of a user's submissions cannot both
@@ -112,7 +150,9 @@ def claim(*, session: Session, submission_id: int, lease_s: float) -> Claim | No
         )
         .values(
             status=Status.RUNNING,
-            attempts=Submission.attempts + 1,
+            attempts=Submission.attempts + case((interruption_not_counted(now), 0), else_=1),
+            claimed_by=worker_id,
+            away_since=None,
             lease_token=Submission.lease_token + 1,
             lease_expires=now + timedelta(seconds=lease_s),
             started_at=now,
@@ -277,6 +317,13 @@ def _set_if_held(session: Session, claim_: Claim, **values: Any) -> bool:
 def _extend(session: Session, claim_: Claim, lease_s: float) -> bool:
     """Push the lease out if the claim still holds (uncommitted)."""
     return _set_if_held(session, claim_, lease_expires=utcnow() + timedelta(seconds=lease_s))
+
+
+def set_away(*, session: Session, claim_: Claim, away: bool) -> bool:
+    """Mark the grading as waiting for its hidden tier on the hidden lane (or back)."""
+    held = _set_if_held(session, claim_, away_since=utcnow() if away else None)
+    session.commit()
+    return held
 
 
 def extend_lease(*, session: Session, claim_: Claim, lease_s: float) -> bool:

@@ -12,7 +12,13 @@ from sqlalchemy.orm import Session
 
 from store.db import rowcount
 from store.models import Priority, Status, Submission, utcnow
-from store.repo.judging import Claim, Stale, grading_for_user, hold
+from store.repo.judging import (
+    Claim,
+    Stale,
+    grading_for_user,
+    hold,
+    interruption_not_counted,
+)
 
 # A message sent this much later than another may still be consumed first: the API commits
 # a row before it publishes, and worker slots take messages a little out of order.
@@ -71,7 +77,10 @@ def sweep(
     exhausted = list(
         session.execute(
             select(Submission.id, Submission.lease_token, Submission.attempts).where(
-                expired, Submission.attempts >= max_attempts
+                expired,
+                Submission.attempts >= max_attempts,
+                # The last interruption was not the submission's: claimed again.
+                ~interruption_not_counted(now),
             )
         )
     )

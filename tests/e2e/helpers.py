@@ -29,6 +29,34 @@ UNLABELLED = """() => [...document.querySelectorAll('input, select, textarea, bu
 
 OVERFLOW = "() => document.documentElement.scrollWidth - window.innerWidth"
 
+# axe-core, pinned in package.json (`npm ci` installs it), checks a page against WCAG.
+AXE_SCRIPT = REPO / "node_modules" / "axe-core" / "axe.min.js"
+AXE_MISSING = f"{AXE_SCRIPT} is missing: run `npm ci` (or `make setup`) in {REPO}"
+# The impacts a page may not have; moderate and minor findings are checked rule by rule.
+BLOCKING_IMPACTS = ("serious", "critical")
+AXE_RUN = """async ({impacts, rules}) => {
+  const options = {resultTypes: ["violations"]};
+  if (rules) options.runOnly = {type: "rule", values: rules};
+  const {violations} = await axe.run(document, options);
+  return violations
+    .filter((v) => !impacts || impacts.includes(v.impact))
+    .map((v) => `${v.impact} ${v.id} (${v.help}): ` + v.nodes.slice(0, 5)
+      .map((n) => `${n.target.join(" ")}: ${n.failureSummary.replace(/\\s+/g, " ")}`).join(" | "));
+}"""
+
+
+def axe_violations(
+    page, *, impacts: tuple[str, ...] | None = BLOCKING_IMPACTS, rules: list[str] | None = None
+) -> list[str]:
+    """axe-core's violations on the page as it is now (of `impacts`, or of the given `rules`
+    whatever their impact), one readable line each."""
+    assert AXE_SCRIPT.exists(), AXE_MISSING
+    if not page.evaluate("() => typeof axe !== 'undefined'"):
+        # Evaluated through the DevTools protocol: a <script> tag (add_script_tag) would be an
+        # inline script, which the pages' Content-Security-Policy rightly blocks.
+        page.evaluate(AXE_SCRIPT.read_text())
+    return page.evaluate(AXE_RUN, {"impacts": None if rules else impacts, "rules": rules})
+
 
 def shot(page, name: str) -> Path:
     """A full-page screenshot under tests/artifacts/, for a person to look at."""

@@ -1,6 +1,7 @@
 """The instructor's course view in the browser: three students created from a CSV file
-(their passwords shown once), each logs in and submits, and the instructor reads the progress
-table (filtered, sorted) and downloads it as CSV, parsed and checked here."""
+(their passwords shown once and downloaded as a CSV), each logs in and submits, and the
+instructor reads the progress table (filtered, sorted) and downloads it as CSV, parsed and
+checked here; a new password shown beside its user."""
 
 from __future__ import annotations
 
@@ -8,12 +9,13 @@ import csv
 import io
 import re
 from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from playwright.sync_api import expect
 
-from judge.problems import numbergame
-from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, log_in, shot, unique
+from judge.problems import get
+from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, axe_violations, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
 
@@ -60,8 +62,15 @@ def test_course_journey_students_from_a_csv_to_the_progress_csv(service, open_pa
     }
     assert sorted(passwords) == names
     assert all(len(p) >= 12 for p in passwords.values())
+    # The same credentials as a file to hand out (made in the page from the answer).
+    with teacher.expect_download() as info:
+        teacher.get_by_role("button", name="Download usernames and passwords (CSV)").click()
+    assert info.value.suggested_filename == "accounts.csv"
+    rows = list(csv.DictReader(io.StringIO(Path(info.value.path()).read_text(encoding="utf-8"))))
+    assert rows == [{"username": n, "password": passwords[n], "role": "student"} for n in names]
     teacher.get_by_label("Search").fill(prefix)
     expect(teacher.locator("#users-body tr")).to_have_count(3)
+    assert axe_violations(teacher) == []
     shot(teacher, "course-01-users-created")
 
     # --- each student logs in with the printed password and submits --------------------------
@@ -90,7 +99,29 @@ def test_course_journey_students_from_a_csv_to_the_progress_csv(service, open_pa
     teacher.get_by_label("Showing").select_option("unsolved")
     expect(rows).to_have_count(1)
     expect(rows.nth(0)).to_have_attribute("data-user", bob)
+    # The sort and the filters are in the address: a link or a reload keeps them, and Back
+    # and Forward step through them.
+    expect(teacher).to_have_url(re.compile(r"state=unsolved"))
+    query = parse_qs(urlsplit(teacher.url).query)
+    assert query == {"student": [prefix], "sort": ["numbergame"], "state": ["unsolved"]}
+    teacher.reload()
+    expect(rows).to_have_count(1)
+    expect(teacher.get_by_label("Showing")).to_have_value("unsolved")
+    expect(teacher.get_by_label("Student", exact=True)).to_have_value(prefix)
+    sorted_head = teacher.locator("#progress-head th", has_text="numbergame")
+    expect(sorted_head).to_have_attribute("aria-sort", "ascending")
+    teacher.go_back()  # sorted by numbergame, every student
+    expect(rows).to_have_count(3)
+    expect(rows.nth(2)).to_have_attribute("data-user", bob)
+    expect(teacher.get_by_label("Showing")).to_have_value("")
+    teacher.go_back()  # sorted by name
+    expect(rows.nth(0)).to_have_attribute("data-user", ann)
+    expect(sorted_head).to_have_attribute("aria-sort", "none")
+    teacher.go_forward()
+    teacher.go_forward()
+    expect(rows).to_have_count(1)
     teacher.get_by_label("Showing").select_option("")
+    assert axe_violations(teacher) == []
     shot(teacher, "course-02-progress")
 
     # --- the CSV download, parsed --------------------------------------------------------------
@@ -145,9 +176,10 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
         expect(item.locator(".board-label")).to_have_text("four numbers")
         expect(item.locator(".board-note")).to_have_text("made by the course test")
 
-        item.get_by_role("button", name=f"Load hidden board {board_id} into the editor").click()
+        item.get_by_role("button", name=f"Load into editor: hidden board {board_id}").click()
         expect(page.locator("#board-editor").get_by_label("Numbers")).to_have_value("4 7 1 9")
-        expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
+        expect(page.locator("#preview-answer")).to_have_text(str(get("numbergame").reference(case)))
+        assert axe_violations(page) == []
         shot(page, "course-03-board-notes")
 
         # The instructor's view of the failing submission links the hidden test to its board.
@@ -162,3 +194,28 @@ def test_hidden_board_failures_notes_and_loading_a_board_into_the_editor(service
         expect(page.locator(f"#board-{board_id}")).to_have_class(re.compile("board-item-new"))
     finally:
         service.request("DELETE", f"{boards}/{board_id}", admin)
+
+
+def test_a_new_password_appears_beside_its_user(service, open_page):
+    username, old_password = unique("forgot"), "forgotten password 1"
+    service.register(username, old_password)
+    teacher = open_page()
+    log_in(teacher, *service.admin)
+    teacher.goto("/instructor/users")
+    teacher.get_by_label("Search").fill(username)
+    # The search's answer replaces the whole list's rows: act on the row it draws.
+    expect(teacher.locator("#users-body tr")).to_have_count(1)
+    row = teacher.locator(f'#users-body tr[data-user="{username}"]')
+    row.get_by_role("button", name="New password").click()
+    row.get_by_role("button", name=f"Confirm new password for {username}").click()
+    shown = row.locator(".new-password")
+    expect(shown).to_contain_text(f"New password for {username}")
+    new_password = shown.locator("code").inner_text()
+    assert len(new_password) >= 12
+    # Not under "Create accounts", where it read as the account's initial password.
+    expect(teacher.locator("#created")).to_be_hidden()
+    assert service.request(
+        "POST", "/api/v1/token", data={"username": username, "password": new_password}
+    ).is_success
+    assert axe_violations(teacher) == []
+    shot(teacher, "course-05-new-password")

@@ -11,7 +11,7 @@ from playwright.sync_api import expect
 from sqlalchemy import update
 
 from config import Settings
-from judge.problems import footholds, numbergame
+from judge.problems import get
 from store.db import make_engine
 from store.models import Submission
 from tests.e2e.helpers import CORPUS, DASH, GRADE_TIMEOUT_MS, PACKAGED, log_in, shot, unique
@@ -20,6 +20,7 @@ pytestmark = pytest.mark.e2e
 
 RIGHT = PACKAGED / "footholds/submissions/accepted/footholds_memo.py"
 NUMBERGAME_RIGHT = CORPUS / "accepted" / "numbergame_dp.py"
+MAX_N = get("numbergame").VIEW.bounds["max_length"]  # the editor's bound on a row
 
 
 def cell(board, r: int, c: int):
@@ -43,7 +44,9 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
 
     # --- draw a 3 x 3 board ---------------------------------------------------------------------
     editor = page.locator("#board-editor")
-    expect(editor.get_by_label("Rows").locator("option")).to_have_count(footholds.MAX_SIDE)
+    expect(editor.get_by_label("Rows").locator("option")).to_have_count(
+        get("footholds").VIEW.bounds["max_side"]
+    )
     editor.get_by_label("Rows").select_option("3")
     editor.get_by_label("Columns").select_option("3")
     grid = editor.locator(".fh-editor")
@@ -76,8 +79,8 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     expect(cell(grid, 0, 1)).to_have_attribute("aria-label", "Row 0, column 1, foothold, A")
 
     case = {"board": [[1, 1, 1], [1, 0, 1], [1, 1, 0]], "aloc": [0, 1], "bloc": [2, 1]}
-    answer = footholds.reference(case)
-    explanation = footholds.explain(case)
+    answer = get("footholds").reference(case)
+    explanation = get("footholds").explain(case)
     expect(page.locator("#preview-answer")).to_have_text(str(answer))
     expect(page.locator("#preview-winner")).to_have_text(f"{explanation['winner']} wins")
     # An earlier board may have had the same answer: Save waits for this board's preview,
@@ -211,16 +214,16 @@ def test_numbergame_row_preview(service, open_page):
     expect(page.locator("#preview-error")).to_contain_text("“x” is not a whole number")
     numbers.fill("100, -1000, -1000, 100, -1000, -1000")
     case = {"board": [100, -1000, -1000, 100, -1000, -1000]}
-    expect(page.locator("#preview-answer")).to_have_text(str(numbergame.reference(case)))
+    expect(page.locator("#preview-answer")).to_have_text(str(get("numbergame").reference(case)))
     expect(page.locator("#preview .ng-row .ng-tile")).to_have_count(6)
     # Out of range: the editor says why, with the bounds the problem declares.
     numbers.fill("5000")
     expect(page.locator("#preview-error")).to_contain_text(
         "Number 1 is 5000: each number must be between -1000 and 1000."
     )
-    numbers.fill(" ".join(["1"] * (numbergame.MAX_N + 1)))
+    numbers.fill(" ".join(["1"] * (MAX_N + 1)))
     expect(page.locator("#preview-error")).to_contain_text(
-        f"That is {numbergame.MAX_N + 1} numbers: at most {numbergame.MAX_N}."
+        f"That is {MAX_N + 1} numbers: at most {MAX_N}."
     )
     expect(page.get_by_role("button", name="Save as hidden board")).to_be_disabled()
     numbers.fill("7 -5 8 5 1 -4 -8 6 7 9")

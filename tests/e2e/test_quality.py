@@ -1,5 +1,6 @@
 """Every page at phone and desktop widths (no sideways scrolling, every control labelled, no
-request leaves the judge), errors in plain words, and the keyboard."""
+serious or critical axe-core finding, no request leaves the judge), errors in plain words, the
+keyboard and its focus rings."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from tests.e2e.helpers import (
     PACKAGED,
     PHONE,
     UNLABELLED,
+    axe_violations,
     log_in,
     shot,
     unique,
@@ -27,13 +29,19 @@ WRONG_ON_SAMPLE = CORPUS / "wrong_answer" / "footholds_no_win_flag.py"
 
 
 def check_page(page, name: str, width: str) -> None:
-    # The boards pages load a strength preview the judge may still be computing (seconds
-    # when cold, more on a busy machine): the page is checked once its requests are done.
+    # The boards pages ask for a strength preview (again each second while the judge computes
+    # it): the page is checked once its requests settle.
     page.wait_for_load_state("networkidle", timeout=GRADE_TIMEOUT_MS)
     assert page.evaluate(UNLABELLED) == [], f"{name}: unlabelled controls"
     assert page.evaluate(OVERFLOW) <= 1, f"{name}: wider than the {width} screen"
     assert '{"detail"' not in page.locator("body").inner_text(), f"{name}: raw JSON shown"
+    assert_accessible(page, f"{width} {name}")
     shot(page, f"{width}-{name}")
+
+
+def assert_accessible(page, name: str) -> None:
+    violations = axe_violations(page)
+    assert not violations, f"{name}: axe-core finds\n" + "\n".join(violations)
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +76,8 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
     expect(page.locator("#detail .fh-board").first).to_be_visible()
     expect(page.locator("#detail .replay")).to_be_visible()
     check_page(page, "submission", width)
+    # The failing test's parts (its line of play, what the code printed) are headed under it.
+    assert axe_violations(page, rules=["heading-order"]) == []
     for path, name in [
         ("/problems", "problems"),
         ("/problems/footholds", "problem-footholds"),
@@ -84,7 +94,11 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
         ("/instructor/problems/footholds/boards", "boards-footholds"),
         ("/instructor/problems/numbergame/boards", "boards-numbergame"),
         ("/instructor/problems/footholds/stats", "stats"),
+        ("/instructor/problems/footholds/strength", "strength"),
+        ("/instructor/progress", "progress"),
+        ("/instructor/users", "users"),
         ("/submissions", "all-submissions"),
+        ("/no/such/page", "not-found"),
     ]:
         teacher.goto(path)
         if "boards" in path:
@@ -154,6 +168,43 @@ def test_errors_are_shown_in_plain_words(service, open_page):
     page.goto("/submissions")
     page.wait_for_url(re.compile(r"/login\?next="))
     shot(page, "desktop-error-messages")
+
+
+def test_registration_shows_every_error_at_once(service, open_page):
+    page = open_page()
+    page.goto("/register")
+    page.get_by_label("Username").fill("x")
+    page.get_by_label("Password", exact=True).fill("short")
+    page.get_by_label("Repeat the password").fill("other")
+    page.get_by_role("button", name="Create account").click()
+    errors = page.locator(".form-error")
+    expect(errors).to_contain_text("Fix these 3 things")
+    expect(errors.locator("li")).to_have_text(
+        [
+            "Username must be 3 to 32 letters, digits, dots, dashes or underscores.",
+            "Password must have at least 8 characters.",
+            "The two passwords are not the same.",
+        ]
+    )
+    for label in ("Username", "Password", "Repeat the password"):
+        expect(page.get_by_label(label, exact=True)).to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Username")).to_be_focused()  # the first to fix
+
+    # One left: said alone, the fixed fields no longer marked.
+    page.get_by_label("Username").fill(unique("allatonce"))
+    page.get_by_label("Password", exact=True).fill("long enough 1")
+    page.get_by_role("button", name="Create account").click()
+    expect(errors).to_have_text("The two passwords are not the same.")
+    expect(page.get_by_label("Username")).not_to_have_attribute("aria-invalid", "true")
+    expect(page.get_by_label("Repeat the password")).to_have_attribute("aria-invalid", "true")
+
+
+def test_problem_list_names_every_language(service, open_page):
+    page = open_page()
+    page.goto("/problems")
+    intro = page.locator("#main")
+    expect(intro).to_contain_text("in Python, C++, Java or Kotlin")
+    expect(intro).not_to_contain_text("Write a Python function")
 
 
 def test_keyboard(service, open_page):
@@ -266,6 +317,8 @@ def test_phone_tables_scroll_instead_of_squeezing_and_user_actions_sit_by_the_na
     log_in(teacher, *service.admin)
     teacher.goto("/instructor/users")
     teacher.get_by_label("Search").fill(username)
+    # The search's answer replaces the whole list's rows: act on the row it draws.
+    expect(teacher.locator("#users-body tr")).to_have_count(1)
     row = teacher.locator(f'#users-body tr[data-user="{username}"]')
     expect(row).to_be_visible()
     name = row.locator("th").bounding_box()
@@ -275,3 +328,125 @@ def test_phone_tables_scroll_instead_of_squeezing_and_user_actions_sit_by_the_na
     assert button["y"] - (name["y"] + name["height"]) < 80, (name, button)  # by the name
     assert teacher.evaluate(OVERFLOW) <= 1
     shot(teacher, "phone-users-actions")
+
+    # A new password shows in the user's card, on the screen.
+    row.get_by_role("button", name="New password").click()
+    row.get_by_role("button", name=f"Confirm new password for {username}").click()
+    expect(row.locator(".new-password code")).to_be_visible()
+    assert teacher.evaluate(OVERFLOW) <= 1
+    assert_accessible(teacher, "phone users with a new password")
+    shot(teacher, "phone-users-new-password")
+
+
+def rgb(color: str, over: tuple[float, ...] = (255, 255, 255)) -> tuple[float, ...]:
+    """A CSS rgb()/rgba() colour as drawn over the colour `over`."""
+    values = [float(v) for v in re.findall(r"[\d.]+", color)]
+    alpha = values[3] if len(values) > 3 else 1.0
+    return tuple(alpha * c + (1 - alpha) * b for c, b in zip(values[:3], over, strict=True))
+
+
+def contrast(first: tuple[float, ...], second: tuple[float, ...]) -> float:
+    """WCAG's contrast ratio of two colours."""
+
+    def luminance(color: tuple[float, ...]) -> float:
+        linear = [
+            c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+            for c in (v / 255 for v in color)
+        ]
+        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+    low, high = sorted((luminance(first), luminance(second)))
+    return (high + 0.05) / (low + 0.05)
+
+
+# The focused control's outline, and the colour of the nearest opaque background behind it.
+FOCUS_RING = """(el) => {
+  const style = getComputedStyle(el);
+  let background = "rgb(255, 255, 255)";
+  for (let box = el.parentElement; box; box = box.parentElement) {
+    const color = getComputedStyle(box).backgroundColor;
+    if (color !== "rgba(0, 0, 0, 0)") { background = color; break; }
+  }
+  return {width: parseFloat(style.outlineWidth), style: style.outlineStyle,
+          color: style.outlineColor, background};
+}"""
+
+
+def test_focus_rings_on_inputs_and_selects_are_clearly_visible(service, open_page):
+    username, password = unique("focus"), "focus password 1"
+    service.register(username, password)
+    page = open_page()
+    log_in(page, username, password)
+    controls = [("/login", "Username"), ("/submissions", "Problem"), ("/submissions", "From")]
+    for where, label in controls:  # inputs and a select
+        page.goto(where)
+        control = page.get_by_label(label, exact=True)
+        control.focus()
+        expect(control).to_be_focused()
+        ring = control.evaluate(FOCUS_RING)
+        # A solid outline at least 2 px wide at 3:1 against what is behind it (WCAG 1.4.11):
+        # the old ring was a 20 % tint of the accent, 1.3:1 on white.
+        background = rgb(ring["background"])
+        assert ring["style"] == "solid" and ring["width"] >= 2, (label, ring)
+        assert contrast(rgb(ring["color"], background), background) >= 3, (label, ring)
+
+    # The code editor draws its ring around the whole editor, as a solid 3 px shadow.
+    page.goto("/problems/footholds")
+    page.get_by_label("Your code").focus()
+    box = page.locator(".code-editor")
+    expect(box).to_have_class(re.compile(r"\bce-focus\b"))
+    shadow = box.evaluate("(el) => getComputedStyle(el).boxShadow")
+    color = re.match(r"rgba?\([^)]*\)", shadow).group(0)
+    assert shadow.endswith("0px 0px 0px 3px"), shadow
+    assert contrast(rgb(color), (255, 255, 255)) >= 3, shadow
+
+
+@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
+def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewport):
+    """The states a page reaches by use (errors, Run's results, the case editor, a test's
+    detail, the compare view) are checked as the loaded pages are."""
+    page = open_page(viewport)
+    page.goto("/login")
+    page.get_by_label("Username").fill("nobody-here")
+    page.get_by_label("Password").fill("not the password")
+    page.get_by_role("button", name="Log in").click()
+    expect(page.locator(".form-error")).to_be_visible()
+    assert_accessible(page, "login error")
+
+    page.goto("/register")
+    page.get_by_label("Username").fill("x")
+    page.get_by_label("Password", exact=True).fill("short")
+    page.get_by_label("Repeat the password").fill("other")
+    page.get_by_role("button", name="Create account").click()
+    expect(page.locator(".form-error")).to_be_visible()
+    assert_accessible(page, "register errors")
+
+    username, password = unique("states"), "states password 1"
+    token = service.register(username, password)
+    wrong = WRONG_ON_SAMPLE.read_text()
+    first = service.submit(token, "footholds", wrong)
+    assert wrong.endswith("\n")
+    second = service.submit(token, "footholds", wrong + "# second try\n")
+    log_in(page, username, password)
+
+    page.goto("/problems/footholds")
+    page.get_by_label("Your code").fill((CORPUS / "accepted" / "footholds_memo.py").read_text())
+    page.get_by_role("button", name="Run", exact=True).click()
+    expect(page.locator("#run-status")).to_contain_text("Done", timeout=GRADE_TIMEOUT_MS)
+    assert_accessible(page, "run results")
+    page.get_by_role("button", name="My own boards").click()
+    expect(page.locator("#case-preview #preview-answer")).to_be_visible()
+    assert_accessible(page, "own boards editor")
+
+    service.wait_done(token, first)
+    page.goto(f"/submissions/{second}")
+    expect(page.locator("#sub-verdict")).to_have_attribute(
+        "data-verdict", "WA", timeout=GRADE_TIMEOUT_MS
+    )
+    page.locator("#tests-body").get_by_role("button", name="View").nth(1).click()
+    expect(page.locator("#detail-title")).not_to_contain_text("First failing")
+    page.get_by_label("Compare with", exact=True).select_option(str(first))
+    expect(page.locator("#compare-body .diff")).to_be_visible()
+    # Both sources end in a newline: the added line is the last one, no empty line after it.
+    expect(page.locator("#compare-body .diff-line").last).to_contain_text("+# second try")
+    assert_accessible(page, "test detail and compare view")

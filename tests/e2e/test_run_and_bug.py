@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from judge.problems import numbergame
+from judge.problems import get
 from tests.e2e.helpers import CORPUS, GRADE_TIMEOUT_MS, PACKAGED, log_in, shot, unique
 
 pytestmark = pytest.mark.e2e
@@ -142,7 +142,7 @@ def test_own_rows_typed_and_pasted_and_an_error_with_its_traceback(service, open
     )
     page.get_by_role("button", name="My own boards").click()
     page.get_by_role("textbox", name="Numbers").fill("3 -1 4")
-    answer = str(numbergame.reference({"board": [3, -1, 4]}))
+    answer = str(get("numbergame").reference({"board": [3, -1, 4]}))
     expect(page.locator("#case-preview #preview-answer")).to_have_text(answer)
     page.get_by_role("button", name="Add this board").click()
     page.get_by_text("Or paste boards as JSON").click()
@@ -157,7 +157,7 @@ def test_own_rows_typed_and_pasted_and_an_error_with_its_traceback(service, open
     expect(items.nth(0)).to_contain_text(f"expected {answer}")
 
     # The solution returns 0 and raises on rows of two.
-    right = sum(numbergame.reference({"board": row}) == 0 for row in ([3, -1, 4], [0]))
+    right = sum(get("numbergame").reference({"board": row}) == 0 for row in ([3, -1, 4], [0]))
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.locator("#run-status")).to_contain_text(
         f"Done: {right} of 3 boards answered as expected", timeout=GRADE_TIMEOUT_MS

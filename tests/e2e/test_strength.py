@@ -43,6 +43,18 @@ def ready_report(service, token) -> dict:
     return wait_for(ready, timeout=120, interval=0.5, what="the strength report")
 
 
+def board_check(service, token, case) -> dict:
+    """What a board would kill (202 "computing" while this API's first check fills its memory
+    of the mutants' answers)."""
+
+    def ready():
+        url = f"/api/v1/problems/{SLUG}/strength/board"
+        response = service.request("POST", url, token, json={"input": case})
+        return response.json() if response.status_code == 200 else None
+
+    return wait_for(ready, timeout=120, interval=0.5, what="the board check")
+
+
 def test_strength_report_suggestion_and_board_editor(service, open_page):
     token = service.login(*service.admin)
     expected = ready_report(service, token)
@@ -82,9 +94,7 @@ def test_strength_report_suggestion_and_board_editor(service, open_page):
 
     # --- the board editor: which survivors a drawn board would kill ---------------------------
     case = expected["suggestions"][0]["input"] if expected["suggestions"] else {"board": [3, -1, 4]}
-    what_if = service.request(
-        "POST", f"/api/v1/problems/{SLUG}/strength/board", token, json={"input": case}
-    ).json()
+    what_if = board_check(service, token, case)
     page.goto(f"/instructor/problems/{SLUG}/boards")
     page.get_by_role("textbox", name="Numbers").fill(" ".join(map(str, case["board"])))
     expect(page.locator("#preview-answer")).to_have_text(str(what_if["answer"]))

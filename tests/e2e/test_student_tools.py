@@ -52,7 +52,7 @@ def test_load_into_editor_keeps_the_draft_and_two_submissions_compare(service, o
 
     # --- from the history: the first submission into the editor, the draft kept aside -------
     page.goto("/submissions")
-    page.get_by_role("link", name=f"Load submission {first} into the editor").click()
+    page.get_by_role("link", name=f"Load into editor: submission {first}").click()
     expect(page).to_have_url(re.compile(r"/problems/numbergame$"))
     expect(source).to_have_value(FIRST)
     note = page.locator("#kept-note")

@@ -14,9 +14,14 @@ CORPUS = submissions(*FOLDERS)
 
 
 def test_corpus_covers_every_folder_and_problem():
+    # Every folder for the two problems the corpus is built around; the other packages bring
+    # their own submissions/, and each has an accepted and a wrong one at least.
     for folder in FOLDERS:
         got = {s.problem for s in CORPUS if s.folder == folder}
-        assert got == set(problems.registry()), f"{folder} lacks {set(problems.registry()) - got}"
+        assert {"footholds", "numbergame"} <= got, f"{folder} lacks one of the first two"
+    for folder in ("accepted", "wrong_answer"):
+        got = {s.problem for s in CORPUS if s.folder == folder}
+        assert set(problems.registry()) <= got, f"{folder} lacks {set(problems.registry()) - got}"
 
 
 def test_a_file_that_may_time_out_is_graded_with_a_short_limit_and_nothing_else_changed():

@@ -47,9 +47,14 @@ def failures(result):
 
 
 def test_corpus_covers_every_folder_problem_and_style():
+    # Every folder for the two problems the corpus is built around; the other packages bring
+    # their own submissions/, and each has an accepted and a wrong one at least.
     for folder in FOLDERS:
         got = {s.problem for s in CORPUS if s.folder == folder}
-        assert got == set(problems.registry()), f"{folder} lacks {set(problems.registry()) - got}"
+        assert {"footholds", "numbergame"} <= got, f"{folder} lacks one of the first two"
+    for folder in ("accepted", "wrong_answer"):
+        got = {s.problem for s in CORPUS if s.folder == folder}
+        assert set(problems.registry()) <= got, f"{folder} lacks {set(problems.registry()) - got}"
     stdio = {(s.folder, s.problem) for s in CORPUS if s.style == "stdio"}
     assert {("accepted", "numbergame"), ("wrong_answer", "numbergame")} <= stdio
 

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from judge.diagnosis import tree_search as dg
-from judge.problems import footholds, get, numbergame
+from judge.problems import get
 from judge.strength import mutants
 
 SLUGS = ("footholds", "numbergame")
@@ -31,7 +31,7 @@ def footholds_from_children(case):
         return 0
     if list(bloc) == [ar, ac]:
         return 1  # B's foothold vanishes under it as A steps off: A wins in one move
-    after = [footholds.reference(child) + 1 for child in footholds.children(case)]
+    after = [FOOTHOLDS.reference(child) + 1 for child in FOOTHOLDS.game_tree.children(case)]
     wins = [n for n in after if n % 2]
     return min(wins) if wins else max(after)
 
@@ -40,7 +40,7 @@ def numbergame_from_children(case):
     board = case["board"]
 
     def value(row):
-        return numbergame.reference({"board": row}) if row else 0
+        return NUMBERGAME.reference({"board": row}) if row else 0
 
     options = [board[0] - value(board[1:]), board[-1] - value(board[:-1])]
     if len(board) >= 2:
@@ -70,23 +70,23 @@ def test_children_are_valid_and_determine_the_value(slug, rebuild):
 
 def test_footholds_children_swap_the_roles_and_vanish_the_old_cell():
     case = {"board": [[1, 1, 1]], "aloc": [0, 1], "bloc": [0, 2]}
-    assert footholds.children(case) == [
+    assert FOOTHOLDS.game_tree.children(case) == [
         {"board": [[1, 0, 1]], "aloc": [0, 2], "bloc": [0, 0]},
         {"board": [[1, 0, 1]], "aloc": [0, 2], "bloc": [0, 2]},
     ]
     shared = {"board": [[1, 1]], "aloc": [0, 0], "bloc": [0, 0]}
-    assert footholds.children(shared) == []  # B falls as A steps off: not a valid case
+    assert FOOTHOLDS.game_tree.children(shared) == []  # B falls as A steps off: not a valid case
 
 
 def test_numbergame_children_are_the_distinct_shorter_rows():
-    assert numbergame.children({"board": [1, 2, 3]}) == [
+    assert NUMBERGAME.game_tree.children({"board": [1, 2, 3]}) == [
         {"board": [2, 3]},
         {"board": [1, 2]},
         {"board": [3]},
         {"board": [1]},
     ]
-    assert numbergame.children({"board": [5, 5]}) == [{"board": [5]}]
-    assert numbergame.children({"board": [5]}) == []
+    assert NUMBERGAME.game_tree.children({"board": [5, 5]}) == [{"board": [5]}]
+    assert NUMBERGAME.game_tree.children({"board": [5]}) == []
 
 
 def asker(mutant):
@@ -141,7 +141,7 @@ def test_the_search_names_a_wrong_position_whose_children_are_right(slug, name):
 
 def test_a_swapped_min_and_max_is_blamed_on_how_children_combine():
     mutant = mutants.mutants("footholds")["min_max_swapped"]
-    case = footholds.SAMPLES[0]["input"]
+    case = FOOTHOLDS.SAMPLES[0]["input"]
     ask, _ = asker(mutant)
     found = dg.diagnose(FOOTHOLDS, case, ask, got=mutants.run(mutant, dict(case)))
     assert found is not None and found.children
@@ -169,7 +169,7 @@ def test_a_raising_child_is_followed_and_said_in_words():
     def solve(case):
         if len(case["board"]) == 1:
             raise IndexError("list index out of range")
-        return numbergame.reference(case)
+        return NUMBERGAME.reference(case)
 
     ask, _ = asker(mutants.Mutant("raises on one number", solve))
     case = {"board": [3, -1, 4]}
@@ -199,7 +199,7 @@ def test_a_wrong_wrapper_is_described_as_observed_not_blamed_on_combining():
     # A right recursion whose wrapper is wrong on long rows only: the search cannot see the
     # wrapper, so it says what it saw of the values.
     def solve(case):
-        value = numbergame.reference(case)
+        value = NUMBERGAME.reference(case)
         return value + 1 if len(case["board"]) == 3 else value
 
     ask, _ = asker(mutants.Mutant("wrapper", solve))
@@ -230,8 +230,8 @@ def test_the_search_stops_at_its_call_budget_and_on_a_stopped_sandbox():
 
 
 def test_a_right_answer_or_a_problem_without_children_gives_no_diagnosis():
-    case = numbergame.SAMPLES[0]["input"]
-    assert dg.diagnose(NUMBERGAME, case, lambda cs: [], got=numbergame.reference(case)) is None
+    case = NUMBERGAME.SAMPLES[0]["input"]
+    assert dg.diagnose(NUMBERGAME, case, lambda cs: [], got=NUMBERGAME.reference(case)) is None
 
     assert dg.offers_diagnosis(NUMBERGAME)
     assert not dg.offers_diagnosis(dataclasses.replace(NUMBERGAME, game_tree=None))
@@ -240,14 +240,14 @@ def test_a_right_answer_or_a_problem_without_children_gives_no_diagnosis():
 @pytest.mark.parametrize("name", ["min_max_swapped", "winner_maximises", "depth_cap_10"])
 def test_diving_down_a_line_of_play_needs_few_batches(name):
     mutant = mutants.mutants("footholds")[name]
-    case = footholds.WORST_CASES[0]
+    case = FOOTHOLDS.WORST_CASES[0]
     plain_ask, plain_batches = asker(mutant)
     dive_ask, dive_batches = asker(mutant)
     plain = dg.diagnose(FOOTHOLDS, case, plain_ask)  # its answer on `case` asked too
     dived = dg.diagnose(FOOTHOLDS, case, dive_ask, dive=True)
     assert plain is not None and dived is not None
-    assert not footholds.check(dived.wrong.case, dived.wrong.expected, dived.wrong.got)[0]
-    assert [c.case for c in dived.children] == footholds.children(dived.wrong.case)
+    assert not FOOTHOLDS.check(dived.wrong.case, dived.wrong.expected, dived.wrong.got)[0]
+    assert [c.case for c in dived.children] == FOOTHOLDS.game_tree.children(dived.wrong.case)
     assert all(c.got == c.expected for c in dived.children)
     assert dived.depth >= plain.depth  # it jumps as deep as the line allows
     assert plain_batches[0] == 1  # the starting position alone

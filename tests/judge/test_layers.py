@@ -38,7 +38,7 @@ def test_the_walk_finds_the_core_modules():
         "judge.grading.grade",
         "judge.languages.drivers.harness",
         "judge.sandbox.jail",
-        "judge.problems.footholds",
+        "judge.problems.bind",
     ):
         assert name in found
 

@@ -151,7 +151,7 @@ class Stack:
 
         def healthy() -> bool:
             try:
-                return self.http.get("/healthz").status_code == 200
+                return self.http.get("/healthz/api").status_code == 200  # no worker needed
             except httpx.TransportError:
                 return False
 

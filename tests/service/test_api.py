@@ -413,7 +413,14 @@ def test_rejudge_is_for_instructors_and_uses_the_low_priority_queue(
 
 
 def test_health_needs_no_auth(client) -> None:
-    assert client.get("/healthz").json() == {"status": "ok", "database": "ok"}
+    assert client.get("/healthz/api").json() == {"status": "ok", "database": "ok"}
+    # No worker runs beside this app: nobody grades, and /healthz says so.
+    response = client.get("/healthz")
+    assert response.status_code == 503
+    body = response.json()
+    assert (body["status"], body["database"], body["delayed"]) == ("no grading worker", "ok", True)
+    assert set(body["lanes"]) == {"grading", "run", "hidden", "sweeper"}
+    assert not any(lane["alive"] for lane in body["lanes"].values())
     assert client.get("/docs").status_code == 200
 
 

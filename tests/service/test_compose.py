@@ -55,8 +55,40 @@ def test_datastores_persist_and_have_healthchecks() -> None:
     assert command[command.index("--appendonly") + 1] == "yes"
     assert command[command.index("--maxmemory-policy") + 1] == "noeviction"
     assert "ping" in redis["healthcheck"]["test"]
-    for name in ("api", "worker", "runner", "hidden"):
+    for name in ("api", "worker", "runner", "hidden", "sweeper"):
         assert SERVICES[name]["healthcheck"]["test"], name
+
+
+LONG_RUNNING = [name for name in SERVICES if name != "migrate"]
+
+
+@pytest.mark.parametrize("service", LONG_RUNNING)
+def test_every_long_running_service_restarts_and_has_a_healthcheck(service: str) -> None:
+    """A service that dies is started again (a worker killed for good stopped all grading),
+    and its healthcheck says whether it works, not only whether it runs."""
+    spec = SERVICES[service]
+    assert spec["restart"] in ("always", "unless-stopped"), service
+    assert spec["healthcheck"]["test"], service
+    assert SERVICES["migrate"]["restart"] == "no"  # runs once
+
+
+def test_the_api_healthcheck_asks_for_the_api_alone() -> None:
+    """/healthz answers 503 while no grading worker is alive; the API container is not
+    unhealthy for that: its check asks /healthz/api (the API and its database)."""
+    from api.routers import health
+
+    test = " ".join(SERVICES["api"]["healthcheck"]["test"])
+    path = re.search(r"127\.0\.0\.1:8000(/\S+?)'", test)
+    assert path is not None and path[1] == "/healthz/api"
+    assert {"/healthz", "/healthz/api"} <= {getattr(r, "path", "") for r in health.router.routes}
+
+
+def test_the_sweeper_healthcheck_command_exists() -> None:
+    from store.repo.heartbeats import LANES
+
+    command = SERVICES["sweeper"]["healthcheck"]["test"]
+    assert command[:5] == ["CMD", "python", "-m", "worker", "alive"]
+    assert command[5] in LANES
 
 
 def test_services_start_in_order() -> None:

@@ -53,6 +53,7 @@ console.log(JSON.stringify({
   endsChanged: ends.filter((l) => l.op !== " ").length,
   endsHunks: hunks(ends).length,
   same: hunks(diffLines(long, long)).length,
+  newlineEnded: diffLines("a\\nb\\n", "a\\nc\\n").map((l) => `${l.op}${l.text}`),
 }));
 """
 
@@ -72,3 +73,5 @@ def test_the_line_diff_is_a_shortest_edit_script() -> None:
     result = json.loads(done.stdout)
     assert result["failures"] == []
     assert (result["endsChanged"], result["endsHunks"], result["same"]) == (2, 2, 0)
+    # Sources end in a newline: no empty line after their last one.
+    assert result["newlineEnded"] == [" a", "-b", "+c"]

@@ -48,3 +48,69 @@ def test_the_hidden_tier_runs_only_on_the_hidden_lane(tmp_path, postgres, redis_
         assert "1 outcomes" in (tmp_path / "hidden.log").read_text(errors="replace")
     finally:
         stack.stop()
+
+
+def test_a_worker_killed_while_the_grading_waits_for_the_hidden_lane_is_not_its_attempt(
+    tmp_path, postgres, redis_main
+):
+    """While a grading waits for its hidden tier, none of its code runs in its worker: that
+    worker killed (by another slot's grading, the OOM killer), more times than
+    JUDGE_MAX_ATTEMPTS, costs the submission no attempt; it is never held, and is graded
+    once a hidden worker runs."""
+    from sqlalchemy import select
+
+    from store.db import make_engine, make_session_factory
+    from store.models import Submission
+    from tests.service.conftest import stack_env
+
+    env = stack_env("services", tmp_path, postgres, redis_main)
+    env.update(JUDGE_HIDDEN_TIERS="queue", JUDGE_RANDOM_COUNT="2")
+    stack = Stack("hidden-away", tmp_path, env)
+    engine = make_engine(env["JUDGE_DATABASE_URL"])
+    sessions = make_session_factory(engine)
+
+    def row(sid: int):
+        with sessions() as session:
+            return session.execute(
+                select(
+                    Submission.status,
+                    Submission.lease_token,
+                    Submission.attempts,
+                    Submission.away_since,
+                ).where(Submission.id == sid)
+            ).one()
+
+    try:
+        stack.setup()
+        stack.start_api()
+        stack.start_sweeper()
+        teacher = stack.instructor()
+        added = stack.request(
+            "POST", "/api/v1/problems/footholds/boards", teacher, json={"input": HIDDEN_BOARD}
+        )
+        assert added.status_code == 201, added.text
+        student = stack.register("away")
+        sid = stack.submit(student, "footholds", solution("footholds_ok"))
+        last_token = 0
+        for kill in range(int(env["JUDGE_MAX_ATTEMPTS"]) + 1):
+            stack.start_worker()
+            # The visible tiers done, the hidden tier sent: no hidden worker takes it.
+            found = wait_for(
+                lambda after=last_token: (
+                    (r := row(sid)).lease_token > after and r.away_since is not None and r
+                ),
+                timeout=120,
+                interval=0.1,
+                what=f"grading {kill + 1} to wait for the hidden lane",
+                context=stack.logs,
+            )
+            last_token = found.lease_token
+            assert found.status == "running" and found.attempts == 1, found
+            stack.kill("worker")  # SIGKILL, unasked
+        stack._start_celery("hidden", "worker.hidden_lane", "-Q", "judge.hidden")
+        stack.start_worker()
+        done = stack.wait_done(teacher, sid)
+        assert done["verdict"] == "AC" and done["attempts"] == 1, done
+    finally:
+        engine.dispose()
+        stack.stop()

@@ -88,7 +88,13 @@ def test_no_request_gets_a_server_error(api_schema) -> None:
         def no_server_error(case) -> None:
             response = case.call(headers=HEADERS)
             calls.append(response.status_code)
-            if response.status_code >= 500:
+            # No worker runs beside this app: /healthz's documented 503 says so.
+            no_grader = (
+                case.formatted_path == "/healthz"
+                and response.status_code == 503
+                and response.json().get("status") == "no grading worker"
+            )
+            if response.status_code >= 500 and not no_grader:
                 failures.append(
                     f"{case.method} {case.formatted_path} -> "
                     f"{response.status_code}: {response.text[:300]}"

@@ -4,6 +4,7 @@ runs here in the test's session; test_integration.py runs it in a real worker.""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import timedelta
 
@@ -71,6 +72,19 @@ def computed_report(client, session, requested, url: str, headers) -> dict:
     return done.json()
 
 
+def board_check(client, slug: str, board: dict, headers) -> dict:
+    """What a board would kill: asked again while the API answers 202 "computing" (the
+    problem's mutant answers are first computed in the background), as the page does."""
+    url = f"/api/v1/problems/{slug}/strength/board"
+    deadline = time.monotonic() + 120
+    while (answer := client.post(url, json={"input": board}, headers=headers)).status_code == 202:
+        assert answer.json()["status"] == "computing" and answer.headers["retry-after"]
+        assert time.monotonic() < deadline, "the board check never answered"
+        time.sleep(0.1)
+    assert answer.status_code == 200, answer.text
+    return answer.json()
+
+
 def login(session: Session, name: str, role: Role) -> dict[str, str]:
     user = repo.create_user(
         session=session, username=name, password_hash=stored_hash("pw-" + name), role=role
@@ -129,13 +143,7 @@ def test_report_and_adding_a_board(client, session, requested, teacher) -> None:
     assert kinds == ["sample"] * 3 + ["small"] + ["worst"] * len(numbergame.WORST_CASES)
 
     # What adding a board would do; nothing is saved.
-    preview = client.post(
-        "/api/v1/problems/numbergame/strength/board",
-        json={"input": KILLS_SENTINEL},
-        headers=teacher,
-    )
-    assert preview.status_code == 200, preview.text
-    kills = preview.json()
+    kills = board_check(client, "numbergame", KILLS_SENTINEL, teacher)
     assert "sentinel_minus_1000" in kills["kills"]
     assert kills["survivors"] == [] and kills["kills_survivors"] == [] == kills["remaining"]
     assert client.get("/api/v1/problems/numbergame/boards", headers=teacher).json() == []
@@ -171,9 +179,7 @@ def test_footholds_report(client, session, requested, teacher) -> None:
     assert by_name["no_up"]["samples"] == [] and by_name["no_up"]["small"] is not None
     assert by_name["depth_cap_18"]["small"] is None and by_name["depth_cap_18"]["worst"]
     board = {"board": [[1, 1], [1, 0]], "aloc": [0, 1], "bloc": [1, 0]}
-    kills = client.post(
-        "/api/v1/problems/footholds/strength/board", json={"input": board}, headers=teacher
-    ).json()
+    kills = board_check(client, "footholds", board, teacher)
     assert "no_up" in kills["kills"] and "depth_cap_18" not in kills["kills"]
     assert kills["survivors"] == [] and kills["kills_survivors"] == [] == kills["remaining"]
 
@@ -184,10 +190,23 @@ def test_board_check_does_not_wait_for_a_report(client, requested, teacher) -> N
     url = "/api/v1/problems/footholds/strength?seeds=2"
     assert client.get(url, headers=teacher).status_code == 202
     board = {"board": [[1, 1], [1, 0]], "aloc": [0, 1], "bloc": [1, 0]}
-    kills = client.post(
-        "/api/v1/problems/footholds/strength/board", json={"input": board}, headers=teacher
-    )
-    assert kills.status_code == 200 and "no_up" in kills.json()["kills"]
+    assert "no_up" in board_check(client, "footholds", board, teacher)["kills"]
+
+
+def test_a_cold_board_check_answers_at_once_and_is_asked_again(client, teacher) -> None:
+    """The first check of a problem in an app fills its memory of the mutants' answers
+    (seconds): it runs in the background, the request answering 202 at once; then the same
+    request answers, and another board is answered straight away from the memory."""
+    url = "/api/v1/problems/numbergame/strength/board"
+    first = client.post(url, json={"input": KILLS_SENTINEL}, headers=teacher)
+    assert first.status_code == 202, first.text
+    assert first.json()["status"] == "computing" and first.headers["retry-after"] == "1"
+    kills = board_check(client, "numbergame", KILLS_SENTINEL, teacher)
+    assert "sentinel_minus_1000" in kills["kills"]
+    numbergame = problems.get("numbergame")
+    assert set(kills["kills"]) == set(Killer(numbergame).killed_by(KILLS_SENTINEL))
+    other = client.post(url, json={"input": {"board": [1, 2, 3]}}, headers=teacher)
+    assert other.status_code == 200, other.text
 
 
 def test_a_lost_request_is_sent_again(client, session, requested, teacher) -> None:

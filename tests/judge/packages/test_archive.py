@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from judge.packages import archive
-from judge.packages.archive import ArchiveError, check_folder, copy_bounded, unpack
+from judge.problems import archive
+from judge.problems.archive import ArchiveError, check_folder, copy_bounded, unpack
 
 PACKAGE = {
     "problem.toml": b'slug = "tictactoe"\n',

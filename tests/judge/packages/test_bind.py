@@ -13,11 +13,11 @@ import pytest
 
 from judge.answers import Opaque
 from judge.grading.plan import plan_tests, small_answers, small_positions
-from judge.packages.bind import builtin_problem, problem_spec
-from judge.packages.code import ImportedCode
-from judge.packages.host import ProblemError
-from judge.packages.manifest import ManifestError
-from judge.packages.package import Package
+from judge.problems.bind import builtin_problem, problem_spec
+from judge.problems.code import ImportedCode
+from judge.problems.host import ProblemError
+from judge.problems.manifest import ManifestError
+from judge.problems.package import Package
 from judge.problems.spec import InvalidCase
 
 TICTACTOE = Path(__file__).with_name("tictactoe")

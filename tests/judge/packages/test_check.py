@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from judge.packages.check import check_package
+from judge.problem_check.check import check_package
 
 TICTACTOE = Path(__file__).with_name("tictactoe")
 NAMES = [

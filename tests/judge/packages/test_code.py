@@ -11,11 +11,11 @@ from pathlib import Path
 import pytest
 
 from judge.grading.plan import plan_tests
-from judge.packages import bind
-from judge.packages.bind import problem_spec
-from judge.packages.code import ImportedCode, ProblemCode
-from judge.packages.host import ProblemError, ProblemHost
-from judge.packages.package import Package
+from judge.problems import bind
+from judge.problems.bind import problem_spec
+from judge.problems.code import ImportedCode, ProblemCode
+from judge.problems.host import ProblemError, ProblemHost
+from judge.problems.package import Package
 from judge.problems.spec import InvalidCase
 
 TICTACTOE = Path(__file__).with_name("tictactoe")

@@ -1,4 +1,4 @@
-"""The problem host (judge/packages/host.py) in the real sandbox: a good package answers every
+"""The problem host (judge/problems/host.py) in the real sandbox: a good package answers every
 kind of call; a hostile or broken one is refused with a ProblemError naming what happened,
 within its bounds, and what it tried to reach stays out of reach. The strict decoding is
 tested on forged lines too, without a sandbox."""
@@ -11,7 +11,7 @@ import time
 import pytest
 
 import judge
-from judge.packages.host import (
+from judge.problems.host import (
     MAX_DEPTH,
     MAX_VALUES,
     MalformedLine,

@@ -11,8 +11,8 @@ import pytest
 
 import judge
 from judge.answers import INT, list_of
-from judge.packages import manifest
-from judge.packages.manifest import (
+from judge.problems import Limits, View, manifest
+from judge.problems.manifest import (
     Board,
     Manifest,
     ManifestError,
@@ -23,7 +23,6 @@ from judge.packages.manifest import (
     read_statement,
     strict_json,
 )
-from judge.problems import Limits, View
 
 # The contract's example, comments and all.
 TICTACTOE = """\

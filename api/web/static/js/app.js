@@ -31,6 +31,40 @@ function showLoggedIn(user) {
     ", or log out to use another account."));
 }
 
+// Instructors see a banner on every page while grading is delayed (/healthz's `delayed`: no
+// grading worker alive, or the oldest queued submission waited far beyond the normal),
+// asked again every half minute.
+const GRADING_CHECK_MS = 30000;
+
+function waitedText(seconds) {
+  return seconds < 120 ? `${Math.round(seconds)} s` : `${Math.round(seconds / 60)} min`;
+}
+
+async function watchGrading() {
+  let health = null;
+  try {
+    health = await (await fetch("/healthz", { cache: "no-store" })).json();
+  } catch {
+    // the API itself is unreachable: the page's own requests say so
+  }
+  let banner = $("#grading-banner");
+  if (health && health.delayed) {
+    if (!banner) {
+      banner = h("div", { class: "alert alert-warning grading-banner", id: "grading-banner", role: "status" });
+      $("#page-alert").after(banner);
+    }
+    const noGrader = health.lanes && health.lanes.grading && !health.lanes.grading.alive;
+    const waited = health.oldest_queued_s != null
+      ? ` The oldest queued submission has waited ${waitedText(health.oldest_queued_s)}.` : "";
+    banner.textContent = noGrader
+      ? `Grading is stopped: no grading worker is running. Submissions are safe and wait in the queue.${waited}`
+      : `Grading is delayed: the queue is far slower than usual.${waited}`;
+  } else if (banner && health) {
+    banner.remove();
+  }
+  setTimeout(watchGrading, GRADING_CHECK_MS);
+}
+
 // Instructor pages stay invisible (CSS) until the account is known, so nobody sees half of one.
 function roleChecked() {
   document.body.dataset.roleChecked = "1";
@@ -65,6 +99,7 @@ async function setupAccount() {
     badge.textContent = "instructor";
     who.appendChild(badge);
     for (const node of $$("[data-role=instructor]")) node.hidden = false;
+    watchGrading();
   }
   const logout = $("#nav-logout");
   logout.hidden = false;

@@ -220,6 +220,7 @@ export class FootholdsEditor {
         const a = this.aloc[0] === r && this.aloc[1] === c;
         const b = this.bloc[0] === r && this.bloc[1] === c;
         const focused = this.focus[0] === r && this.focus[1] === c;
+        // A gridcell takes no aria-pressed: whether it is a foothold is in its name.
         const cell = h("button", {
           type: "button",
           role: "gridcell",
@@ -227,7 +228,6 @@ export class FootholdsEditor {
           dataset: { r: String(r), c: String(c) },
           tabindex: focused ? "0" : "-1",
           "aria-label": this.cellLabel(r, c),
-          "aria-pressed": this.board[r][c] ? "true" : "false",
         },
         a ? h("span", { class: "piece piece-a", "aria-hidden": "true" }, "A") : null,
         b ? h("span", { class: "piece piece-b", "aria-hidden": "true" }, "B") : null);

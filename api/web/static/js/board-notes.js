@@ -61,7 +61,7 @@ export function boardNotes(slug, board, report, onLoad) {
   ].filter(Boolean));
   draw();
   const load = h("button", { type: "button", class: "btn btn-small btn-ghost", "data-load": String(board.id),
-    "aria-label": `Load hidden board ${board.id} into the editor` }, "Load into editor");
+    "aria-label": `Load into editor: hidden board ${board.id}` }, "Load into editor");
   load.addEventListener("click", () => onLoad(board));
   const form = notesForm(slug, board, current, (saved) => {
     current = { ...(current || {}), ...saved };

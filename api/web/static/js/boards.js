@@ -248,7 +248,7 @@ export function replay(slug, input, explanation, { autoplay = false, delay = 800
     h("button", { type: "button", class: "btn btn-icon", dataset: { act }, "aria-label": label, title: label },
       icon(iconName), text ? h("span", { class: "btn-text" }, text) : null);
   const firstBtn = button("first", "First position", "first");
-  const prevBtn = button("prev", "Previous move", "prev", "Back");
+  const prevBtn = button("prev", "Back: previous move", "prev", "Back");
   const playBtn = button("play", "Play the moves", "play", "Play");
   const nextBtn = button("next", "Next move", "next", "Next");
   const lastBtn = button("last", "Last position", "last");

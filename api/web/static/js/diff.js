@@ -9,8 +9,8 @@ const MAX_EDITS = 2000;
 // -> [{op: " " | "-" | "+", text, a, b}]: a and b are 1-based line numbers in each text (null
 // on the side a line is not in).
 export function diffLines(before, after) {
-  const a = before.split("\n");
-  const b = after.split("\n");
+  const a = lines(before);
+  const b = lines(after);
   let head = 0;
   while (head < a.length && head < b.length && a[head] === b[head]) head += 1;
   let tail = 0;
@@ -31,6 +31,12 @@ export function diffLines(before, after) {
     out.push({ op: " ", text: a[a.length - k], a: a.length - k + 1, b: b.length - k + 1 });
   }
   return out;
+}
+
+// A text's lines: its final newline ends its last line, it does not start an empty one (two
+// sources ending in a newline showed a numbered, empty last line in the compare view).
+function lines(text) {
+  return (text.endsWith("\n") ? text.slice(0, -1) : text).split("\n");
 }
 
 // The changed middles aligned by a shortest edit script (Myers 1986: the furthest reaching

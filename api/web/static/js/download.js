@@ -13,7 +13,16 @@ export async function download(path, filename) {
     throw new ApiError(0, "Cannot reach the judge. Check your connection and try again.");
   }
   if (!response.ok) throw await errorFromResponse(response);
-  const url = URL.createObjectURL(await response.blob());
+  saveBlob(await response.blob(), filename);
+}
+
+// Text made in the page (a CSV of the passwords just created) saved as a file.
+export function saveText(text, filename, type = "text/plain") {
+  saveBlob(new Blob([text], { type: `${type};charset=utf-8` }), filename);
+}
+
+function saveBlob(blob, filename) {
+  const url = URL.createObjectURL(blob);
   const link = document.createElement("a");
   link.href = url;
   link.download = filename;

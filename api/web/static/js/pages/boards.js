@@ -23,6 +23,9 @@ let boards = []; // the saved hidden boards, newest first
 
 // ---- which surviving mutants the board would kill (separate request, never blocks the preview)
 const KILLS_DELAY_MS = 400;
+// The first check of a problem answers 202 "computing" while the judge works out every
+// mutant's answers (seconds, more on a busy machine): the same board is asked again this often.
+const KILLS_POLL_MS = 1000;
 const killsLine = h("p", { class: "preview-kills", id: "preview-kills", role: "status" });
 let killsTimer = null;
 let killsInflight = null;
@@ -60,9 +63,17 @@ async function checkKills(body) {
   const controller = new AbortController();
   killsInflight = controller;
   try {
-    const result = await api(`/problems/${encodeURIComponent(slug)}/strength/board`, {
+    let result = await api(`/problems/${encodeURIComponent(slug)}/strength/board`, {
       method: "POST", json: { input: body }, signal: controller.signal,
     });
+    while (result?.status === "computing" && !controller.signal.aborted) {
+      killsLine.replaceChildren("Working out what each mutant answers on this problem's tests (the first check takes a few seconds)…");
+      await new Promise((resolve) => setTimeout(resolve, KILLS_POLL_MS));
+      if (controller.signal.aborted) return;
+      result = await api(`/problems/${encodeURIComponent(slug)}/strength/board`, {
+        method: "POST", json: { input: body }, signal: controller.signal,
+      });
+    }
     if (controller.signal.aborted) return;
     showKills(result);
   } catch (error) {

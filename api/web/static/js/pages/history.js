@@ -132,7 +132,7 @@ function row(item) {
     h("td", {}, item.user === user.username ? h("a", {
       class: "small load-link",
       href: `/problems/${encodeURIComponent(item.problem)}?load=${item.id}`,
-      "aria-label": `Load submission ${item.id} into the editor`,
+      "aria-label": `Load into editor: submission ${item.id}`,
     }, "Load into editor") : null),
   );
 }

@@ -1,6 +1,8 @@
 // The course's progress table (instructors): one row per student, a column per problem with
 // the best verdict, attempts and the first accepted time; sorted by clicking a column head,
-// filtered by name, problem and state; downloads of the table and of every submission.
+// filtered by name, problem and state; downloads of the table and of every submission. The
+// sort and the filters live in the address (?student=&problem=&state=&sort=&dir=desc): a link
+// or a reload keeps them, and Back and Forward step through them.
 import { api, requireUser } from "../api.js";
 import { $, h, formatDate, pageAlert, plural, verdictBadge } from "../dom.js";
 import { download } from "../download.js";
@@ -10,6 +12,37 @@ const user = await requireUser();
 let table = null;
 let sortKey = "user";
 let sortDir = 1; // 1 ascending, -1 descending
+
+const FILTERS = [["student", "#p-search"], ["problem", "#p-problem"], ["state", "#p-state"]];
+
+// The address's choices into the form and the sort (on load, Back and Forward).
+function readAddress() {
+  const params = new URLSearchParams(location.search);
+  for (const [name, id] of FILTERS) {
+    const field = $(id);
+    field.value = params.get(name) || "";
+    if (field.value !== (params.get(name) || "")) field.value = ""; // not an option of a select
+  }
+  sortKey = params.get("sort") || "user";
+  sortDir = params.get("dir") === "desc" ? -1 : 1;
+}
+
+// The form and the sort into the address: a new history entry for a choice (a sort, a
+// select), the same entry rewritten while a name is typed.
+function writeAddress(typing = false) {
+  const params = new URLSearchParams();
+  for (const [name, id] of FILTERS) {
+    const value = $(id).value.trim();
+    if (value) params.set(name, value);
+  }
+  if (sortKey !== "user") params.set("sort", sortKey);
+  if (sortDir === -1) params.set("dir", "desc");
+  const query = params.toString();
+  const address = query ? `${location.pathname}?${query}` : location.pathname;
+  if (address === location.pathname + location.search) return;
+  if (typing) history.replaceState(null, "", address);
+  else history.pushState(null, "", address);
+}
 
 // A sortable value per column: names alphabetically; a problem by solved first (earliest
 // first AC first), then tried (more attempts first), then untried.
@@ -63,6 +96,7 @@ function problemCell(cell) {
 
 function draw() {
   if (!table) return; // a filter used before the table arrived: drawn when it does
+  if (!["user", "solved", ...table.problems].includes(sortKey)) sortKey = "user"; // an old link
   const slug = $("#p-problem").value;
   const slugs = slug ? [slug] : table.problems;
   $("#progress-head").replaceChildren(h("tr", {},
@@ -90,11 +124,22 @@ $("#progress-head").addEventListener("click", (event) => {
   const key = button.dataset.sort;
   sortDir = key === sortKey ? -sortDir : 1;
   sortKey = key;
+  writeAddress();
   draw();
   $(`button[data-sort="${CSS.escape(key)}"]`).focus();
 });
 $("#progress-filters").addEventListener("submit", (event) => event.preventDefault());
-for (const id of ["#p-search", "#p-problem", "#p-state"]) $(id).addEventListener("input", draw);
+for (const [, id] of FILTERS) {
+  $(id).addEventListener("input", () => {
+    writeAddress(id === "#p-search");
+    draw();
+  });
+}
+window.addEventListener("popstate", () => {
+  readAddress();
+  draw();
+});
+readAddress();
 
 async function save(button, path, filename) {
   button.disabled = true;

@@ -1,7 +1,7 @@
 // Register a student account, then log straight in. The judge says how accounts are made
 // (GET /registration): open, by invite code (the code field shows), or closed (the form hides).
 import { api, setToken } from "../api.js";
-import { $, showAlert } from "../dom.js";
+import { $, h, showAlert } from "../dom.js";
 
 const form = $("#register-form");
 const error = $(".form-error", form);
@@ -10,15 +10,28 @@ const closedNote = $("#registration-closed");
 const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
 let mode = "open";
 
+// Every problem with the form at once, as [field, message] (one submit shows them all).
 function check(username, password, repeat, invite) {
+  const problems = [];
   if (!USERNAME.test(username)) {
-    return ["#username", "Username must be 3 to 32 letters, digits, dots, dashes or underscores."];
+    problems.push(["#username", "Username must be 3 to 32 letters, digits, dots, dashes or underscores."]);
   }
-  if (password.length < 8) return ["#password", "Password must have at least 8 characters."];
-  if (password.length > 128) return ["#password", "Password must have at most 128 characters."];
-  if (password !== repeat) return ["#password2", "The two passwords are not the same."];
-  if (mode === "invite" && !invite) return ["#invite_code", "Enter the invite code your instructor gave you."];
-  return null;
+  if (password.length < 8) problems.push(["#password", "Password must have at least 8 characters."]);
+  if (password.length > 128) problems.push(["#password", "Password must have at most 128 characters."]);
+  if (password !== repeat) problems.push(["#password2", "The two passwords are not the same."]);
+  if (mode === "invite" && !invite) problems.push(["#invite_code", "Enter the invite code your instructor gave you."]);
+  return problems;
+}
+
+function showProblems(problems) {
+  if (problems.length === 1) {
+    showAlert(error, problems[0][1]);
+  } else {
+    showAlert(error, `Fix these ${problems.length} things:`);
+    error.appendChild(h("ul", { class: "form-error-list" }, problems.map(([, message]) => h("li", {}, message))));
+  }
+  for (const [field] of problems) $(field).setAttribute("aria-invalid", "true");
+  $(problems[0][0]).focus();
 }
 
 function showMode(next) {
@@ -40,13 +53,10 @@ form.addEventListener("submit", async (event) => {
   const username = $("#username").value.trim();
   const password = $("#password").value;
   const invite = $("#invite_code").value.trim();
-  const problem = check(username, password, $("#password2").value, invite);
+  const problems = check(username, password, $("#password2").value, invite);
   for (const input of form.querySelectorAll("input")) input.removeAttribute("aria-invalid");
-  if (problem) {
-    const [field, message] = problem;
-    showAlert(error, message);
-    $(field).setAttribute("aria-invalid", "true");
-    $(field).focus();
+  if (problems.length) {
+    showProblems(problems);
     return;
   }
   const button = $("button[type=submit]", form);

@@ -1,11 +1,17 @@
 // Accounts (instructors): create students or instructors from a list or a CSV of usernames
-// (the initial passwords shown once), search users, give a new password, disable or enable
-// an account, and open a user's submissions.
+// (the initial passwords shown once, and downloadable as a CSV made here from the answer),
+// search users, give a new password (shown in the user's row), disable or enable an account,
+// and open a user's submissions.
 import { api, requireUser } from "../api.js";
+import { saveText } from "../download.js";
 import { $, h, pageAlert, plural, showAlert } from "../dom.js";
 
 const user = await requireUser();
 const MAX_CSV_BYTES = 64 * 1024;
+// New passwords given on this visit, by username: the judge keeps only their hashes, so
+// this page is the one place they are shown (kept across the table's reloads, never stored).
+const newPasswords = new Map();
+let created = []; // the last batch's accounts, for the CSV download
 
 function passwordRows(accounts) {
   return accounts.map((a) => h("tr", { "data-user": a.username },
@@ -16,9 +22,19 @@ function passwordRows(accounts) {
 }
 
 function showPasswords(accounts, note) {
+  created = accounts;
   $("#created-body").replaceChildren(...passwordRows(accounts));
   $("#created-note").textContent = note;
   $("#created").hidden = false;
+}
+
+function csvField(value) {
+  return /[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value;
+}
+
+function credentialsCsv(accounts) {
+  const lines = [["username", "password", "role"], ...accounts.map((a) => [a.username, a.password, a.role])];
+  return lines.map((fields) => fields.map(csvField).join(",")).join("\r\n") + "\r\n";
 }
 
 async function onCreate(event) {
@@ -67,7 +83,12 @@ function actions(entry) {
       "data-name": entry.username,
     }, entry.disabled ? "Enable" : "Disable"));
   }
-  return h("div", { class: "row-actions" }, buttons);
+  const fresh = newPasswords.get(entry.username);
+  return [
+    h("div", { class: "row-actions" }, buttons),
+    fresh ? h("p", { class: "new-password", role: "status" }, `New password for ${entry.username}: `,
+      h("code", { class: "password" }, fresh), h("span", { class: "muted" }, " (shown only on this page, copy it now)")) : null,
+  ];
 }
 
 async function load() {
@@ -80,7 +101,7 @@ async function load() {
     h("td", { "data-label": "Role" }, entry.role),
     h("td", { "data-label": "State" }, entry.disabled ? "disabled" : "active"),
     h("td", { class: "num", "data-label": "Submissions" }, String(entry.submissions)),
-    h("td", { class: "user-actions" }, actions(entry)),
+    h("td", { class: "user-actions" }, ...actions(entry)),
   )));
   if (!page.items.length) {
     $("#users-body").appendChild(h("tr", {}, h("td", { colspan: "5", class: "muted center" }, "No user matches.")));
@@ -102,9 +123,7 @@ async function onAction(event) {
   try {
     if (action === "password") {
       const result = await api(`/users/${id}/password`, { method: "POST" });
-      showPasswords([{ username: result.username, role: "", password: result.password }],
-        `New password for ${result.username}; the old one no longer works. Copy it now: it is shown only this once.`);
-      $("#created").scrollIntoView({ block: "nearest" });
+      newPasswords.set(result.username, result.password); // drawn in the user's row by load()
     } else {
       await api(`/users/${id}`, { method: "PATCH", json: { disabled: action === "disable" } });
       $("#users-note").textContent = action === "disable"
@@ -120,6 +139,7 @@ async function onAction(event) {
 let searchTimer = null;
 if (user.role === "instructor") { // for a student, app.js says whose page this is
   $("#create-form").addEventListener("submit", onCreate);
+  $("#created-csv").addEventListener("click", () => saveText(credentialsCsv(created), "accounts.csv", "text/csv"));
   $("#users-body").addEventListener("click", onAction);
   $("#user-search-form").addEventListener("submit", (event) => event.preventDefault());
   $("#user-search").addEventListener("input", () => {

@@ -46,7 +46,8 @@ async function compareWith(value) {
   const parts = hunks(lines);
   parts.forEach((part, k) => {
     if (k) body.appendChild(h("div", { class: "diff-gap", "aria-hidden": "true" }, "⋯"));
-    body.appendChild(h("pre", { class: "diff", "aria-label": `Changes ${k + 1} of ${parts.length}` },
+    // Focusable, as the source view is: a long line scrolls it sideways, the keyboard too.
+    body.appendChild(h("pre", { class: "diff", tabindex: "0", "aria-label": `Changes ${k + 1} of ${parts.length}` },
       part.map((line) => h("div", {
         class: ["diff-line", line.op === "-" ? "diff-del" : line.op === "+" ? "diff-add" : "diff-same"],
       },

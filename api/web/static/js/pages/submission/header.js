@@ -36,9 +36,14 @@ export function renderHeader() {
   } else {
     const position = sub.status === "queued" && sub.queue_position
       ? h("span", { class: "queue-position", id: "queue-position" }, queueText(sub.queue_position)) : null;
+    // Waiting far beyond the queue's normal (the API's rule): say so, and that nothing is lost.
+    const delayed = sub.delayed
+      ? h("span", { class: "grading-delayed", id: "grading-delayed", role: "status" },
+        "Grading is delayed; your submission is safe and will be graded as soon as the judge is back.")
+      : null;
     box.replaceChildren(h("span", { class: "spinner", "aria-hidden": "true" }),
       h("div", { class: "sub-verdict-text" }, h("strong", {}, sub.status === "running" ? "Judging…" : "Queued…"),
-        position,
+        position, delayed,
         h("span", { class: "muted" }, "Results appear below as each test is graded.")));
     delete box.dataset.verdict;
   }

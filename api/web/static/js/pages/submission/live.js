@@ -94,8 +94,8 @@ function statusText(status) {
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-// While queued, the position is asked for again every few seconds (the event stream says
-// when the status changes, not how the queue moves).
+// While queued, the position (and whether grading is delayed) is asked for again every few
+// seconds (the event stream says when the status changes, not how the queue moves).
 const QUEUE_POLL_MS = 2000;
 let queueTimer = null;
 
@@ -108,6 +108,7 @@ function watchQueue(signal) {
       if (signal.aborted || page.sub.status !== "queued") return;
       if (fresh.status === "queued") {
         page.sub.queue_position = fresh.queue_position;
+        page.sub.delayed = fresh.delayed;
         renderHeader();
       }
     } catch {

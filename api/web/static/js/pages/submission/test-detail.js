@@ -20,7 +20,7 @@ function lineSection(slug, input, explanation, collapsed = false) {
     if (explanation) box.appendChild(replay(slug, input, explanation));
     return box;
   }
-  const box = h("div", { class: "line-of-play" }, h("h4", {}, "Optimal line of play"));
+  const box = h("div", { class: "line-of-play" }, h("h3", {}, "Optimal line of play"));
   if (explanation) box.appendChild(replay(slug, input, explanation));
   return box;
 }
@@ -94,7 +94,7 @@ export function showTest(test, isFirstFailure) {
     line.replaceWith(ready);
     line = ready;
   }).catch((error) => {
-    line.replaceChildren(h(collapsed ? "summary" : "h4", {}, "Optimal line of play"),
+    line.replaceChildren(h(collapsed ? "summary" : "h3", {}, "Optimal line of play"),
       h("p", { class: "alert alert-error" }, `Could not load the optimal line: ${error.message}`));
   });
 }
@@ -102,7 +102,7 @@ export function showTest(test, isFirstFailure) {
 // What the submission printed on this test (visible tests keep it; hidden ones never do).
 function printedSection(test) {
   const box = h("section", { class: "test-output", "aria-label": "What your code printed" },
-    h("h4", {}, "What your code printed"));
+    h("h3", {}, "What your code printed"));
   const printed = printedOutput(test);
   box.appendChild(printed || h("p", { class: "muted", id: "printed-nothing" },
     test.stdout === undefined || test.stdout === null

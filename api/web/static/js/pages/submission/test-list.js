@@ -22,7 +22,7 @@ function testRow(test) {
     h("td", { class: "num" }, test.verdict === "SKIPPED" ? "–" : timeText(test)),
     h("td", { class: "num hide-sm" }, formatKb(test.memory_kb)),
     h("td", {}, canView ? h("button", { type: "button", class: "link-button", dataset: { show: String(test.index) },
-      "aria-label": `${visibleInput(test) ? "View the board of" : "Details of"} test ${test.index + 1}` },
+      "aria-label": `View ${visibleInput(test) ? "the board of" : "details of"} test ${test.index + 1}` },
       "View") : h("span", { class: "muted small" }, test.kind === "hidden" ? "hidden" : "")),
   );
 }

@@ -32,13 +32,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from judge.packages.archive import ArchiveError, check_folder
-from judge.packages.bind import BoundCode, case_key
-from judge.packages.graded import CheckFailed as _Failed
-from judge.packages.graded import check_strength, check_submissions
-from judge.packages.host import ProblemError, ProblemHost
-from judge.packages.manifest import ManifestError, read_boards, read_manifest, read_statement
-from judge.packages.package import Package, digest_of, read_stdio
+from judge.problem_check.graded import CheckFailed as _Failed
+from judge.problem_check.graded import check_strength, check_submissions
+from judge.problems.archive import ArchiveError, check_folder
+from judge.problems.bind import BoundCode, case_key
+from judge.problems.host import ProblemError, ProblemHost
+from judge.problems.manifest import ManifestError, read_boards, read_manifest, read_statement
+from judge.problems.package import Package, digest_of, read_stdio
 from judge.problems.spec import InvalidCase
 from judge.sandbox import Sandbox
 

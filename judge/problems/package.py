@@ -5,7 +5,7 @@
 
 Loading reads the declarations only (archive.check_folder's bounds, problem.toml,
 statement.md, the optional stdio.md, boards/); problem.py is read as source and never run
-here: judge/packages/code.py runs it, and judge/packages/bind.py makes the ProblemSpec.
+here: judge/problems/code.py runs it, and judge/problems/bind.py makes the ProblemSpec.
 """
 
 from __future__ import annotations
@@ -15,9 +15,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from judge.packages.archive import check_folder
-from judge.packages.host import read_source
-from judge.packages.manifest import (
+from judge.problems.archive import check_folder
+from judge.problems.host import read_source
+from judge.problems.manifest import (
     MAX_STATEMENT_BYTES,
     Board,
     Manifest,

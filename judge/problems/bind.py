@@ -27,10 +27,10 @@ from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
-from judge.packages.code import ImportedCode, ProblemCode
-from judge.packages.host import ProblemError
-from judge.packages.manifest import case_problems, shown, type_problem
-from judge.packages.package import Package
+from judge.problems.code import ImportedCode, ProblemCode
+from judge.problems.host import ProblemError
+from judge.problems.manifest import case_problems, shown, type_problem
+from judge.problems.package import Package
 from judge.problems.spec import Case, GameTree, InvalidCase, ProblemSpec, SmallTier, StdioFormat
 
 # small_cases() enumerates every small position in one call: more than one call's budget.

@@ -1,5 +1,5 @@
 """The problem host: a package's problem.py running in the sandbox as one long-lived process
-that answers the judge's calls over a pipe (judge/packages/host_main.py is the program inside
+that answers the judge's calls over a pipe (judge/problems/host_main.py is the program inside
 and describes the protocol). Everything it says is decoded strictly here.
 
     with ProblemHost(sandbox, source, time_s=1.0, memory_mb=256) as host:
@@ -482,7 +482,7 @@ class ProblemHost:
 def item_value(report: Any, what: str, allow_null: bool, envelope: Set[str] = frozenset()) -> Any:
     """One answer of problem.py as host_main.py reports it (its keys beyond `envelope`): its
     value decoded strictly, an InvalidCase for validate's ValueError, or a ProblemError
-    naming what went wrong. Shared with judge/packages/code.py's in-process ImportedCode, so
+    naming what went wrong. Shared with judge/problems/code.py's in-process ImportedCode, so
     both hold problem.py to the same rules."""
     if type(report) is not dict:
         raise ProblemError(f"{what}: a malformed report")

@@ -14,9 +14,9 @@ from typing import Any
 
 from judge import languages
 from judge.grading.grade import grade
-from judge.packages.bind import problem_spec
-from judge.packages.host import ProblemHost
-from judge.packages.package import SUBMISSIONS, VERDICT_FOLDERS, Package
+from judge.problems.bind import problem_spec
+from judge.problems.host import ProblemHost
+from judge.problems.package import SUBMISSIONS, VERDICT_FOLDERS, Package
 from judge.problems.spec import ProblemSpec
 from judge.sandbox import Sandbox
 from judge.strength.mutants.generated import mutate

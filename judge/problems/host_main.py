@@ -1,5 +1,5 @@
 """The problem host's program: it runs INSIDE the sandbox, standard library only, copied in
-beside the package's problem.py (judge/packages/host.py starts it and reads what it says).
+beside the package's problem.py (judge/problems/host.py starts it and reads what it says).
 
     python3 -I -S -B host_main.py --results-fd N --requests-fd T
 
@@ -52,7 +52,7 @@ FUNCTIONS = (
 CONSTANTS = ("WORST_CASES", "COMBINE_RULE")
 SOURCE_NAME = "problem.py"
 
-# The judge's bounds again (judge/packages/host.py), so a value beyond them is named here
+# The judge's bounds again (judge/problems/host.py), so a value beyond them is named here
 # rather than written out and refused as a whole line.
 MAX_DEPTH = 16
 MAX_VALUES = 500_000

@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge.packages import host_main
-from judge.packages.host import (
+from judge.problems import host_main
+from judge.problems.host import (
     CONSTANTS,
     FUNCTIONS,
     NULL_ALLOWED,
@@ -32,7 +32,7 @@ from judge.problems.spec import InvalidCase
 
 
 class ProblemCode(Protocol):
-    """What the judge may ask of a package's problem.py (see judge/packages/host.py)."""
+    """What the judge may ask of a package's problem.py (see judge/problems/host.py)."""
 
     defined: frozenset[str]  # the contract's names problem.py defines
     last_cpu_s: float | None  # the CPU the last answered call used, when known
