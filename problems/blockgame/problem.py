@@ -240,7 +240,7 @@ def shape(mask: int) -> int:
 _GRUNDY: dict[int, int] = {}
 _AFTER: dict[int, int] = {}
 _WINS: dict[int, bool] = {}  # single regions by shape: whether the mover wins
-_CACHE_LIMIT = 1_500_000  # entries; beyond it the caches start over (memory, not correctness)
+_CACHE_LIMIT = 600_000  # entries; beyond it the caches start over (memory, not correctness)
 
 
 def _grundy_of_shape(region: int) -> int:

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
-from judge.packages.host import ProblemHost
-from judge.packages.manifest import read_manifest, read_statement
 from judge.problems import InvalidCase
+from judge.problems.host import ProblemHost
+from judge.problems.manifest import read_manifest, read_statement
 
 FOLDER = Path(__file__).resolve().parents[3] / "problems" / "blockgame"
 SEEDS = range(30)
