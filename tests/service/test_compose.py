@@ -302,7 +302,7 @@ def test_scaled_workers_never_share_a_sandbox_uid(tmp_path, postgres, redis_main
         uids = {}
         for token, sid in zip(tokens, ids, strict=True):
             body = stack.wait_done(token, sid)
-            assert body["verdict"] == "WA", body
+            assert body["verdict"] == "WA", (body["message"], body["tests"][:2])
             uids[sid] = body["tests"][0]["got"]
         graded_by = {}
         for name in replicas:
