@@ -77,7 +77,7 @@ def alive_workers(*, session: Session, stale_s: float, host: str | None = None) 
     if host is not None:
         query = query.where(WorkerHeartbeat.host == host)
     counts = dict.fromkeys(LANES, 0)
-    counts.update({lane: n for lane, n in session.execute(query).tuples()})
+    counts.update({lane: n for lane, n in session.execute(query).all()})
     return counts
 
 
@@ -110,7 +110,7 @@ def median_wait_s(*, session: Session) -> float | None:
         )
         .order_by(Submission.started_at.desc())
         .limit(RECENT_WAITS)
-    ).tuples()
+    ).all()
     waits = [(started - made).total_seconds() for made, started in rows if started is not None]
     return statistics.median(waits) if waits else None
 
