@@ -27,7 +27,7 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
         "--only",
-        choices=("judge", "languages", "service", "load", "burst", "workers", "phases"),
+        choices=("judge", "languages", "packages", "service", "load", "burst", "workers", "phases"),
         help="run one group",
     )
     args = parser.parse_args()
@@ -42,6 +42,11 @@ def main() -> int:
 
         print("== languages (python -m bench --only languages)")
         languages.run(report, repeat=min(args.repeat, 3))
+    if args.only in (None, "packages"):
+        from bench import packages
+
+        print("== problem packages (python -m bench --only packages)")
+        packages.run(report, repeat=args.repeat)
     if args.only in (None, "service") and importlib.util.find_spec("bench.service"):
         from bench import service
 
