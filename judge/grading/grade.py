@@ -164,7 +164,7 @@ class _Grading:
         # sandbox's start and the submission's run on the other core.
         self.solver = ThreadPoolExecutor(max_workers=1, thread_name_prefix="reference")
         self.expected: list[tuple[Future, int] | None] = [None] * len(planned)
-        for group in _answer_groups(module, planned):
+        for group in _answer_groups(planned):
             self._solve_later(group)
 
     def _solve_later(self, indexes: list[int]) -> None:
@@ -316,13 +316,11 @@ class _Grading:
         result.verdict = overall_verdict(result.tests)
 
 
-def _answer_groups(module: ProblemSpec, planned: list[PlannedTest]) -> list[list[int]]:
-    """The tests whose answers are still to be solved, in groups solved together: one test a
-    group, or, for a problem that answers in batches (a package: one round trip to its
-    host), the small tier, the other visible tests and the hidden ones."""
+def _answer_groups(planned: list[PlannedTest]) -> list[list[int]]:
+    """The tests whose answers are still to be solved, in the groups solved together (each
+    one batch of `ProblemSpec.answers`: one round trip to a package's code): the small tier,
+    the other visible tests and the hidden ones."""
     todo = [i for i, t in enumerate(planned) if t.expected is None]
-    if module.batch_reference is None:
-        return [[i] for i in todo]
     small = [i for i in todo if planned[i].kind is TestKind.SMALL]
     visible = [i for i in todo if planned[i].kind.visible and i not in small]
     hidden = [i for i in todo if not planned[i].kind.visible]
