@@ -115,6 +115,13 @@ const draftNote = $("#draft-note");
 let signedIn = false; // a visitor may write a draft, not send it
 let uploaded = null; // {name, text, file} while the editor shows an unchanged upload
 let replaced = null; // the code a file or the template replaced, until undone or edited
+let fileRefused = false; // Submit stays off, even if the sign-in check answers later
+
+// A new decision about the code (an edit, a reset, another file): Submit is on again.
+function allowSubmit() {
+  fileRefused = false;
+  submitButton.disabled = !signedIn;
+}
 
 function saveDraft(text) {
   try {
@@ -140,7 +147,7 @@ const editor = new CodeEditor($("#source"), {
   onChange: (value) => {
     saveDraft(value);
     hideUndo();
-    submitButton.disabled = !signedIn; // a refused file no longer stands for the code
+    allowSubmit(); // a refused file no longer stands for the code
     if (uploaded && value !== uploaded.text) forgetUpload();
   },
 });
@@ -185,7 +192,7 @@ function switchTo(language, style) {
   hideUndo();
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = !signedIn;
+  allowSubmit();
   showChoice();
 }
 
@@ -225,14 +232,14 @@ $("#draft-undo").addEventListener("click", () => {
   hideUndo();
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = !signedIn;
+  allowSubmit();
   editor.textarea.focus();
 });
 
 $("#reset-code").addEventListener("click", () => {
   forgetUpload();
   showAlert(error, "");
-  submitButton.disabled = !signedIn;
+  allowSubmit();
   replaceCode(template(), "The editor was reset to the template.");
   editor.textarea.focus();
 });
@@ -242,12 +249,13 @@ $("#reset-code").addEventListener("click", () => {
 function refuseFile(message) {
   forgetUpload();
   showAlert(error, message);
+  fileRefused = true;
   submitButton.disabled = true;
 }
 
 fileInput.addEventListener("change", async () => {
   showAlert(error, "");
-  submitButton.disabled = !signedIn;
+  allowSubmit();
   const file = fileInput.files[0];
   if (!file) return;
   const fileLanguage = languageOfFile(file.name);
@@ -371,7 +379,7 @@ const loading = new LoadIntoEditor(slug, editor, {
     hideUndo();
     forgetUpload();
     showAlert(error, "");
-    submitButton.disabled = !signedIn;
+    allowSubmit();
   },
 });
 
@@ -379,7 +387,7 @@ const loading = new LoadIntoEditor(slug, editor, {
 
 const user = await currentUser().catch(() => null); // app.js says why it failed
 signedIn = Boolean(user);
-submitButton.disabled = !signedIn;
+submitButton.disabled = !signedIn || fileRefused;
 runButton.disabled = !signedIn;
 ownCases = new OwnCases(slug, { canPreview: signedIn });
 chooseCases(runOwn);
