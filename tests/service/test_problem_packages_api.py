@@ -187,6 +187,12 @@ def test_refusals(client, session, checks, teacher, alice):
 
     manifest = upload(client, teacher, package_zip(slug, edit=bad_limits))
     assert manifest.status_code == 422 and "limits.time_s" in manifest.json()["detail"]
+
+    def long_budget(name: str, data: bytes) -> bytes:
+        return data.replace(b"total_s = 60", b"total_s = 600") if name == "problem.toml" else data
+
+    budget = upload(client, teacher, package_zip(slug, edit=long_budget))
+    assert budget.status_code == 422 and "limits.total_s: at most" in budget.json()["detail"]
     builtin = upload(client, teacher, package_zip("numbergame"))
     assert builtin.status_code == 409 and "built-in" in builtin.json()["detail"]
     put_builtin = upload(client, teacher, package_zip("numbergame"), slug="numbergame")
