@@ -117,7 +117,8 @@ export function raggedness(rows) {
   const tally = new Map();
   for (const n of lengths) tally.set(n, (tally.get(n) || 0) + 1);
   if (tally.size <= 1) return null;
-  const common = [...tally.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0])[0][0];
+  // The most usual length (on a tie, the one met first: Map keeps that order).
+  const common = [...tally.entries()].reduce((best, entry) => (entry[1] > best[1] ? entry : best))[0];
   const odd = lengths.findIndex((n) => n !== common);
   const others = tally.size === 2 ? "the others" : `row ${lengths.indexOf(common)}`;
   return `row ${odd} has ${plural(lengths[odd], "cell")}, ${others} ${common}`;
