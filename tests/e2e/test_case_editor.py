@@ -222,6 +222,12 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         assert last(page)["json"] is None
         board.fill("[[1, 2], [3, 4]]")
         assert last_case(page)["board"] == [[1, 2], [3, 4]]
+        # Rectangular again: offered back as a grid.
+        editor.get_by_role("button", name="Edit board as a grid").click()
+        expect(editor.get_by_label("row 0, column 0", exact=True)).to_be_focused()
+        expect(editor.get_by_label("row 1, column 1", exact=True)).to_have_value("4")
+        assert last_case(page)["board"] == [[1, 2], [3, 4]]
+        expect(page.locator("#drawn")).to_contain_text("counts [3, 4, 5]")
 
         violations = axe_violations(page)
         assert not violations, "axe-core finds\n" + "\n".join(violations)

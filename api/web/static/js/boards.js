@@ -193,8 +193,8 @@ const numberRow = {
 
 // ---- any other problem ---------------------------------------------------------------------
 
-// A case as the "json" view shows it: one line per parameter, a scalar inline, a rectangular
-// grid of numbers as a small table, anything else as pre-formatted JSON.
+// A case as the "json" view shows it: one line per parameter, a scalar (or a short list of
+// them) inline, a rectangular grid of numbers as a small table, anything else as JSON text.
 const isScalar = (v) => v === null || typeof v !== "object" || (typeof JSON.isRawJSON === "function" && JSON.isRawJSON(v));
 const isNumber = (v) => typeof v === "number" || (typeof JSON.isRawJSON === "function" && JSON.isRawJSON(v));
 
@@ -212,8 +212,8 @@ export function drawJsonCase(input, { size = "normal", label } = {}) {
   const box = h("div", { class: ["json-case", "jc-case", `jc-${size}`], role: "group", "aria-label": label || "Case" });
   for (const [name, value] of Object.entries(input)) {
     const key = h("span", { class: "jc-name" }, name);
-    if (isScalar(value)) {
-      box.appendChild(h("div", { class: "jc-param" }, key, " ", h("code", { class: "jc-value" }, JSON.stringify(value))));
+    if (isScalar(value) || (Array.isArray(value) && value.length <= 40 && value.every(isScalar))) {
+      box.appendChild(h("div", { class: "jc-param" }, key, " ", h("code", { class: "jc-value" }, isScalar(value) ? JSON.stringify(value) : `[${value.map((v) => JSON.stringify(v)).join(", ")}]`)));
     } else if (numberGrid(value)) {
       const cols = value[0].length;
       const table = h("table", { class: "jc-grid", "aria-label": `${name}: ${value.length} by ${cols}` },

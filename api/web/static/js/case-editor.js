@@ -251,12 +251,12 @@ class JsonField extends Field {
 class ListField extends Field {
   constructor(name, typeName, type, onEdit) {
     super(name, typeName, type);
-    this.cells = h("div", { class: "case-list", role: "group", "aria-label": `${name} items` });
+    this.cells = h("div", { class: "case-cells", role: "group", "aria-label": `${name} items` });
     const add = h("button", { type: "button", class: "btn btn-small", "aria-label": `Add an item to ${name}` }, "Add");
     this.remove = h("button", { type: "button", class: "btn btn-small", "aria-label": `Remove the last item of ${name}` }, "Remove");
     this.node = h("fieldset", { class: "case-field case-fieldset", "aria-describedby": `${this.id}-error` },
       h("legend", {}, this.label()),
-      h("div", { class: "case-list-wrap" }, this.cells),
+      h("div", { class: "case-cells-wrap" }, this.cells),
       h("div", { class: "quick-actions case-controls" }, add, this.remove),
       this.error);
     add.addEventListener("click", () => {
@@ -474,8 +474,26 @@ class GridOrJsonField {
   constructor(name, typeName, type, onEdit) {
     this.grid = new GridField(name, typeName, type, onEdit);
     this.json = new JsonField(name, typeName, type);
+    // The JSON text made rectangular again: offered back as a grid.
+    this.back = h("button", { type: "button", class: "btn btn-small case-controls", hidden: true }, `Edit ${name} as a grid`);
+    this.json.node.insertBefore(this.back, this.json.error);
     this.node = h("div", { class: "case-grid-field" }, this.grid.node, this.json.node);
     this.use(this.grid);
+    this.back.addEventListener("click", () => {
+      const read = this.json.read();
+      if (!read.value || this.reason(read.value)) return;
+      this.write(read.value);
+      this.grid.inputAt(0, 0)?.focus();
+      onEdit();
+    });
+  }
+
+  // Why a value cannot be a grid, or null.
+  reason(value) {
+    const ragged = Array.isArray(value) && value.every(Array.isArray) ? raggedness(value) : "not a list of rows";
+    if (ragged) return `Not a grid (${ragged}): edited as JSON text.`;
+    if (value.length > MAX_SIDE || (value[0] || []).length > MAX_SIDE) return `Larger than ${MAX_SIDE} by ${MAX_SIDE}: edited as JSON text.`;
+    return null;
   }
 
   use(field) {
@@ -485,7 +503,14 @@ class GridOrJsonField {
   }
 
   read() {
-    return this.current.read();
+    const read = this.current.read();
+    if (this.current === this.json) {
+      const reason = read.error ? null : this.reason(read.value);
+      this.back.hidden = Boolean(read.error || reason);
+      this.json.note.hidden = !reason;
+      if (reason) this.json.note.textContent = reason;
+    }
+    return read;
   }
 
   showError(message) {
@@ -493,12 +518,11 @@ class GridOrJsonField {
   }
 
   write(value) {
-    const ragged = Array.isArray(value) && value.every(Array.isArray) ? raggedness(value) : "not a list of rows";
-    const big = !ragged && (value.length > MAX_SIDE || (value[0] || []).length > MAX_SIDE);
-    if (ragged || big) {
-      this.json.note.textContent = ragged
-        ? `Not a grid (${ragged}): edited as JSON text.`
-        : `Larger than ${MAX_SIDE} by ${MAX_SIDE}: edited as JSON text.`;
+    const reason = this.reason(value);
+    if (reason) {
+      this.json.note.textContent = reason;
+      this.json.note.hidden = false;
+      this.back.hidden = true;
       this.json.write(value);
       this.use(this.json);
     } else {
