@@ -9,10 +9,13 @@ from __future__ import annotations
 import json
 import mimetypes
 
+import pytest
 from playwright.sync_api import expect
 
 from api.web import STATIC_DIR
-from tests.e2e.helpers import OVERFLOW, PHONE, UNLABELLED, axe_violations, shot
+from tests.e2e.helpers import OVERFLOW, PHONE, UNLABELLED, axe_violations, log_in, shot, unique
+
+pytestmark = pytest.mark.e2e
 
 ORIGIN = "http://editor.test"
 KIT = {
@@ -246,3 +249,53 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_a_json_problem_gets_the_signature_editor_on_both_pages(service, open_page) -> None:
+    """subtraction (view kind "json", piles and moves int[]): the instructor's hidden-boards
+    page and the student's own boards both edit a case field by field, with the judge's
+    preview of what the editor made."""
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/subtraction/boards")
+    editor = page.locator("#board-editor")
+    # The first sample, one field per parameter.
+    expect(editor.get_by_label("piles, item 0")).to_have_value("7")
+    expect(editor.get_by_label("moves, item 2")).to_have_value("4")
+    expect(page.locator("#preview-answer")).to_have_text("false")
+    editor.get_by_role("button", name="Add an item to piles").click()
+    editor.get_by_label("piles, item 1").fill("3")
+    expect(page.locator("#preview-answer")).to_have_text("true")  # 7 and 3 with moves 1, 3, 4
+    editor.get_by_label("piles, item 1").fill("x")
+    expect(editor.get_by_text("Item 1: not an integer.")).to_be_visible()
+    expect(page.locator("#preview")).to_contain_text("piles: item 1: not an integer.")
+    expect(page.get_by_role("button", name="Save as hidden board")).to_be_disabled()
+    editor.get_by_role("button", name="JSON", exact=True).click()
+    expect(editor.get_by_text("Fix piles first.")).to_be_visible()
+    editor.get_by_label("piles, item 1").fill("3")
+    editor.get_by_role("button", name="JSON", exact=True).click()
+    text = editor.get_by_label("The whole case as JSON")
+    assert json.loads(text.input_value()) == {"piles": [7, 3], "moves": [1, 3, 4]}
+    text.fill('{"piles": [7], "moves": [1, 3, 4]}')
+    expect(page.locator("#preview-answer")).to_have_text("false")
+    violations = axe_violations(page)
+    assert not violations, "axe-core finds\n" + "\n".join(violations)
+
+    # A student's own boards on the problem page: the same editor, its case added to the list.
+    username, password = unique("cases"), "cases password 1"
+    service.register(username, password)
+    student = open_page(PHONE)
+    log_in(student, username, password)
+    student.goto("/problems/subtraction")
+    student.get_by_role("button", name="My own boards").click()
+    cases = student.locator("#case-editor")
+    expect(cases.get_by_label("piles, item 0")).to_have_value("7")
+    cases.get_by_label("piles, item 0").fill("1")
+    expect(student.locator("#case-preview #preview-answer")).to_have_text("true")
+    student.get_by_role("button", name="Add this board").click()
+    expect(student.locator("#case-list .case-item")).to_have_count(1)
+    expect(student.locator("#case-list")).to_contain_text("piles [1]")
+    assert student.evaluate(OVERFLOW) <= 0
+    violations = axe_violations(student)
+    assert not violations, "axe-core finds on the problem page\n" + "\n".join(violations)
+    shot(student, "case-editor-own-boards-phone")
