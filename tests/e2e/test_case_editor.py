@@ -55,7 +55,8 @@ import { drawCase } from "/static/js/boards.js";
 window.changes = [];
 const seen = (value, error) => {
   // JSON text: what the page would send (a long beyond 2^53 keeps its digits).
-  window.changes.push({ json: value === null ? null : JSON.stringify(value), error: error || null });
+  const json = value === null ? null : JSON.stringify(value);
+  window.changes.push({ json, error: error || null });
   if (value) document.getElementById("drawn").replaceChildren(drawCase("kit", value));
 };
 window.editor = makeEditor("kit", document.getElementById("editor"), seen);
@@ -70,7 +71,8 @@ def serve(route) -> None:
         route.fulfill(body=PAGE % data, content_type="text/html")
         return
     file = (STATIC_DIR / path.removeprefix("/static/")).resolve()
-    if not path.startswith("/static/") or not file.is_relative_to(STATIC_DIR.resolve()) or not file.is_file():
+    inside = file.is_relative_to(STATIC_DIR.resolve())
+    if not path.startswith("/static/") or not inside or not file.is_file():
         route.fulfill(status=404, body="not found")
         return
     kind = mimetypes.guess_type(file.name)[0] or "application/octet-stream"
@@ -95,7 +97,8 @@ def paste(page, label: str, text: str) -> None:
           const data = new DataTransfer();
           data.setData("text/plain", text);
           cell.focus();
-          cell.dispatchEvent(new ClipboardEvent("paste", {clipboardData: data, bubbles: true, cancelable: true}));
+          const init = {clipboardData: data, bubbles: true, cancelable: true};
+          cell.dispatchEvent(new ClipboardEvent("paste", init));
         }""",
         text,
     )
@@ -137,7 +140,12 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
 
         # Pasting rows fills the grid; ragged rows are refused, with what is wrong.
         paste(page, "row 0, column 0", "[[1, 2, 3], [4, 5]]")
-        expect(editor.get_by_text("The pasted rows are not a grid: row 1 has 2 cells, the others 3; the grid is unchanged.")).to_be_visible()
+        expect(
+            editor.get_by_text(
+                "The pasted rows are not a grid: row 1 has 2 cells, the others 3;"
+                " the grid is unchanged."
+            )
+        ).to_be_visible()
         assert last(page)["json"] is None
         expect(editor.get_by_label("row 2, column 1", exact=True)).to_have_value("9")
         paste(page, "row 0, column 0", "1 0\n0 1")
@@ -152,7 +160,11 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         big.fill("-9223372036854775808")
         assert '"big":-9223372036854775808' in last(page)["json"]
         big.fill("9223372036854775808")
-        expect(editor.get_by_text("Out of the long range (-9223372036854775808 to 9223372036854775807).")).to_be_visible()
+        expect(
+            editor.get_by_text(
+                "Out of the long range (-9223372036854775808 to 9223372036854775807)."
+            )
+        ).to_be_visible()
         assert last(page)["json"] is None
         big.fill("12345678901234567890"[:19])
         assert '"big":1234567890123456789' in last(page)["json"]
@@ -189,7 +201,8 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
             ' "name": "pasted", "tags": [], "counts": [3, 4, 5]}'
         )
         text.fill(pasted)
-        assert last(page) == {"json": json.dumps(json.loads(pasted), separators=(",", ":")), "error": None}
+        compact = json.dumps(json.loads(pasted), separators=(",", ":"))
+        assert last(page) == {"json": compact, "error": None}
         assert '"big":-9007199254740993' in last(page)["json"]
         # A case that does not fit: what is wrong, no case, and the fields wait for a fix.
         text.fill(pasted.replace('"name": "pasted"', '"name": 5'))
@@ -204,7 +217,7 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         expect(editor.get_by_label("row 2, column 1", exact=True)).to_have_value("12")
         expect(editor.get_by_label("big long")).to_have_value("-9007199254740993")
         expect(editor.get_by_label("counts, item 2")).to_have_value("5")
-        assert last(page)["json"] == json.dumps(json.loads(pasted), separators=(",", ":"))
+        assert last(page)["json"] == compact
         # The drawn case: scalars inline, the grid as a small table.
         drawn = page.locator("#drawn")
         expect(drawn.get_by_role("table", name="board: 3 by 2")).to_be_visible()
@@ -217,7 +230,9 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         toggle.click()
         board = editor.get_by_label("board int[][] as JSON")
         expect(board).to_have_value("[[1],[2,3],[4,5]]")
-        expect(editor.get_by_text("Not a grid (row 0 has 1 cell, the others 2): edited as JSON text.")).to_be_visible()
+        expect(
+            editor.get_by_text("Not a grid (row 0 has 1 cell, the others 2): edited as JSON text.")
+        ).to_be_visible()
         board.fill("[[1, 2], [3]]")
         assert last_case(page)["board"] == [[1, 2], [3]]
         board.fill("[[1, 2], [3, true]]")
