@@ -34,7 +34,7 @@ KIT = {
 }
 SAMPLE = {
     "board": [[1, 2, 3], [4, 5, 6]],
-    "big": 7,
+    "big": 9007199254740993,  # 2^53 + 1: read exactly from the page data
     "flag": False,
     "name": "first",
     "tags": ["a"],
@@ -116,6 +116,7 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         expect(editor.get_by_label("row 1, column 2", exact=True)).to_have_value("6")
         # It starts from the first sample, every field labelled with its name and type.
         assert last_case(page) == SAMPLE
+        expect(editor.get_by_label("big long")).to_have_value("9007199254740993")
         for name, kind in KIT["param_types"].items():
             expect(editor.get_by_text(kind, exact=True).locator("visible=true")).to_be_visible()
             assert editor.locator(".case-name:visible", has_text=name).count() == 1

@@ -15,7 +15,7 @@
 // Rows and columns are counted from 0 in messages, as the drawn axes are.
 
 import { problemSignature, problemView } from "./boards.js";
-import { CaseEditor, parseType } from "./case-editor.js";
+import { CaseEditor, parseExact, parseType } from "./case-editor.js";
 import { h, pageData } from "./dom.js";
 
 let editorCount = 0;
@@ -352,7 +352,13 @@ export const EDITORS = {
 // The first sample's input, to start a signature's editor from a real case: the hidden-boards
 // page lists the samples' inputs, the problem page the samples themselves.
 function firstSample() {
-  const sample = (pageData().samples || [])[0];
+  let data = pageData();
+  try {
+    data = parseExact(document.getElementById("page-data").textContent); // a long kept exact
+  } catch {
+    // the page's data as dom.js read it
+  }
+  const sample = ((data && data.samples) || [])[0];
   if (!sample || typeof sample !== "object") return undefined;
   return "explanation" in sample && "input" in sample ? sample.input : sample;
 }

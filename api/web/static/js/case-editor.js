@@ -136,13 +136,15 @@ function defaultValue(type) {
 const scalarText = (value) => (isRaw(value) ? value.rawJSON : value === undefined || value === null ? "" : String(value));
 
 // ---- one input of a scalar type: a checkbox (bool) or a text field -----------------------------
+// A number is typed into a text field: its digits are kept as typed (a long beyond 2^53 is not
+// rounded by a number field's double), a minus sign is on every phone's keyboard (not on every
+// numeric keypad), and a typo is named ("not an integer") instead of read as empty.
 
 function scalarInput(base, attrs) {
   if (base === "bool") return h("input", { type: "checkbox", ...attrs });
   return h("input", {
     type: "text", autocomplete: "off", spellcheck: "false",
     class: ["case-input", base === "str" ? "case-str" : "case-number"],
-    inputmode: base === "str" ? null : "numeric",
     ...attrs,
   });
 }
@@ -342,7 +344,7 @@ class GridField extends Field {
       h("div", { class: "editor-controls case-controls" }, rows, cols),
       this.wrap,
       h("p", { class: "hint", id: `${id}-help` },
-        "Arrow keys move between cells. Pasting rows (JSON, or lines of values) into a cell fills the grid."),
+        "Arrow keys move between cells. Rows pasted into a cell (JSON, or lines of values) replace the whole grid."),
       this.error);
     for (const input of [this.rowsInput, this.colsInput]) {
       input.addEventListener("change", () => this.resize());
