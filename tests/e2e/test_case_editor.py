@@ -190,6 +190,8 @@ def test_the_signature_editor_makes_the_case_field_by_field(browser) -> None:
         toggle.click()
         expect(toggle).to_have_attribute("aria-pressed", "true")
         text = editor.get_by_label("The whole case as JSON")
+        expect(toggle).to_be_focused()
+        page.keyboard.press("Tab")
         expect(text).to_be_focused()
         assert "1234567890123456789" in text.input_value()
         assert json.loads(text.input_value()) == json.loads(made)

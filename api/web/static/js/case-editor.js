@@ -665,8 +665,7 @@ export class CaseEditor {
       }
       this.setFields(read.case);
     }
-    this.panel(on);
-    (on ? this.jsonInput : this.fieldList.querySelector("input, textarea"))?.focus();
+    this.panel(on); // focus stays on the toggle (a toggle button's way); Tab goes on to the text
   }
 
   panel(on) {
