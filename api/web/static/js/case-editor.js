@@ -571,8 +571,9 @@ export class CaseEditor {
 
     this.toggle = h("button", {
       type: "button", class: "btn btn-small case-json-toggle", "aria-pressed": "false",
-      "aria-describedby": `${id}-toggle-note`,
+      "aria-describedby": `${id}-toggle-hint ${id}-toggle-note`,
     }, "JSON");
+    const toggleHint = h("span", { class: "hint", id: `${id}-toggle-hint` }, "The whole case as JSON text, to copy or paste one.");
     this.toggleNote = h("span", { class: "hint", id: `${id}-toggle-note`, role: "status" });
     this.jsonInput = h("textarea", {
       id: `${id}-json`, class: "json-input", rows: "8", spellcheck: "false",
@@ -582,7 +583,7 @@ export class CaseEditor {
     this.jsonPanel = h("div", { class: "field case-json", hidden: true },
       h("label", { for: `${id}-json` }, "The whole case as JSON"), this.jsonInput, this.jsonError);
     this.root = h("div", { class: "case-editor" },
-      h("div", { class: "case-toolbar" }, this.toggle, this.toggleNote),
+      h("div", { class: "case-toolbar" }, this.toggle, toggleHint, this.toggleNote),
       list, this.jsonPanel);
     container.append(this.root);
     this.toggle.addEventListener("click", () => this.setJsonMode(this.toggle.getAttribute("aria-pressed") !== "true"));
