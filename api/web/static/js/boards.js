@@ -216,9 +216,13 @@ export function drawJsonCase(input, { size = "normal", label } = {}) {
       box.appendChild(h("div", { class: "jc-param" }, key, " ", h("code", { class: "jc-value" }, isScalar(value) ? JSON.stringify(value) : `[${value.map((v) => JSON.stringify(v)).join(", ")}]`)));
     } else if (numberGrid(value)) {
       const cols = value[0].length;
-      const table = h("table", { class: "jc-grid", "aria-label": `${name}: ${value.length} by ${cols}` },
+      // A picture of the numbers (as the other views draw theirs), its rows in its name: a
+      // table of bare numbers has no headers to announce.
+      const words = `${name}: ${value.length} by ${cols}: ${value.map((row) => row.map((v) => JSON.stringify(v)).join(" ")).join("; ")}`;
+      const table = h("table", { class: "jc-grid", role: "presentation" },
         h("tbody", {}, value.map((row) => h("tr", {}, row.map((v) => h("td", {}, JSON.stringify(v)))))));
-      box.appendChild(h("div", { class: "jc-param jc-block" }, key, h("div", { class: "jc-scroll" }, table)));
+      box.appendChild(h("div", { class: "jc-param jc-block" }, key,
+        h("div", { class: "jc-scroll", role: "img", "aria-label": words }, table)));
     } else {
       box.appendChild(h("div", { class: "jc-param jc-block" }, key, h("pre", { class: "jc-json" }, JSON.stringify(value))));
     }
