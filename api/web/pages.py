@@ -101,6 +101,9 @@ def problem_list(shown: Mapping[str, problems.ProblemSpec] | None = None) -> lis
             "time_s": m.LIMITS.time_s,
             "view": asdict(m.VIEW),
             "params": list(m.PARAMS),  # the order of solution's arguments: a ready call
+            # The signature's types ({"board": "int[][]"}): the "json" view's editor is made
+            # from them (case-editor.js).
+            "param_types": {name: t.name for name, t in m.PARAM_TYPES.items()},
         }
         for slug, m in (problems.registry() if shown is None else shown).items()
     ]

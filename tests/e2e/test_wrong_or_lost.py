@@ -164,6 +164,25 @@ def test_refused_and_empty_files_block_submit(service, open_page):
     assert listing["total"] == 0, listing
 
 
+def test_a_refused_file_stays_refused_when_the_sign_in_check_answers_late(service, open_page):
+    # The page asks who is signed in as it starts; a file refused before that answer came
+    # back had its Submit turned on again by it.
+    username, _ = student(service)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    held = []
+    page.route("**/api/v1/users/me", lambda route: held.append(route))
+    page.goto("/problems/numbergame")
+    page.get_by_label("Or upload a .py file").set_input_files(py_file("empty.py", ""))
+    expect(page.locator(".form-error")).to_contain_text("“empty.py” is empty")
+    while not held:
+        page.wait_for_timeout(50)
+    # The page lists the student's recent submissions once it knows who is signed in.
+    with page.expect_request(re.compile(r"/api/v1/submissions\?problem=numbergame")):
+        held[0].continue_()
+    expect(page.get_by_role("button", name="Submit", exact=True)).to_be_disabled()
+
+
 ZERO = "def solution(board):\n    return 0\n"
 
 

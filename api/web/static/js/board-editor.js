@@ -10,11 +10,13 @@
 // removed, so the editor never holds a board the judge would refuse for that.
 // number-row (numbergame): type the row of numbers (checked here against the judge's bounds
 // first).
+// json (every other package): the editor made from the problem's signature (case-editor.js).
 //
 // Rows and columns are counted from 0 in messages, as the drawn axes are.
 
-import { problemView } from "./boards.js";
-import { h } from "./dom.js";
+import { problemSignature, problemView } from "./boards.js";
+import { CaseEditor, parseExact, parseType } from "./case-editor.js";
+import { h, pageData } from "./dom.js";
 
 let editorCount = 0;
 
@@ -311,7 +313,7 @@ export class NumbersEditor {
   }
 }
 
-// A JSON editor for problems without a dedicated one.
+// A plain JSON text area: the fallback for a page that does not know the problem's signature.
 export class JsonEditor {
   constructor(container, onChange, initial = {}) {
     this.onChange = onChange;
@@ -344,11 +346,31 @@ export class JsonEditor {
 export const EDITORS = {
   "grid-two-pieces": FootholdsEditor,
   "number-row": NumbersEditor,
-  "json": JsonEditor,
+  "json": CaseEditor,
 };
+
+// The first sample's input, to start a signature's editor from a real case: the hidden-boards
+// page lists the samples' inputs, the problem page the samples themselves.
+function firstSample() {
+  let data = pageData();
+  try {
+    data = parseExact(document.getElementById("page-data").textContent); // a long kept exact
+  } catch {
+    // the page's data as dom.js read it
+  }
+  const sample = ((data && data.samples) || [])[0];
+  if (!sample || typeof sample !== "object") return undefined;
+  return "explanation" in sample && "input" in sample ? sample.input : sample;
+}
 
 export function makeEditor(slug, container, onChange, initial) {
   const { kind, bounds } = problemView(slug);
-  const Editor = Object.hasOwn(EDITORS, kind) ? EDITORS[kind] : JsonEditor;
-  return new Editor(container, onChange, initial, bounds);
+  let Editor = Object.hasOwn(EDITORS, kind) ? EDITORS[kind] : CaseEditor;
+  const signature = problemSignature(slug);
+  if (Editor === CaseEditor) {
+    const known = signature.params.length && signature.params.every((p) => parseType(signature.param_types[p]));
+    if (!known) return new JsonEditor(container, onChange, initial);
+    if (initial === undefined) initial = firstSample();
+  }
+  return new Editor(container, onChange, initial, bounds, signature);
 }

@@ -193,12 +193,49 @@ const numberRow = {
 
 // ---- any other problem ---------------------------------------------------------------------
 
+// A case as the "json" view shows it: one line per parameter, a scalar (or a short list of
+// them) inline, a rectangular grid of numbers as a small table, anything else as JSON text.
+const isScalar = (v) => v === null || typeof v !== "object" || (typeof JSON.isRawJSON === "function" && JSON.isRawJSON(v));
+const isNumber = (v) => typeof v === "number" || (typeof JSON.isRawJSON === "function" && JSON.isRawJSON(v));
+
+function numberGrid(value) {
+  if (!Array.isArray(value) || !value.length || !value.every(Array.isArray)) return false;
+  const cols = value[0].length;
+  return cols > 0 && cols <= 40 && value.length <= 40
+    && value.every((row) => row.length === cols && row.every(isNumber));
+}
+
+export function drawJsonCase(input, { size = "normal", label } = {}) {
+  if (!input || typeof input !== "object" || Array.isArray(input)) {
+    return h("pre", { class: "json-case" }, JSON.stringify(input, null, 1));
+  }
+  const box = h("div", { class: ["json-case", "jc-case", `jc-${size}`], role: "group", "aria-label": label || "Case" });
+  for (const [name, value] of Object.entries(input)) {
+    const key = h("span", { class: "jc-name" }, name);
+    if (isScalar(value) || (Array.isArray(value) && value.length <= 40 && value.every(isScalar))) {
+      box.appendChild(h("div", { class: "jc-param" }, key, " ", h("code", { class: "jc-value" }, isScalar(value) ? JSON.stringify(value) : `[${value.map((v) => JSON.stringify(v)).join(", ")}]`)));
+    } else if (numberGrid(value)) {
+      const cols = value[0].length;
+      // A picture of the numbers (as the other views draw theirs), its rows in its name: a
+      // table of bare numbers has no headers to announce.
+      const words = `${name}: ${value.length} by ${cols}: ${value.map((row) => row.map((v) => JSON.stringify(v)).join(" ")).join("; ")}`;
+      const table = h("table", { class: "jc-grid", role: "presentation" },
+        h("tbody", {}, value.map((row) => h("tr", {}, row.map((v) => h("td", {}, JSON.stringify(v)))))));
+      box.appendChild(h("div", { class: "jc-param jc-block" }, key,
+        h("div", { class: "jc-scroll", role: "img", "aria-label": words }, table)));
+    } else {
+      box.appendChild(h("div", { class: "jc-param jc-block" }, key, h("pre", { class: "jc-json" }, JSON.stringify(value))));
+    }
+  }
+  return box;
+}
+
 const generic = {
   accepts: () => true,
-  draw: (input) => h("pre", { class: "json-case" }, JSON.stringify(input, null, 1)),
+  draw: (input, options = {}) => drawJsonCase(input, options),
   describe: (input) => JSON.stringify(input),
   frames: (input, moves) => [input, ...moves.map(() => input)],
-  drawFrame: (frame) => h("pre", { class: "json-case" }, JSON.stringify(frame, null, 1)),
+  drawFrame: (frame, options = {}) => drawJsonCase(frame, options),
   moveText: (move) => JSON.stringify(move),
   startText: () => "Start.",
 };
@@ -211,14 +248,22 @@ export const VIEWS = {
   "json": generic, // a package's default: the case as JSON
 };
 
-let declaredViews = null; // slug -> {kind, bounds}, read once from the page's data
+let declared = null; // slug -> the problem's entry in the page's data, read once
+
+function declaredProblem(slug) {
+  if (!declared) declared = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p]));
+  return declared[slug] || {};
+}
 
 // The problem's view as the judge declares it: {kind, bounds}.
 export function problemView(slug) {
-  if (!declaredViews) {
-    declaredViews = Object.fromEntries((pageData().problems || []).map((p) => [p.slug, p.view]));
-  }
-  return declaredViews[slug] || { kind: "", bounds: {} };
+  return declaredProblem(slug).view || { kind: "", bounds: {} };
+}
+
+// The problem's signature: {params: [names in order], param_types: {name: "int[][]", ...}}.
+export function problemSignature(slug) {
+  const problem = declaredProblem(slug);
+  return { params: problem.params || [], param_types: problem.param_types || {} };
 }
 
 // The view that draws this problem's input: its kind's, or JSON for an input it cannot draw.

@@ -5,6 +5,7 @@
 import { makeEditor } from "../../board-editor.js";
 import { invalidBox, plainWords, previewBoard, previewContent } from "../../board-preview.js";
 import { drawCase } from "../../boards.js";
+import { parseExact } from "../../case-editor.js";
 import { $, clear, formatValue, h } from "../../dom.js";
 
 export const MAX_CASES = 10;
@@ -26,7 +27,8 @@ export class OwnCases {
 
   read() {
     try {
-      const kept = JSON.parse(localStorage.getItem(this.key) || "[]");
+      // Exact: a long beyond 2^53 comes back with its digits, not rounded.
+      const kept = parseExact(localStorage.getItem(this.key) || "[]");
       return Array.isArray(kept) ? kept.filter((c) => c && typeof c.input === "object").slice(0, MAX_CASES) : [];
     } catch {
       return [];
@@ -138,7 +140,7 @@ export class OwnCases {
     this.say("");
     let value;
     try {
-      value = JSON.parse($("#cases-json").value);
+      value = parseExact($("#cases-json").value);
     } catch {
       this.say("This is not valid JSON.");
       return;
