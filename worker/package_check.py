@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -27,9 +26,11 @@ from judge.problems.archive import ArchiveError, unpack
 from judge.problems.host import ProblemError
 from judge.problems.manifest import ManifestError
 from judge.problems.package import Package
+from judge.sandbox.workdirs import locked_dir
 from store.repo import problem_packages
 from worker.app import CHECK_TASK
 from worker.runtime import Runtime
+from worker.startup import CHECK_TMP_PREFIX
 from worker.tasks import task_backoff_s, with_retries
 
 log = logging.getLogger(__name__)
@@ -76,28 +77,39 @@ def check_archive(runtime: Runtime, archive: bytes) -> tuple[dict[str, Any], dic
     """The report of the zip `archive`, and what the API shows of it that only its code
     knows: the styles it offers and the size of its test plan (None unless every check
     passed). Raises the sandbox's infrastructure errors."""
-    with tempfile.TemporaryDirectory(prefix="judge-check-") as tmp:
-        try:
-            folder = unpack(archive, Path(tmp, "package"))
-        except ArchiveError as exc:  # the API unpacked the same zip: not expected
-            return failed_report("files", str(exc)), None
-        report = bounded(check_package(folder, runtime.sandbox, strength=STRENGTH).to_json())
-        if not report["ok"]:
-            return report, None
-        try:  # the spec a grading will build: what it offers (write_input: stdio)
-            package = Package.load(folder)
-            with bound_problem(package, runtime.sandbox) as spec:
-                plan = {
-                    "small_positions": len(small_positions(spec)),
-                    "worst": len(spec.WORST_CASES),
-                    "hidden": len(package.boards),
-                }
-                return report, {"styles": list(spec.styles), "plan": plan}
-        except (ProblemError, ManifestError, ArchiveError) as exc:
-            text = exc.message if isinstance(exc, ProblemError) else str(exc)
-            report["checks"].append({"name": "spec", "ok": False, "message": clean(text)})
-            report["ok"] = False
-            return report, None
+    # Locked while it is used: what a killed check leaves, the sweeper removes (startup.py).
+    box = locked_dir(CHECK_TMP_PREFIX)
+    try:
+        return _check_in(runtime, archive, Path(box.path, "package"))
+    finally:
+        box.remove()
+
+
+def _check_in(
+    runtime: Runtime, archive: bytes, dest: Path
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The checks of the zip `archive` unpacked into `dest` (see check_archive)."""
+    try:
+        folder = unpack(archive, dest)
+    except ArchiveError as exc:  # the API unpacked the same zip: not expected
+        return failed_report("files", str(exc)), None
+    report = bounded(check_package(folder, runtime.sandbox, strength=STRENGTH).to_json())
+    if not report["ok"]:
+        return report, None
+    try:  # the spec a grading will build: what it offers (write_input: stdio)
+        package = Package.load(folder)
+        with bound_problem(package, runtime.sandbox) as spec:
+            plan = {
+                "small_positions": len(small_positions(spec)),
+                "worst": len(spec.WORST_CASES),
+                "hidden": len(package.boards),
+            }
+            return report, {"styles": list(spec.styles), "plan": plan}
+    except (ProblemError, ManifestError, ArchiveError) as exc:
+        text = exc.message if isinstance(exc, ProblemError) else str(exc)
+        report["checks"].append({"name": "spec", "ok": False, "message": clean(text)})
+        report["ok"] = False
+        return report, None
 
 
 def carry_out(runtime: Runtime, version_id: int) -> str:
