@@ -115,11 +115,12 @@ def known(session: Session, slug: str, instructor: bool = False) -> problems.Pro
 
 def open_for_work(session: Session, slug: str, instructor: bool = False) -> problems.ProblemSpec:
     """The problem a new submission or run names: 422 unknown, 409 retired or hidden."""
-    spec = known(session, slug, instructor)
     entry = lookup(session, slug, instructor)
-    if entry is not None and entry.state != ProblemState.PUBLISHED:
+    if entry is None:
+        return known(session, slug, instructor)  # raises 422, naming the known ones
+    if entry.state != ProblemState.PUBLISHED:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"this problem is {entry.state}")
-    return spec
+    return entry.spec
 
 
 def builtin(slug: str) -> problems.ProblemSpec:
