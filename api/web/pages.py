@@ -22,6 +22,7 @@ from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
 from judge.languages import all_languages, styles_of
+from judge.problems import manifest
 from judge.verdict import Verdict
 
 router = APIRouter(include_in_schema=False)
@@ -212,6 +213,33 @@ def progress(request: Request) -> Response:
 @router.get("/instructor/users", response_class=HTMLResponse)
 def users(request: Request) -> Response:
     return page(request, "users.html", title="Users", nav="instructor", instructor=True)
+
+
+@router.get("/instructor/problems", response_class=HTMLResponse)
+def problem_packages(request: Request) -> Response:
+    # Every problem (built-in and uploaded, in any state) comes from GET /problems/manage.
+    return page(
+        request, "packages.html", title="Problem packages", nav="instructor", instructor=True
+    )
+
+
+@router.get("/instructor/problems/{slug}/versions", response_class=HTMLResponse)
+def versions(request: Request, slug: str) -> Response:
+    # An uploaded problem the judge does not list yet (a draft) has its page too: only the
+    # slug's form is checked here, the page's script asks the API for its versions.
+    if not manifest.SLUG[0].fullmatch(slug):
+        return not_found(request, f"There is no problem called “{slug}”.")
+    module = known_problem(slug)
+    title = module.TITLE if module else slug
+    return page(
+        request,
+        "versions.html",
+        title=f"Versions · {title}",
+        nav="instructor",
+        instructor=True,
+        problem={"slug": slug, "title": title},
+        page_data={"slug": slug, "title": title},
+    )
 
 
 def problem_tool(
