@@ -225,20 +225,19 @@ def problem_packages(request: Request) -> Response:
 
 @router.get("/instructor/problems/{slug}/versions", response_class=HTMLResponse)
 def versions(request: Request, slug: str) -> Response:
-    # An uploaded problem the judge does not list yet (a draft) has its page too: only the
-    # slug's form is checked here, the page's script asks the API for its versions.
+    # An uploaded problem students do not see (a draft, hidden, retired) has its page too:
+    # only the slug's form is checked here; the page's script asks the API for the versions
+    # (404 for a problem never uploaded) and shows the title they carry.
     if not manifest.SLUG[0].fullmatch(slug):
         return not_found(request, f"There is no problem called “{slug}”.")
-    module = known_problem(slug)
-    title = module.TITLE if module else slug
     return page(
         request,
         "versions.html",
-        title=f"Versions · {title}",
+        title=f"Versions · {slug}",
         nav="instructor",
         instructor=True,
-        problem={"slug": slug, "title": title},
-        page_data={"slug": slug, "title": title},
+        problem={"slug": slug},
+        page_data={"slug": slug},
     )
 
 

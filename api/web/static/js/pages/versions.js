@@ -87,7 +87,13 @@ function render() {
   }
   $("#reports").replaceChildren(...versions.map(reportCard));
   const newest = versions[0];
-  if (newest && newest.title) $("#problem-title").textContent = newest.title;
+  if (newest && newest.title) showTitle(newest.title);
+}
+
+// The server knows the slug alone: the title comes with the versions.
+function showTitle(title) {
+  $("#problem-title").textContent = title;
+  if (!document.getElementById("not-allowed")) document.title = `Versions · ${title} · Footholds Judge`;
 }
 
 // One version changed (its check ended, its report came): its row and its report redrawn
@@ -161,7 +167,7 @@ async function loadState() {
   line.hidden = false;
   line.replaceChildren("State: ", stateBadge(problem.state),
     problem.published_version ? ` Students see version ${problem.published_version.number}.` : " Students do not see it.");
-  if (problem.title) $("#problem-title").textContent = problem.title;
+  if (problem.title) showTitle(problem.title);
 }
 
 async function load() {
