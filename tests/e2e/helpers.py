@@ -96,5 +96,6 @@ def package_zip(folder: Path, slug: str, title: str) -> bytes:
                 text = re.sub(r'(?m)^slug = ".*"$', f'slug = "{slug}"', data.decode())
                 text = re.sub(r'(?m)^title = ".*"$', f'title = "{title}"', text)
                 data = text.encode()
-            out.writestr(name, data)
+            # A fixed time: the same package gives the same zip, byte for byte.
+            out.writestr(zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
     return buffer.getvalue()

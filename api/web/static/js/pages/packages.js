@@ -31,7 +31,7 @@ function versionCell(version, withCheck) {
 }
 
 function actionButtons(problem) {
-  if (problem.builtin) return [h("span", { class: "muted small" }, "built in")];
+  if (problem.builtin) return []; // the judge's own: neither hidden nor retired here
   const buttons = [h("a", { class: "btn btn-small", href: versionsUrl(problem.slug),
     "aria-label": `Versions of ${problem.slug}` }, "Versions")];
   for (const action of ACTIONS[problem.state] || []) {

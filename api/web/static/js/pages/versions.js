@@ -87,10 +87,13 @@ function render() {
   }
   $("#reports").replaceChildren(...versions.map(reportCard));
   const newest = versions[0];
-  if (newest && newest.title) showTitle(newest.title);
+  if (newest && newest.title && !titled) showTitle(newest.title);
 }
 
-// The server knows the slug alone: the title comes with the versions.
+// The server knows the slug alone: the title comes with the problem (its published version's),
+// else with the newest version.
+let titled = false;
+
 function showTitle(title) {
   $("#problem-title").textContent = title;
   if (!document.getElementById("not-allowed")) document.title = `Versions · ${title} · Footholds Judge`;
@@ -167,7 +170,10 @@ async function loadState() {
   line.hidden = false;
   line.replaceChildren("State: ", stateBadge(problem.state),
     problem.published_version ? ` Students see version ${problem.published_version.number}.` : " Students do not see it.");
-  if (problem.title) showTitle(problem.title);
+  if (problem.title) {
+    titled = true;
+    showTitle(problem.title);
+  }
 }
 
 async function load() {
@@ -195,6 +201,7 @@ async function onPublish(event) {
     const problem = await api(`${versionPath(slug, id)}/publish`, { method: "POST" });
     versions = versions.map((v) => ({ ...v, published: v.id === id }));
     render();
+    say("");
     $("#versions-note").textContent = `Version ${version.number} is published: students see ${problem.title || slug}${problem.state === "published" ? " in the problem list" : ` once the problem is published (it is ${problem.state})`}.`;
     await loadState().catch(() => {});
     $("#versions-title").focus();
