@@ -1,7 +1,8 @@
 // Problem packages (instructors): every problem, built-in or uploaded, with its state, its
 // published version and its latest version's check; uploading a new problem (then its
 // versions page shows the check's report as it arrives); hiding, retiring and publishing
-// again an uploaded problem. Retiring asks once more on the same button.
+// again an uploaded problem (hidden: students do not see it; retired: they see it and their
+// submissions, and submit no more). Retiring asks once more on the same button.
 import { api, requireUser } from "../api.js";
 import { $, h, pageAlert } from "../dom.js";
 import { checkBadge, stateBadge, uploadForm, versionsUrl } from "../packages.js";
@@ -20,8 +21,8 @@ const ACTIONS = {
 const LABELS = { hide: "Hide", retire: "Retire", publish: "Publish again" };
 const TARGET = { hide: "hidden", retire: "retired", publish: "published" };
 const DONE = {
-  hidden: "is hidden: students no longer see it in the list; publish it again to bring it back.",
-  retired: "is retired: students no longer see it or submit to it.",
+  hidden: "is hidden: students no longer see it; publish it again to bring it back.",
+  retired: "is retired: students still see it and their submissions, but can no longer submit or run code.",
   published: "is published again: students see it in the list.",
 };
 
@@ -60,7 +61,7 @@ function row(problem) {
 
 async function load() {
   clearTimeout(pollTimer);
-  const list = await api("/problems/manage");
+  const { items: list } = await api("/problems/manage");
   const body = $("#packages-body");
   body.replaceChildren(...list.map(row));
   if (!list.length) {

@@ -160,7 +160,7 @@ async function watch(id) {
 }
 
 async function loadState() {
-  const problems = await api("/problems/manage");
+  const { items: problems } = await api("/problems/manage");
   const problem = problems.find((p) => p.slug === slug);
   const line = $("#problem-state");
   if (!problem) {
