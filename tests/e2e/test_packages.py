@@ -65,7 +65,8 @@ def test_an_uploaded_package_is_checked_published_and_listed(service, open_page)
     shot(page, "packages-01-refused")
 
     # The package: its versions page shows the check running, then its report.
-    upload.set_input_files(zip_file(f"{slug}.zip", package_zip(TICTACTOE, slug, title)))
+    archive = zip_file(f"{slug}.zip", package_zip(TICTACTOE, slug, title))
+    upload.set_input_files(archive)
     page.get_by_role("button", name="Upload and check").click()
     page.wait_for_url(f"**/instructor/problems/{slug}/versions#version-*")
     rows = page.locator("#versions-body tr[data-id]")
@@ -126,6 +127,20 @@ def test_an_uploaded_package_is_checked_published_and_listed(service, open_page)
     pupil.goto("/problems")
     expect(pupil.locator(f'#problem-table tr[data-slug="{slug}"]')).to_be_visible()
     shot(page, "packages-03-published-again")
+
+    # Uploaded again as a new problem: refused, with the way to its versions page, where the
+    # same content is recognised as version 1 (nothing stored, nothing checked).
+    upload.set_input_files(archive)
+    page.get_by_role("button", name="Upload and check").click()
+    expect(error).to_contain_text(f"'{slug}' exists")
+    error.get_by_role("link", name=f"Upload it as a new version of {slug}").click()
+    page.wait_for_url(f"**/instructor/problems/{slug}/versions")
+    page.get_by_label(re.compile("^Package")).set_input_files(archive)
+    page.get_by_role("button", name="Upload and check").click()
+    expect(page.locator("#versions-note")).to_have_text(
+        "This package is the same as version 1: nothing new was uploaded."
+    )
+    expect(rows).to_have_count(1)
 
 
 def test_the_versions_page_answers_for_a_slug_only(service):

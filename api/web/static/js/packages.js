@@ -75,15 +75,17 @@ export function reportBody(version) {
 
 // The upload form (#upload-form): a .zip checked here for being one, sent as the multipart
 // field `file`; the judge's refusal (its `detail`) shown in the form's error box.
-export function uploadForm({ method, path, onUploaded }) {
+// `more(error)`: what to add after the judge's message (a link to follow), or null.
+export function uploadForm({ method, path, onUploaded, more = () => null }) {
   const form = $("#upload-form");
   const input = $("#package-file");
   const error = $("#upload-error");
   const note = $("#upload-note");
   const button = $("#upload-submit");
 
-  function refuse(message) {
+  function refuse(message, extra = null) {
     showAlert(error, message);
+    if (extra) error.append(" ", extra);
     input.setAttribute("aria-invalid", "true");
     input.setAttribute("aria-describedby", "upload-error");
   }
@@ -121,7 +123,7 @@ export function uploadForm({ method, path, onUploaded }) {
       await onUploaded(version);
     } catch (err) {
       note.textContent = "";
-      refuse(`The judge refused ${file.name}: ${err.message}`);
+      refuse(`The judge refused ${file.name}: ${err.message}`, more(err));
     } finally {
       button.disabled = false;
     }

@@ -118,6 +118,14 @@ if (user.role === "instructor") { // for a student, app.js says whose page this 
     path: "/problems",
     // The new problem's versions page shows its check's report as it arrives.
     onUploaded: (version) => location.assign(`${versionsUrl(version.slug)}#version-${version.id}`),
+    // A problem uploaded before: its new version goes on its versions page.
+    more: (err) => {
+      const detail = err.detail && typeof err.detail.detail === "string" ? err.detail.detail : "";
+      const exists = err.status === 409 && /^problem '([a-z][a-z0-9_]{1,31})' exists/.exec(detail);
+      return exists
+        ? h("a", { href: versionsUrl(exists[1]) }, `Upload it as a new version of ${exists[1]}`)
+        : null;
+    },
   });
   $("#packages-body").addEventListener("click", onAction);
   try {

@@ -242,6 +242,8 @@ if (user.role === "instructor") { // for a student, app.js says whose page this 
     $("#versions-body").replaceChildren();
     pageAlert(err.status === 404
       ? `There is no uploaded problem called “${slug}”: upload it on the problem packages page.`
-      : `Could not load the versions: ${err.message}`);
+      : err.status === 409
+        ? `“${slug}” is a built-in problem: it has no uploaded versions.`
+        : `Could not load the versions: ${err.message}`);
   }
 }
