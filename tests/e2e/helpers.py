@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import io
-import re
 import secrets
-import zipfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[2]
@@ -14,8 +11,6 @@ SOLUTIONS = Path(__file__).resolve().parent / "solutions"
 CORPUS = REPO / "tests" / "submissions"
 # The built-in packages' submissions (problems/<slug>/submissions/<verdict>/), part of the corpus.
 PACKAGED = REPO / "problems"
-# A small package that passes every check in seconds (tic-tac-toe), uploaded by the tests.
-TICTACTOE = REPO / "tests" / "judge" / "packages" / "tictactoe"
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 GRADE_TIMEOUT_MS = 120_000
@@ -80,22 +75,3 @@ def log_in(page, username: str, password: str) -> None:
 
 def unique(prefix: str) -> str:
     return f"{prefix}{secrets.token_hex(3)}"
-
-
-def package_zip(folder: Path, slug: str, title: str) -> bytes:
-    """The package in `folder` zipped (its files at the zip's top), its problem.toml given
-    `slug` and `title`: a problem of its own for each run of a test."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as out:
-        for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-            name = path.relative_to(folder).as_posix()
-            if "__pycache__" in name:
-                continue
-            data = path.read_bytes()
-            if name == "problem.toml":
-                text = re.sub(r'(?m)^slug = ".*"$', f'slug = "{slug}"', data.decode())
-                text = re.sub(r'(?m)^title = ".*"$', f'title = "{title}"', text)
-                data = text.encode()
-            # A fixed time: the same package gives the same zip, byte for byte.
-            out.writestr(zipfile.ZipInfo(name, (2024, 1, 1, 0, 0, 0)), data, zipfile.ZIP_DEFLATED)
-    return buffer.getvalue()

@@ -16,14 +16,13 @@ from tests.e2e.helpers import (
     OVERFLOW,
     PACKAGED,
     PHONE,
-    TICTACTOE,
     UNLABELLED,
     axe_violations,
     log_in,
-    package_zip,
     shot,
     unique,
 )
+from tests.service.packages import package_zip, unique_slug
 
 pytestmark = pytest.mark.e2e
 
@@ -65,8 +64,8 @@ def graded(service):
 def uploaded(service):
     """An uploaded problem (tic-tac-toe under a slug of its own): its versions page has a
     version with its check's report. Its check runs while the other pages are walked."""
-    slug = unique("quality_")
-    archive = package_zip(TICTACTOE, slug, f"Tic-tac-toe {slug}")
+    slug = unique_slug("quality")
+    archive = package_zip(slug)
     response = service.request(
         "POST",
         "/api/v1/problems",
