@@ -75,8 +75,7 @@ def test_an_uploaded_package_is_checked_published_and_listed(service, open_page)
     checks = report.locator(".check-list li")
     expect(report.locator(".check-failed")).to_have_count(0)
     expect(report.locator('li[data-check="samples"]')).to_contain_text("ok")
-    assert checks.count() >= 5
-    assert axe_violations(page) == []
+    assert checks.count() >= 5  # the report itself is checked by test_quality's walk
     shot(page, "packages-02-passed")
 
     rows.first.get_by_role("button", name="Publish version 1").click()
