@@ -31,8 +31,8 @@ function versionCell(version, withCheck) {
   return [h("span", { class: "version-number" }, `v${version.number}`), withCheck ? [" ", checkBadge(version)] : null];
 }
 
+// An uploaded problem's (a built-in, the judge's own, is neither hidden nor retired here).
 function actionButtons(problem) {
-  if (problem.builtin) return []; // the judge's own: neither hidden nor retired here
   const buttons = [h("a", { class: "btn btn-small", href: versionsUrl(problem.slug),
     "aria-label": `Versions of ${problem.slug}` }, "Versions")];
   for (const action of ACTIONS[problem.state] || []) {
@@ -52,11 +52,13 @@ function row(problem) {
     h("th", { scope: "row" }, problem.builtin || problem.state === "published"
       ? h("a", { href: `/problems/${encodeURIComponent(problem.slug)}` }, problem.title)
       : problem.title, " ", h("span", { class: "muted slug" }, problem.slug)),
-    h("td", {}, problem.builtin ? "Built-in" : "Uploaded"),
-    h("td", {}, stateBadge(problem.state)),
-    h("td", { "data-col": "published" }, versionCell(problem.published_version, false)),
-    h("td", { "data-col": "latest" }, versionCell(problem.latest_version, true)),
-    h("td", {}, h("div", { class: "row-actions" }, actionButtons(problem))));
+    // The labels head each cell where a phone shows the rows as cards (course.css).
+    h("td", { "data-label": "Source" }, problem.builtin ? "Built-in" : "Uploaded"),
+    h("td", { "data-label": "State" }, stateBadge(problem.state)),
+    h("td", { "data-col": "published", "data-label": "Published" }, versionCell(problem.published_version, false)),
+    h("td", { "data-col": "latest", "data-label": "Latest" }, versionCell(problem.latest_version, true)),
+    h("td", { class: "row-actions-cell" },
+      problem.builtin ? null : h("div", { class: "row-actions" }, actionButtons(problem))));
 }
 
 async function load() {

@@ -46,13 +46,14 @@ function rowActions(version) {
 function versionRow(version) {
   return h("tr", { dataset: { id: String(version.id), status: version.status } },
     h("th", { scope: "row", class: "num" }, `v${version.number}`),
-    h("td", {}, shortDigest(version.digest)),
-    h("td", {}, version.uploaded_by || "–"),
-    h("td", {}, version.created_at ? timeCell(version.created_at) : "–"),
-    h("td", { "data-col": "check" }, checkBadge(version)),
-    h("td", { "data-col": "published" }, version.published
+    // The labels head each cell where a phone shows the rows as cards (course.css).
+    h("td", { "data-label": "Digest" }, shortDigest(version.digest)),
+    h("td", { "data-label": "By" }, version.uploaded_by || "–"),
+    h("td", { "data-label": "When" }, version.created_at ? timeCell(version.created_at) : "–"),
+    h("td", { "data-col": "check", "data-label": "Check" }, checkBadge(version)),
+    h("td", { "data-col": "published", "data-label": "Published" }, version.published
       ? h("span", { class: "badge badge-ac" }, "Published") : h("span", { class: "muted" }, "–")),
-    h("td", {}, rowActions(version)));
+    h("td", { class: "row-actions-cell" }, rowActions(version)));
 }
 
 function summaryParts(version) {
