@@ -279,6 +279,7 @@ class JudgingPublic(BaseModel):
     peak_memory_kb: int
     seed: int
     judge_version: str | None
+    problem_version: str | None = None  # the package digest it was graded against
     attempts: int
     reason: Priority  # "live" (submitted) or "rejudge"
     finished_at: datetime
@@ -316,6 +317,7 @@ class SubmissionPublic(SubmissionSummary):
     source: str
     seed: int
     judge_version: str | None
+    problem_version: str | None = None  # the package digest it was graded against
     attempts: int
     message: str | None
     sandboxed: bool | None

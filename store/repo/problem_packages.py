@@ -10,16 +10,13 @@ digest (`package_archive`) and unpacks it once per digest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
 from store.models import CheckStatus, Problem, ProblemState, ProblemVersion, utcnow
-
-# A problem's states an instructor may set (draft is only ever the first).
-SETTABLE_STATES = (ProblemState.PUBLISHED, ProblemState.HIDDEN, ProblemState.RETIRED)
 
 
 def get_problem(*, session: Session, slug: str) -> Problem | None:
@@ -242,19 +239,4 @@ def package_archive(*, session: Session, slug: str, digest: str) -> bytes | None
         select(ProblemVersion.archive).where(
             ProblemVersion.slug == slug, ProblemVersion.digest == digest
         )
-    )
-
-
-def blocked_state(*, session: Session, slug: str) -> str | None:
-    """The state of `slug` when it refuses new submissions and runs (hidden, retired,
-    draft), else None (published, or a built-in without a row)."""
-    state = session.scalar(select(Problem.state).where(Problem.slug == slug))
-    return None if state in (None, ProblemState.PUBLISHED) else state
-
-
-def mark_sent(*, session: Session, version_id: int, at: datetime | None = None) -> None:
-    session.execute(
-        update(ProblemVersion)
-        .where(ProblemVersion.id == version_id)
-        .values(check_sent_at=at or utcnow())
     )
