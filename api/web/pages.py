@@ -102,6 +102,7 @@ def problem_list(shown: Mapping[str, problems.ProblemSpec] | None = None) -> lis
             "time_s": m.LIMITS.time_s,
             "view": asdict(m.VIEW),
             "params": list(m.PARAMS),  # the order of solution's arguments: a ready call
+            "builtin": slug in problems.registry(),  # else uploaded: it has versions
         }
         for slug, m in (problems.registry() if shown is None else shown).items()
     ]

@@ -93,6 +93,15 @@ def test_an_uploaded_package_is_checked_published_and_listed(service, open_page)
     listed.get_by_role("link", name=title).click()
     expect(pupil.get_by_role("heading", level=1)).to_contain_text(title)
 
+    # The instructor page has a card for it, with the way back to its versions.
+    page.goto("/instructor")
+    expect(
+        page.locator('.problem-card[data-slug="footholds"]').get_by_role("link", name="Versions")
+    ).to_have_count(0)
+    page.locator(f'.problem-card[data-slug="{slug}"]').get_by_role("link", name="Versions").click()
+    page.wait_for_url(f"**/instructor/problems/{slug}/versions")
+    expect(rows.first.locator("[data-col=published]")).to_have_text("Published")
+
     # Hidden: off the students' list; retired after a second click; published again.
     page.goto("/instructor/problems")
     row = page.locator(f'#packages-body tr[data-slug="{slug}"]')
