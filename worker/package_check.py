@@ -20,6 +20,7 @@ from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
 
 import judge.grading.grade
+from judge.grading.plan import small_positions
 from judge.problem_check.check import check_package
 from judge.problem_check.graded import bound_problem
 from judge.problems.archive import ArchiveError, unpack
@@ -71,9 +72,10 @@ def failed_report(name: str, message: str) -> dict[str, Any]:
     return {"ok": False, "checks": [{"name": name, "ok": False, "message": clean(message)}]}
 
 
-def check_archive(runtime: Runtime, archive: bytes) -> tuple[dict[str, Any], list[str] | None]:
-    """The report of the zip `archive`, and the styles its problem.py offers (None unless
-    every check passed). Raises the sandbox's infrastructure errors."""
+def check_archive(runtime: Runtime, archive: bytes) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The report of the zip `archive`, and what the API shows of it that only its code
+    knows: the styles it offers and the size of its test plan (None unless every check
+    passed). Raises the sandbox's infrastructure errors."""
     with tempfile.TemporaryDirectory(prefix="judge-check-") as tmp:
         try:
             folder = unpack(archive, Path(tmp, "package"))
@@ -83,8 +85,14 @@ def check_archive(runtime: Runtime, archive: bytes) -> tuple[dict[str, Any], lis
         if not report["ok"]:
             return report, None
         try:  # the spec a grading will build: what it offers (write_input: stdio)
-            with bound_problem(Package.load(folder), runtime.sandbox) as spec:
-                return report, list(spec.styles)
+            package = Package.load(folder)
+            with bound_problem(package, runtime.sandbox) as spec:
+                plan = {
+                    "small_positions": len(small_positions(spec)),
+                    "worst": len(spec.WORST_CASES),
+                    "hidden": len(package.boards),
+                }
+                return report, {"styles": list(spec.styles), "plan": plan}
         except (ProblemError, ManifestError, ArchiveError) as exc:
             text = exc.message if isinstance(exc, ProblemError) else str(exc)
             report["checks"].append({"name": "spec", "ok": False, "message": clean(text)})
@@ -99,10 +107,10 @@ def carry_out(runtime: Runtime, version_id: int) -> str:
     if job is None:
         return "not checking"
     try:
-        report, styles = check_archive(runtime, job.archive)
+        report, learned = check_archive(runtime, job.archive)
     except SoftTimeLimitExceeded:
         report = failed_report("check", f"the check took over {CHECK_SOFT_LIMIT_S} s")
-        styles = None
+        learned = None
 
     def store() -> bool:
         with runtime.session() as session:
@@ -111,7 +119,7 @@ def carry_out(runtime: Runtime, version_id: int) -> str:
                 version_id=version_id,
                 passed=report["ok"],
                 report=report,
-                styles=styles,
+                learned=learned,
             )
 
     stored = with_retries(f"problem version {version_id}: storing the report", store)

@@ -133,10 +133,11 @@ def finish_check(
     version_id: int,
     passed: bool,
     report: dict[str, Any],
-    styles: list[str] | None = None,
+    learned: dict[str, Any] | None = None,
 ) -> bool:
-    """Store a check's outcome (once: False when it was stored already). `styles`: what the
-    package offers, known once its problem.py ran, written into the manifest."""
+    """Store a check's outcome (once: False when it was stored already). `learned`: what is
+    known of the package once its problem.py ran (its styles, its plan), written into the
+    manifest."""
     version = session.get(ProblemVersion, version_id)
     if version is None or version.status != CheckStatus.CHECKING:
         session.rollback()
@@ -144,8 +145,8 @@ def finish_check(
     version.status = CheckStatus.PASSED if passed else CheckStatus.FAILED
     version.report = report
     version.checked_at = utcnow()
-    if styles is not None:
-        version.manifest = {**version.manifest, "styles": styles}
+    if learned:
+        version.manifest = {**version.manifest, **learned}
     session.commit()
     return True
 
