@@ -24,6 +24,7 @@ from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
 from judge.languages import all_languages, styles_of
+from judge.problems import manifest
 from judge.verdict import Verdict
 
 # Everything the pages load comes from this origin: no CDN, no inline script, no framing.
@@ -104,6 +105,7 @@ def problem_list(shown: Mapping[str, problems.ProblemSpec] | None = None) -> lis
             # The signature's types ({"board": "int[][]"}): the "json" view's editor is made
             # from them (case-editor.js).
             "param_types": {name: t.name for name, t in m.PARAM_TYPES.items()},
+            "builtin": slug in problems.registry(),  # else uploaded: it has versions
         }
         for slug, m in (problems.registry() if shown is None else shown).items()
     ]
@@ -236,6 +238,32 @@ def progress(request: Request) -> Response:
 @router.get("/instructor/users", response_class=HTMLResponse)
 def users(request: Request) -> Response:
     return page(request, "users.html", title="Users", nav="instructor", instructor=True)
+
+
+@router.get("/instructor/problems", response_class=HTMLResponse)
+def problem_packages(request: Request) -> Response:
+    # Every problem (built-in and uploaded, in any state) comes from GET /problems/manage.
+    return page(
+        request, "packages.html", title="Problem packages", nav="instructor", instructor=True
+    )
+
+
+@router.get("/instructor/problems/{slug}/versions", response_class=HTMLResponse)
+def versions(request: Request, slug: str) -> Response:
+    # An uploaded problem students do not see (a draft, hidden, retired) has its page too:
+    # only the slug's form is checked here; the page's script asks the API for the versions
+    # (404 for a problem never uploaded) and shows the title they carry.
+    if not manifest.SLUG[0].fullmatch(slug):
+        return not_found(request, f"There is no problem called “{slug}”.")
+    return page(
+        request,
+        "versions.html",
+        title=f"Versions · {slug}",
+        nav="instructor",
+        instructor=True,
+        problem={"slug": slug},
+        page_data={"slug": slug},
+    )
 
 
 def problem_tool(

@@ -22,6 +22,7 @@ from tests.e2e.helpers import (
     shot,
     unique,
 )
+from tests.service.packages import package_zip, unique_slug
 
 pytestmark = pytest.mark.e2e
 
@@ -59,8 +60,24 @@ def graded(service):
     return {"username": username, "password": password, "id": response.json()["id"]}
 
 
+@pytest.fixture(scope="module")
+def uploaded(service):
+    """An uploaded problem (tic-tac-toe under a slug of its own): its versions page has a
+    version with its check's report. Its check runs while the other pages are walked."""
+    slug = unique_slug("quality")
+    archive = package_zip(slug)
+    response = service.request(
+        "POST",
+        "/api/v1/problems",
+        service.instructor(),
+        files={"file": (f"{slug}.zip", archive, "application/zip")},
+    )
+    assert response.status_code == 202, response.text
+    return slug
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
+def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, viewport):
     width = "phone" if viewport is PHONE else "desktop"
     page = open_page(viewport)
     for path, name in [("/login", "login"), ("/register", "register")]:
@@ -97,12 +114,20 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, viewport):
         ("/instructor/problems/footholds/strength", "strength"),
         ("/instructor/progress", "progress"),
         ("/instructor/users", "users"),
+        ("/instructor/problems", "packages"),
+        (f"/instructor/problems/{uploaded}/versions", "versions"),
         ("/submissions", "all-submissions"),
         ("/no/such/page", "not-found"),
     ]:
         teacher.goto(path)
         if "boards" in path:
             expect(teacher.locator("#preview-answer")).to_be_visible()
+        if path.endswith("/versions"):  # checked: the report drawn, the polling over
+            expect(teacher.locator("#versions-body tr[data-status]")).to_have_count(1)
+            expect(teacher.locator("#versions-body tr[data-status=checking]")).to_have_count(
+                0, timeout=GRADE_TIMEOUT_MS
+            )
+            expect(teacher.locator(".report .check-list")).to_be_visible()
         check_page(teacher, name, width)
 
 

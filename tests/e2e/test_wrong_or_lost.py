@@ -300,6 +300,8 @@ def test_a_student_on_an_instructor_page_gets_a_plain_not_allowed_page(service, 
         "/instructor/problems/footholds/boards",
         "/instructor/problems/numbergame/stats",
         "/instructor/problems/numbergame/strength",
+        "/instructor/problems",
+        "/instructor/problems/tictactoe/versions",
     ):
         page.goto(path)
         expect(page.get_by_role("heading", name="Not allowed", level=1)).to_be_visible()
