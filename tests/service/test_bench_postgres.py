@@ -31,3 +31,20 @@ def test_the_fill_sets_every_column_the_models_require():
 
     assert scale.unfilled(TestRow, ["submission_id"], python_defaults=False)
     assert "output_cut" in scale.unfilled(TestRow, ["submission_id"], python_defaults=False)
+
+
+def test_the_burst_benchmarks_run():
+    lines: dict[str, str] = {}
+    numbers = burst.run(lines.__setitem__, submissions=4)
+    assert numbers["lost"] == 0 and numbers["ie_verdicts"] == 0, numbers
+    assert numbers["other_non_ac_verdicts"] == 0, numbers
+    numbers = burst.run_class(lines.__setitem__, submissions=4, students=2)
+    assert numbers["lost"] == 0 and numbers["students"] == 2, numbers
+    assert {"burst throughput_per_min", "burst of a class latency_p95_s"} <= set(lines)
+
+
+def test_the_workers_benchmark_runs():
+    lines: dict[str, str] = {}
+    numbers = scaling.run(lines.__setitem__, workers=(1,), submissions=2, rounds=1)
+    assert numbers["workers_1_per_min"] > 0 and numbers["cli_1_at_once_per_min"] > 0, numbers
+    assert "workers workers_1_vs_cli" in lines
