@@ -56,6 +56,8 @@ class Sizes:
     crowd: int = CROWD
     crowd_rounds: int = CROWD_ROUNDS
     strength_seeds: int = STRENGTH_SEEDS
+
+
 PASSWORD = "bench-password-1"
 VERDICTS = [("AC", 30), ("WA", 40), ("TLE", 10), ("RE", 14), ("CE", 5), ("IE", 1)]
 SOURCE = "def solution(board, aloc, bloc):\n" + "    # a typical student's solution\n" * 40
@@ -385,9 +387,7 @@ def _verdicts_arriving(url: str) -> Callable[[threading.Event], None]:
     return run
 
 
-def _strength(
-    stack: Stack, teacher: str, report: Callable[[str, str], None], sizes: Sizes
-) -> None:
+def _strength(stack: Stack, teacher: str, report: Callable[[str, str], None], sizes: Sizes) -> None:
     path = f"/api/v1/problems/footholds/strength?seeds={sizes.strength_seeds}&suggestions=true"
     began = time.monotonic()
     first = stack.request("GET", path, teacher)
