@@ -50,7 +50,7 @@ STRENGTH_SEEDS = 20
 @dataclasses.dataclass(frozen=True)
 class Sizes:
     """How much each measurement asks: the defaults are the benchmark's, the smoke test's
-    (tests/service/test_bench_groups.py) are tiny."""
+    (tests/service/test_bench_postgres.py) are tiny."""
 
     samples: int = SAMPLES
     crowd: int = CROWD
