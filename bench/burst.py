@@ -148,12 +148,14 @@ def measure(
     }
 
 
-def run(report: Report | None = None) -> dict[str, Any]:
-    return report_numbers("burst", measure(), report)
+def run(report: Report | None = None, submissions: int = SUBMISSIONS) -> dict[str, Any]:
+    return report_numbers("burst", measure(submissions), report)
 
 
-def run_class(report: Report | None = None) -> dict[str, Any]:
-    return report_numbers("burst of a class", measure(students=CLASS), report)
+def run_class(
+    report: Report | None = None, submissions: int = SUBMISSIONS, students: int = CLASS
+) -> dict[str, Any]:
+    return report_numbers("burst of a class", measure(submissions, students=students), report)
 
 
 if __name__ == "__main__":

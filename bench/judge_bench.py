@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
@@ -148,6 +149,94 @@ def cli_figures(report, problem, hidden: list[dict], seed: int, floor: float, re
     )
 
 
+# DMOJ as a peer: not a requirement of the project (nothing installs it); the bench looks for
+# it and says how to set it up when it is missing.
+DMOJ_SETUP = (
+    "apt-get install libseccomp-dev; python3 -m venv /tmp/dmoj-venv; "
+    "/tmp/dmoj-venv/bin/pip install dmoj (or set DMOJ_CLI to a dmoj-cli)"
+)
+# The same solution as a whole program for DMOJ: one case as JSON on stdin, its answer out.
+DMOJ_MAIN = """
+
+import json as _json, sys as _sys
+_case = _json.loads(_sys.stdin.read())
+print(solution(*[_case[_p] for _p in {params!r}]))
+"""
+
+
+def dmoj_cli() -> str | None:
+    found = os.environ.get("DMOJ_CLI") or shutil.which("dmoj-cli")
+    fallback = "/tmp/dmoj-venv/bin/dmoj-cli"
+    return found or (fallback if os.access(fallback, os.X_OK) else None)
+
+
+def dmoj_figures(report, problem, hidden: list[dict], seed: int, repeat: int) -> float | None:
+    """The same boards, and nothing else, graded by DMOJ (its ptrace sandbox, a process per
+    test) and by `python -m judge grade --plan boards`, each a fresh process per grading, in
+    turns. Never fails the bench: without DMOJ, or when it cannot run here, the peer column is
+    skipped with the reason. Returns DMOJ's median seconds, if measured."""
+    with tempfile.TemporaryDirectory(prefix="judge-bench-dmoj-") as tmp:
+        folder = Path(tmp, "problems", problem.SLUG)
+        folder.mkdir(parents=True)
+        cases = ["test_cases:"]
+        for n, board in enumerate(hidden):
+            Path(folder, f"{n}.in").write_text(json.dumps(board["input"]) + "\n")
+            Path(folder, f"{n}.out").write_text(f"{problem.reference(board['input'])}\n")
+            cases.append(f"- {{in: {n}.in, out: {n}.out, points: 1}}")
+        memory_kb = problem.LIMITS.memory_mb << 10
+        limits = f"time_limit: {problem.LIMITS.time_s}\nmemory_limit: {memory_kb}\n"
+        Path(folder, "init.yml").write_text(limits + "\n".join(cases) + "\n")
+        config = Path(tmp, "judge.yml")
+        config.write_text(
+            f"problem_storage_globs:\n  - {tmp}/problems/*\nruntime:\n  python3: /usr/bin/python3\n"
+        )
+        whole = Path(tmp, "whole.py")
+        whole.write_text(UNMEMOIZED.read_text() + DMOJ_MAIN.format(params=list(problem.PARAMS)))
+        boards = Path(tmp, "boards.jsonl")
+        boards.write_text("".join(json.dumps(h["input"]) + "\n" for h in hidden))
+        ours = [sys.executable, "-m", "judge", "grade", problem.SLUG, str(UNMEMOIZED)]
+        ours += ["--plan", "boards", "--hidden", str(boards), "--seed", str(seed), "--json"]
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+
+        def run_ours() -> None:
+            done = subprocess.run(ours, capture_output=True, cwd=ROOT, env=env, text=True)
+            result = json.loads(done.stdout)
+            assert result["verdict"] == "AC" and result["total"] == len(hidden), result
+
+        name = f"DMOJ peer, the same {len(hidden)} boards only"
+        cli = dmoj_cli()
+        if cli is None:
+            report(name, f"skipped: dmoj-cli not found (to set it up: {DMOJ_SETUP})")
+            return None
+        peer = [cli, "-c", str(config), "-e", "PY3", "--no-ansi", "--skip-self-test"]
+        peer += ["submit", problem.SLUG, "PY3", str(whole)]
+
+        def run_dmoj() -> None:
+            done = subprocess.run(peer, capture_output=True, text=True, timeout=600, cwd=tmp)
+            accepted = done.stdout.count(" AC [")
+            if accepted != len(hidden):
+                tail = (done.stdout + done.stderr).strip().splitlines()[-3:]
+                raise RuntimeError(f"{accepted} of {len(hidden)} AC: {' | '.join(tail)}")
+
+        try:
+            run_dmoj()  # the page cache, its executor's first start
+        except (OSError, subprocess.SubprocessError, RuntimeError) as exc:
+            report(name, f"skipped: DMOJ does not run here ({exc}; to set it up: {DMOJ_SETUP})")
+            return None
+        run_ours()
+        theirs, mine = [], []
+        for _ in range(repeat):  # in turns: a change in the machine's load falls on both
+            theirs.append(median_time(run_dmoj, 1))
+            mine.append(median_time(run_ours, 1))
+    dmoj_s, ours_s = statistics.median(theirs), statistics.median(mine)
+    report(
+        name,
+        f"DMOJ {dmoj_s * 1000:.0f} ms, `python -m judge grade --plan boards` "
+        f"{ours_s * 1000:.0f} ms (fresh processes both): {dmoj_s / ours_s:.1f}x faster",
+    )
+    return dmoj_s
+
+
 def diagnosis_figures(report, problem, board: dict, sandbox, repeat: int) -> None:
     """Where is the bug, below a failing full 5x5 board, as grading runs it (the graded
     answer known, the rest asked in the sandbox)."""
@@ -175,7 +264,7 @@ def diagnosis_figures(report, problem, board: dict, sandbox, repeat: int) -> Non
     )
 
 
-def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
+def run(report: Callable[[str, str], None], repeat: int = 5, boards: int = 100) -> None:
     footholds = problems.get("footholds")
     sandbox = make_sandbox(SandboxConfig.from_environ(os.environ))
     seed = 20261130
@@ -183,7 +272,7 @@ def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     for problem, path in ((footholds, UNMEMOIZED), (problems.get("numbergame"), NUMBERGAME_DP)):
         plan_figures(report, problem, path, sandbox, seed, repeat)
 
-    hidden = small_boards(100, seed)
+    hidden = small_boards(boards, seed)
     source = UNMEMOIZED.read_bytes()
     bare = without_fixed_tiers(footholds)  # as measured before the fixed tiers: comparable
     graded = median_time(
@@ -195,13 +284,14 @@ def run(report: Callable[[str, str], None], repeat: int = 5) -> None:
     all_cases = [s["input"] for s in footholds.SAMPLES] + [h["input"] for h in hidden]
     floor = floor_time(footholds, all_cases, UNMEMOIZED, repeat)
     report(
-        "100 small boards as hidden cases",
+        f"{boards} small boards as hidden cases",
         f"graded {graded * 1000:.0f} ms ({graded * 1000 / len(all_cases):.2f} ms/test), "
         f"floor {floor * 1000:.0f} ms, ratio {graded / floor:.2f}x; "
         f"DMOJ {DMOJ_MEDIAN_S:.1f} s -> {DMOJ_MEDIAN_S / graded:.0f}x faster (target >= 25x)",
     )
 
     cli_figures(report, footholds, hidden, seed, floor, repeat)
+    dmoj_figures(report, footholds, hidden, seed, repeat)
 
     worst = {"board": [[1] * 5 for _ in range(5)], "aloc": [0, 0], "bloc": [4, 4]}
     diagnosis_figures(report, footholds, worst, sandbox, repeat)

@@ -180,8 +180,15 @@ def service_figures(report: Report, names: list[str], submissions: int) -> None:
             stack.stop()
 
 
-def run(report: Report, repeat: int = 3, submissions: int = 5) -> None:
-    names = list(FOOTHOLDS)
+def run(
+    report: Report,
+    repeat: int = 3,
+    submissions: int = 5,
+    names: tuple[str, ...] = tuple(FOOTHOLDS),
+    service_names: tuple[str, ...] | None = None,
+) -> None:
+    """`names`: the languages measured; `service_names`: those also measured through the
+    service (default: the same)."""
     for name in names:
         judge_figures(report, name, repeat)
-    service_figures(report, names, submissions)
+    service_figures(report, list(names if service_names is None else service_names), submissions)

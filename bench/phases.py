@@ -193,7 +193,12 @@ def release_steps(spins: tuple[float, ...] = SPINS_S) -> dict[str, Any]:
     }
 
 
-def run(report: Report | None = None) -> dict[str, Any]:
-    numbers = measure()
-    numbers.update(release_steps())
+def run(
+    report: Report | None = None,
+    submissions: int = SUBMISSIONS,
+    rounds: int = ROUNDS,
+    spins: tuple[float, ...] = SPINS_S,
+) -> dict[str, Any]:
+    numbers = measure(submissions, rounds)
+    numbers.update(release_steps(spins))
     return report_numbers("phase lock:", numbers, report)

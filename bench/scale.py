@@ -12,6 +12,7 @@ problems page at once (also while verdicts keep arriving), and the strength repo
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import statistics
@@ -43,6 +44,20 @@ HISTORY_DAYS = 120
 SAMPLES = 40  # requests per measurement
 CROWD = 20  # students opening the problems page at once
 CROWD_ROUNDS = 10
+STRENGTH_SEEDS = 20
+
+
+@dataclasses.dataclass(frozen=True)
+class Sizes:
+    """How much each measurement asks: the defaults are the benchmark's, the smoke test's
+    (tests/service/test_bench_postgres.py) are tiny."""
+
+    samples: int = SAMPLES
+    crowd: int = CROWD
+    crowd_rounds: int = CROWD_ROUNDS
+    strength_seeds: int = STRENGTH_SEEDS
+
+
 PASSWORD = "bench-password-1"
 VERDICTS = [("AC", 30), ("WA", 40), ("TLE", 10), ("RE", 14), ("CE", 5), ("IE", 1)]
 SOURCE = "def solution(board, aloc, bloc):\n" + "    # a typical student's solution\n" * 40
@@ -58,8 +73,27 @@ def _ms(values: list[float]) -> str:
 # ---- filling ----------------------------------------------------------------------------
 
 
+def unfilled(model: Any, columns: list[str], python_defaults: bool) -> list[str]:
+    """The model's NOT NULL columns that a fill giving `columns` leaves to no default: COPY
+    applies only the database's defaults, an `insert()` the models' Python ones too."""
+    missing = []
+    for column in model.__table__.columns:
+        if column.nullable or column.name in columns or column.server_default is not None:
+            continue
+        if column.primary_key and column.autoincrement in (True, "auto"):
+            continue
+        if python_defaults and column.default is not None:
+            continue
+        missing.append(column.name)
+    return missing
+
+
 def _copy(connection: Any, model: Any, columns: list[str], rows: Iterator[tuple]) -> None:
     """COPY rows into a model's table (the fastest bulk insert PostgreSQL has)."""
+    # A column added to the models later would otherwise fail the fill minutes in.
+    missing = unfilled(model, columns, python_defaults=False)
+    if missing:
+        raise RuntimeError(f"the fill of {model.__table__.name} sets no {', '.join(missing)}")
     names = ", ".join(f'"{c}"' for c in columns)
     raw = connection.connection.dbapi_connection
     statement = f"COPY {model.__table__.name} ({names}) FROM STDIN"
@@ -99,6 +133,10 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
         for slug in slugs:
             module = problems.registry()[slug]
             for sample in module.SAMPLES:
+                # boards.answer is an integer column: a problem answered otherwise (a word,
+                # a bool) gets no stored boards here (nor can an instructor add one yet).
+                if type(sample["answer"]) is not int:
+                    continue
                 session.add(
                     Board(problem=slug, input=sample["input"], answer=sample["answer"], hidden=True)
                 )
@@ -137,6 +175,9 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
                 "finished_at": None if pending else created + timedelta(seconds=1),
             }
         )
+    missing = unfilled(Submission, list(submission_rows[0]), python_defaults=True)
+    if missing:
+        raise RuntimeError(f"the fill of submissions sets no {', '.join(missing)}")
     started = time.monotonic()
     with engine.begin() as connection:
         for at in range(0, len(submission_rows), 5000):
@@ -171,6 +212,7 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
                     None if hidden else "3",
                     None,
                     None,
+                    False,
                 )
 
     def judging_rows() -> Iterator[tuple]:
@@ -194,7 +236,7 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
     test_columns = [
         "submission_id", "lease_token", "index", "kind", "verdict", "time_ms", "wall_ms",
         "memory_kb", "message", "profile", "input", "expected", "got", "counterexample",
-        "board_id",
+        "board_id", "output_cut",
     ]  # fmt: skip
     judging_columns = [
         "submission_id", "lease_token", "verdict", "passed", "total", "max_time_ms",
@@ -248,7 +290,7 @@ def _latencies(send: Callable[[], Any], what: str, count: int) -> list[float]:
     return latencies
 
 
-def _timed(stack: Stack, path: str, token: str, count: int = SAMPLES, method: str = "GET", **kw):
+def _timed(stack: Stack, path: str, token: str, count: int, method: str = "GET", **kw):
     return _latencies(lambda: stack.request(method, path, token, **kw), path, count)
 
 
@@ -261,9 +303,10 @@ def _crowd(
     tokens: list[str],
     background: Callable[[], None] | None = None,
     paths: tuple[str, ...] = PROBLEMS_PAGE,
+    rounds: int = CROWD_ROUNDS,
 ):
     """Every student opens the problems page (the page, the problem list, the statistics) at
-    once, CROWD_ROUNDS times; meanwhile an instructor reads the history."""
+    once, `rounds` times; meanwhile an instructor reads the history."""
     stop = threading.Event()
     history: list[float] = []
     teacher = stack.instructor()
@@ -279,7 +322,7 @@ def _crowd(
         out = []
         with httpx.Client(base_url=stack.base_url, timeout=60) as client:
             headers = {"Authorization": f"Bearer {token}"}
-            for _ in range(CROWD_ROUNDS):
+            for _ in range(rounds):
                 for path in paths:
                     out += _latencies(partial(client.get, path, headers=headers), path, 1)
         return out
@@ -344,8 +387,8 @@ def _verdicts_arriving(url: str) -> Callable[[threading.Event], None]:
     return run
 
 
-def _strength(stack: Stack, teacher: str, report: Callable[[str, str], None]) -> None:
-    path = "/api/v1/problems/footholds/strength?seeds=20&suggestions=true"
+def _strength(stack: Stack, teacher: str, report: Callable[[str, str], None], sizes: Sizes) -> None:
+    path = f"/api/v1/problems/footholds/strength?seeds={sizes.strength_seeds}&suggestions=true"
     began = time.monotonic()
     first = stack.request("GET", path, teacher)
     answered = time.monotonic() - began
@@ -359,7 +402,7 @@ def _strength(stack: Stack, teacher: str, report: Callable[[str, str], None]) ->
 
     wait_for(ready, timeout=300, interval=0.2, what="the strength report", context=stack.logs)
     report("strength report ready (computed by the worker)", f"{time.monotonic() - began:.1f} s")
-    report("strength report, cached", _ms(_timed(stack, path, teacher)))
+    report("strength report, cached", _ms(_timed(stack, path, teacher, sizes.samples)))
     board = {"input": problems.registry()["footholds"].SAMPLES[0]["input"]}
     check = "/api/v1/problems/footholds/strength/board"
     # The API's first check fills its memory of the mutants' answers in the background (202).
@@ -378,11 +421,13 @@ def _strength(stack: Stack, teacher: str, report: Callable[[str, str], None]) ->
         context=stack.logs,
     )
     report("board editor's 'would kill' check ready", f"{time.monotonic() - began:.1f} s")
-    kills = _timed(stack, check, teacher, method="POST", json=board)
+    kills = _timed(stack, check, teacher, sizes.samples, method="POST", json=board)
     report("board editor's 'would kill' check, memory filled", _ms(kills))
 
 
-def measure(url: str, info: dict[str, Any], report: Callable[[str, str], None]) -> None:
+def measure(
+    url: str, info: dict[str, Any], report: Callable[[str, str], None], sizes: Sizes = Sizes()
+) -> None:
     with tempfile.TemporaryDirectory(prefix="judge-bench-scale-") as tmp:
         env = service_env(
             Path(tmp),
@@ -460,37 +505,41 @@ def measure(url: str, info: dict[str, Any], report: Callable[[str, str], None]) 
                 ("page: /submissions (HTML)", "/submissions", student),
                 ("page: /problems (HTML)", "/problems", student),
             ]
-            floor = statistics.median(_timed(stack, "/healthz/api", ""))
+            floor = statistics.median(_timed(stack, "/healthz/api", "", sizes.samples))
             report(
                 "floor: GET /healthz/api (HTTP + one database round trip)",
                 f"p50 {1000 * floor:.1f} ms",
             )
             for name, path, token in calls:
                 first = _timed(stack, path, token, count=1)[0]
-                rest = _timed(stack, path, token)
+                rest = _timed(stack, path, token, sizes.samples)
                 ratio = statistics.median(rest) / floor
                 report(name, f"{_ms(rest)} ({ratio:.1f}x floor; first {1000 * first:.0f} ms)")
             export = _timed(stack, "/api/v1/submissions.csv", teacher, count=1)[0]
             report("instructor: every submission as CSV (once)", f"{1000 * export:.0f} ms")
-            tokens = [stack.login(f"student{i:05d}", PASSWORD) for i in range(CROWD)]
-            floor_crowd, _ = _crowd(stack, tokens, paths=FLOOR_PAGE)
-            report(f"floor: {CROWD} at once, GET /healthz/api x 3 each", _ms(floor_crowd))
-            crowd, history = _crowd(stack, tokens)
+            crowd_size, rounds = sizes.crowd, sizes.crowd_rounds
+            tokens = [stack.login(f"student{i:05d}", PASSWORD) for i in range(crowd_size)]
+            floor_crowd, _ = _crowd(stack, tokens, paths=FLOOR_PAGE, rounds=rounds)
+            report(f"floor: {crowd_size} at once, GET /healthz/api x 3 each", _ms(floor_crowd))
+            crowd, history = _crowd(stack, tokens, rounds=rounds)
             ratio = percentile(crowd, 0.95) / percentile(floor_crowd, 0.95)
             report(
-                f"{CROWD} students open the problems page at once",
+                f"{crowd_size} students open the problems page at once",
                 f"{_ms(crowd)} ({ratio:.1f}x floor p95)",
             )
             report("  meanwhile an instructor's history", _ms(history))
-            crowd, history = _crowd(stack, tokens, _verdicts_arriving(url))
-            report(f"{CROWD} at once, a verdict stored every 0.2 s", _ms(crowd))
+            crowd, history = _crowd(stack, tokens, _verdicts_arriving(url), rounds=rounds)
+            report(f"{crowd_size} at once, a verdict stored every 0.2 s", _ms(crowd))
             report("  meanwhile an instructor's history", _ms(history))
-            _strength(stack, teacher, report)
+            if sizes.strength_seeds:  # 0: left out (the smoke test; the worker computes ~20 s)
+                _strength(stack, teacher, report, sizes)
         finally:
             stack.stop()
 
 
-def run(report: Callable[[str, str], None], submissions: int = 200_000) -> None:
+def run(
+    report: Callable[[str, str], None], submissions: int = 200_000, sizes: Sizes = Sizes()
+) -> None:
     name = f"judge_scale_{uuid.uuid4().hex[:10]}"
     admin = psycopg.connect(ADMIN_DSN, autocommit=True, connect_timeout=5)
     admin.execute(f'CREATE DATABASE "{name}"')
@@ -505,7 +554,7 @@ def run(report: Callable[[str, str], None], submissions: int = 200_000) -> None:
             f"{submissions:,} submissions, {info['tests']:,} test rows, "
             f"{info['students']:,} students in {info['fill_s']:.0f} s",
         )
-        measure(url, info, report)
+        measure(url, info, report, sizes)
     finally:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
         admin.close()

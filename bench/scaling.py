@@ -127,8 +127,13 @@ def measure(
     return numbers
 
 
-def run(report: Report | None = None) -> dict[str, Any]:
-    return report_numbers("workers", measure(), report)
+def run(
+    report: Report | None = None,
+    workers: tuple[int, ...] = WORKERS,
+    submissions: int = SUBMISSIONS,
+    rounds: int = 2,
+) -> dict[str, Any]:
+    return report_numbers("workers", measure(workers, submissions, rounds), report)
 
 
 if __name__ == "__main__":

@@ -153,8 +153,8 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
     }
 
 
-def run(report: Report | None = None) -> dict[str, Any]:
-    return report_numbers("service", measure(), report)
+def run(report: Report | None = None, submissions: int = SUBMISSIONS) -> dict[str, Any]:
+    return report_numbers("service", measure(submissions), report)
 
 
 if __name__ == "__main__":

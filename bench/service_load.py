@@ -45,7 +45,7 @@ def _p95(values: list[float]) -> float:
     return percentile(values, 0.95)
 
 
-def _get_latencies(stack: Stack, token: str, count: int = SAMPLES) -> list[float]:
+def _get_latencies(stack: Stack, token: str, count: int) -> list[float]:
     latencies = []
     for _ in range(count):
         started = time.monotonic()
@@ -77,7 +77,12 @@ async def _hold_streams(base_url: str, targets: list[tuple[str, int]], opened, s
         return sum(code == 200 for code in statuses)
 
 
-def measure_floods() -> dict[str, Any]:
+def measure_floods(
+    students: int = STUDENTS,
+    streams: int = STREAMS_PER_STUDENT,
+    flooders: int = LOGIN_FLOODERS,
+    samples: int = SAMPLES,
+) -> dict[str, Any]:
     with tempfile.TemporaryDirectory(prefix="judge-bench-load-") as tmp:
         # service_env lifts the per-address limits (every client here is 127.0.0.1); the
         # per-username login throttle stays as configured by default.
@@ -86,13 +91,13 @@ def measure_floods() -> dict[str, Any]:
         stack.start_api()  # no worker: submissions stay queued and their streams stay open
         try:
             observer = stack.register("observer")
-            idle = _get_latencies(stack, observer)
+            idle = _get_latencies(stack, observer, samples)
 
             targets = []
-            for n in range(STUDENTS):
+            for n in range(students):
                 token = stack.register(f"streamer{n}")
                 sid = stack.submit(token, "numbergame", solution("numbergame_ok"))
-                targets += [(token, sid)] * STREAMS_PER_STUDENT
+                targets += [(token, sid)] * streams
             opened, stop = threading.Event(), threading.Event()
             held: list[int] = []
             holder = threading.Thread(
@@ -102,7 +107,7 @@ def measure_floods() -> dict[str, Any]:
             )
             holder.start()
             opened.wait(120)
-            during_streams = _get_latencies(stack, observer)
+            during_streams = _get_latencies(stack, observer, samples)
             stop.set()
             holder.join(60)
 
@@ -118,10 +123,10 @@ def measure_floods() -> dict[str, Any]:
                         )
                         refused.append(response.status_code)
 
-            with ThreadPoolExecutor(max_workers=LOGIN_FLOODERS) as pool:
-                futures = [pool.submit(flood, i) for i in range(LOGIN_FLOODERS)]
+            with ThreadPoolExecutor(max_workers=flooders) as pool:
+                futures = [pool.submit(flood, i) for i in range(flooders)]
                 time.sleep(1.0)
-                during_logins = _get_latencies(stack, observer)
+                during_logins = _get_latencies(stack, observer, samples)
                 flooding.clear()
                 for future in futures:
                     future.result()
@@ -146,7 +151,7 @@ def _verdict_latency(stack: Stack, token: str, source: str) -> float:
     return verdict_time(stack, token, sid) - started
 
 
-def measure_fairness(rounds: int = 5) -> dict[str, Any]:
+def measure_fairness(rounds: int = 5, sleepers: int = SLEEPERS) -> dict[str, Any]:
     source = solution("numbergame_ok")
     with tempfile.TemporaryDirectory(prefix="judge-bench-fair-") as tmp:
         # Six queued at once is over the default per-student cap (5): service_env lifts it,
@@ -158,7 +163,7 @@ def measure_fairness(rounds: int = 5) -> dict[str, Any]:
             _verdict_latency(stack, fair, source)  # warm up
             idle = [_verdict_latency(stack, fair, source) for _ in range(rounds)]
             hog = stack.register("hog")
-            for _ in range(SLEEPERS):
+            for _ in range(sleepers):
                 stack.submit(hog, "footholds", SLEEPER)
             time.sleep(1.0)  # the first sleeper holds a slot, the others wait in the queue
             loaded = [_verdict_latency(stack, fair, source) for _ in range(rounds)]
@@ -174,8 +179,15 @@ def measure_fairness(rounds: int = 5) -> dict[str, Any]:
     }
 
 
-def run(report: Report | None = None) -> dict[str, Any]:
-    return report_numbers("load", {**measure_floods(), **measure_fairness()}, report)
+def run(
+    report: Report | None = None,
+    floods: dict[str, int] | None = None,
+    fairness: dict[str, int] | None = None,
+) -> dict[str, Any]:
+    """`floods`, `fairness`: the sizes of each part (measure_floods', measure_fairness'
+    arguments), the benchmark's by default."""
+    numbers = {**measure_floods(**(floods or {})), **measure_fairness(**(fairness or {}))}
+    return report_numbers("load", numbers, report)
 
 
 if __name__ == "__main__":

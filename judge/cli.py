@@ -11,6 +11,7 @@ or a refused package, 3 the sandbox is unavailable.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import shutil
@@ -66,6 +67,14 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         metavar="CASES.jsonl",
         help='extra hidden cases, one JSON case (or {"input": case}) per line',
+    )
+    g.add_argument(
+        "--plan",
+        choices=("full", "boards"),
+        default="full",
+        help="full: the problem's plan and the --hidden cases (default); boards: the --hidden "
+        "cases only, no samples, small positions, worst cases or random boards (the same work "
+        "another judge is given, to compare with it)",
     )
     g.add_argument(
         "--diagnose",
@@ -262,6 +271,13 @@ def _grade_file(
     except (OSError, ValueError) as exc:
         print(f"error: {exc}", file=err)
         return EXIT_USAGE
+    random_count = args.random_count
+    if args.plan == "boards":
+        if not boards + hidden:
+            print("error: --plan boards grades the --hidden cases: none given", file=err)
+            return EXIT_USAGE
+        problem = only_boards(problem)
+        random_count = 0
 
     def progress(test: TestResult) -> None:
         print(_test_line(test), file=err if args.json else out, flush=True)
@@ -273,7 +289,7 @@ def _grade_file(
         source,
         hidden_cases=boards + hidden,
         seed=args.seed,
-        random_count=args.random_count,
+        random_count=random_count,
         on_test=progress,
         sandbox=sandbox,
         diagnose=args.diagnose,
@@ -307,6 +323,11 @@ def _grade_file(
         if test.diagnosis is not None:
             print(_diagnosis_text(test.diagnosis), file=out)
     return 0
+
+
+def only_boards(problem: problems.ProblemSpec) -> problems.ProblemSpec:
+    """The problem with nothing planned of its own: graded, only the boards it is given."""
+    return dataclasses.replace(problem, SAMPLES=(), small_tier=None, WORST_CASES=())
 
 
 def check_problem(args, out: TextIO) -> int:

@@ -39,9 +39,14 @@ SANDBOX_MODULES = {
 # first when `make test` spreads modules over processes (a slow module started last is the
 # whole run waiting for one process).
 COST_S = {"e2e": 8.0, "stack": 8.0, "sandbox": 1.5, "services": 0.3}
+# A benchmark's smoke test (tests/*/test_bench_*.py) starts stacks and grades plans of its own:
+# 15 to 90 s each on the shared 2-core machine.
+BENCH_COST_S = 30.0
 
 
 def _cost(item: pytest.Item) -> float:
+    if item.path.name.startswith("test_bench_"):
+        return BENCH_COST_S
     if "stack" in getattr(item, "fixturenames", ()):
         return COST_S["stack"]
     marks = {mark.name for mark in item.iter_markers()}

@@ -269,6 +269,9 @@ def built(
     the block. Raises CompileError; infrastructure errors of the sandbox pass through.
     `deadline` (time.monotonic()) caps the compile's time at what is left of the grading's
     or the run's budget: a compiler bomb holds a worker no longer than the budget."""
+    prepare = getattr(language, "prepare_build", None)
+    if prepare is not None:  # what every build shares (C++'s runtime object), cached too
+        prepare(style, cache)
     command = language.build_command(problem, style, source)
     if command is None:
         yield Program(language, style, source)

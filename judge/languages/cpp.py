@@ -19,11 +19,15 @@ bound time, memory and files (`#include </dev/random>`, template and constexpr b
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import re
 import subprocess
 import tempfile
+import threading
 from functools import cache
+from typing import TYPE_CHECKING
 
 from judge.answers import BOOL, INT, LONG
 from judge.languages.base import LanguageUnavailable, RunRequest, Style, ask_tool
@@ -40,6 +44,9 @@ from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.layout import Layout, toolchain_layout
 from judge.sandbox.limits import RunLimits
+
+if TYPE_CHECKING:
+    from judge.execution.build import BuildCache
 
 GXX = "/usr/bin/g++"
 BINARY = "solution"  # under /box/out
@@ -102,6 +109,12 @@ class Cpp:
             )
         zero = {INT: "0", LONG: "0", BOOL: "false"}.get(problem.ANSWER, "{}")
         return head + signature(problem) + f" {{\n    return {zero};\n}}\n"
+
+    def prepare_build(self, style: Style, cache: BuildCache | None) -> None:
+        """Before `build_command`: the runtime object from the build cache when it is there
+        (a fresh process then compiles nothing for a cached submission)."""
+        if style is Style.FUNCTION:
+            runtime_object(cache)
 
     def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
@@ -170,20 +183,70 @@ def _limits_script(problem: ProblemSpec) -> bytes:
 
 
 RUNTIME_OBJECT = "judge_runtime.o"
+RUNTIME_FLAGS = FLAGS[:2]
+_runtime_lock = threading.Lock()
+_runtime: dict[str, bytes] = {}  # this process's, by runtime_key()
 
 
-@cache
-def runtime_object() -> bytes:
-    """The driver's runtime unit compiled once per process, here on the host: it is the judge's
-    own code, no submission's, and the same for every problem, so a build compiles only the
-    student's unit (the runtime's headers cost about a third of a build). The object is the
-    same bytes from any directory (named relatively), so it keys the build cache stably."""
+def runtime_key() -> str:
+    """The runtime object's build-cache key: the toolchain's identity (as for any artifact),
+    the flags and the source's bytes. Prefixed so that it names no submission's artifact."""
+    head = {
+        "what": "cpp runtime object",
+        "version": _version(),
+        "flags": list(RUNTIME_FLAGS),
+        "source": hashlib.sha256(runtime_source().encode()).hexdigest(),
+    }
+    return "cppruntime-" + hashlib.sha256(json.dumps(head, sort_keys=True).encode()).hexdigest()
+
+
+def runtime_object(cache: BuildCache | None = None) -> bytes:
+    """The driver's runtime unit compiled on the host: it is the judge's own code, no
+    submission's, and the same for every problem, so a build compiles only the student's unit
+    (the runtime's headers cost about a third of a build). Kept in this process and, given a
+    cache, in the build cache like any artifact (its manifest checks the bytes; its directory
+    is private): a new process reads it instead of compiling it again (~1 s of CPU). The object
+    is the same bytes from any directory (named relatively), so it keys builds stably."""
+    key = runtime_key()
+    with _runtime_lock:
+        data = _runtime.get(key)
+        if data is None and cache is not None:
+            data = _cached_runtime(cache, key)
+        if data is None:
+            data = _compile_runtime()
+            if cache is not None:
+                _store_runtime(cache, key, data)
+        _runtime[key] = data
+        return data
+
+
+def _cached_runtime(cache: BuildCache, key: str) -> bytes | None:
+    with tempfile.TemporaryDirectory() as work:
+        into = os.path.join(work, "out")
+        if not cache.fetch(key, into):
+            return None
+        try:
+            with open(os.path.join(into, RUNTIME_OBJECT), "rb") as f:
+                return f.read()
+        except OSError:
+            return None
+
+
+def _store_runtime(cache: BuildCache, key: str, data: bytes) -> None:
+    with tempfile.TemporaryDirectory() as work:
+        os.mkdir(os.path.join(work, "out"))
+        with open(os.path.join(work, "out", RUNTIME_OBJECT), "wb") as f:
+            f.write(data)
+        cache.store(key, os.path.join(work, "out"))
+
+
+def _compile_runtime() -> bytes:
     with tempfile.TemporaryDirectory() as work:
         with open(os.path.join(work, RUNTIME_NAME), "w") as f:
             f.write(runtime_source())
         try:
             subprocess.run(
-                [GXX, *FLAGS[:2], "-c", "-o", RUNTIME_OBJECT, RUNTIME_NAME],
+                [GXX, *RUNTIME_FLAGS, "-c", "-o", RUNTIME_OBJECT, RUNTIME_NAME],
                 cwd=work,
                 capture_output=True,
                 timeout=120,

@@ -63,6 +63,31 @@ def test_grade_json_contract(tmp_path):
     assert all(t["verdict"] == "AC" for t in result["tests"])
 
 
+def test_grade_plan_boards_grades_only_the_boards_given(tmp_path):
+    """`--plan boards`: the same work another judge is given (the bench compares with DMOJ on
+    it), nothing of the problem's own plan; a wrong answer on a board is still found."""
+    path = tmp_path / "sol.py"
+    path.write_text(CORRECT)
+    boards = [
+        {"board": [[1, 1]], "aloc": [0, 0], "bloc": [0, 1]},
+        {"board": [[1, 1, 1]], "aloc": [0, 0], "bloc": [0, 2]},
+        {"board": [[1]], "aloc": [0, 0], "bloc": [0, 0]},
+    ]
+    hidden = tmp_path / "boards.jsonl"
+    hidden.write_text("".join(json.dumps(board) + "\n" for board in boards))
+    args = ("grade", "footholds", str(path), "--plan", "boards", "--hidden", str(hidden))
+    out = judge(*args, "--json", "--random", "7")
+    assert out.returncode == 0, out.stderr
+    result = json.loads(out.stdout)
+    assert result["verdict"] == "AC" and result["passed"] == result["total"] == 3
+    assert [t["kind"] for t in result["tests"]] == ["hidden"] * 3
+    path.write_text("def solution(board, aloc, bloc):\n    return 0\n")
+    result = json.loads(judge(*args, "--json").stdout)
+    assert result["verdict"] == "WA" and result["total"] == 3
+    refused = judge("grade", "footholds", str(path), "--plan", "boards")
+    assert refused.returncode == 2 and "--hidden" in refused.stderr
+
+
 def test_grade_wrong_answer_still_exits_zero_with_readable_table(tmp_path):
     path = tmp_path / "sol.py"
     path.write_text("def solution(board, aloc, bloc):\n    return 1\n")

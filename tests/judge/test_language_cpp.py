@@ -201,3 +201,48 @@ def test_global_names_of_the_c_library_are_the_students(sandbox):
     result = run_cases("footholds", source, sandbox=sandbox, language="cpp", cases=None)
     assert result.status == "done", result.message
     assert [t.got for t in result.results] == [4] * len(FOOTHOLDS.SAMPLES)
+
+
+# Counts what g++ compiles in a `python -m judge grade` process: the runtime on the host
+# (subprocess.run) and the submission in the sandbox (bwrap's argv ends in g++'s), each
+# through subprocess.Popen.
+COUNTING_CLI = """
+import subprocess, sys
+from judge import cli
+compiles = []
+real = subprocess.Popen.__init__
+def counted(self, args, *rest, **kw):
+    argv = [str(a) for a in args] if isinstance(args, (list, tuple)) else [str(args)]
+    if any(a.endswith("g++") for a in argv) and "-o" in argv:
+        compiles.append(argv[argv.index("-o") + 1])
+    real(self, args, *rest, **kw)
+subprocess.Popen.__init__ = counted
+code = cli.main(sys.argv[1:])
+print("compiled:", ",".join(compiles), file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_a_cached_solution_compiles_nothing_in_a_new_process(sandbox, tmp_path):
+    """The runtime object is a build-cache entry too: the second grading of a cached C++
+    solution, in a fresh process, runs g++ for nothing (it used to compile the runtime)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    solution = root / "tests/submissions/cpp/accepted/footholds_minimax_pair.cpp"
+    env = {**os.environ, "XDG_CACHE_HOME": str(tmp_path), "PYTHONPATH": str(root)}
+    command = [sys.executable, "-c", COUNTING_CLI, "grade", "footholds", str(solution)]
+    command += ["--random", "2", "--seed", "1"]
+
+    def compiled() -> list[str]:
+        done = subprocess.run(command, env=env, cwd=root, capture_output=True, text=True)
+        assert done.returncode == 0, done.stdout + done.stderr
+        line = [ln for ln in done.stderr.splitlines() if ln.startswith("compiled:")][-1]
+        return [name for name in line.removeprefix("compiled:").strip().split(",") if name]
+
+    assert compiled() == ["judge_runtime.o", "/box/out/solution"]
+    entries = tmp_path / "footholds-judge" / "builds" / "entries"
+    assert any(entry.name.startswith("cppruntime-") for entry in entries.iterdir())
+    assert compiled() == []
