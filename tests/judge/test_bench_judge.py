@@ -29,19 +29,6 @@ def test_the_judge_benchmark_runs(monkeypatch):
     )
 
 
-def test_the_dmoj_peer_grades_the_same_boards_when_it_is_installed():
-    if judge_bench.dmoj_cli() is None:
-        pytest.skip(f"DMOJ is not installed (an optional peer: {judge_bench.DMOJ_SETUP})")
-    from judge import problems
-
-    lines: dict[str, str] = {}
-    boards = judge_bench.small_boards(3, seed=2)
-    took = judge_bench.dmoj_figures(lines.__setitem__, problems.get("footholds"), boards, 2, 1)
-    line = lines["DMOJ peer, the same 3 boards only"]
-    assert took is not None and took > 0, line
-    assert line.startswith("DMOJ ") and "--plan boards" in line
-
-
 def test_the_phases_benchmark_runs():
     lines: dict[str, str] = {}
     phases.run(lines.__setitem__, submissions=2, rounds=1, spins=(0.0,))
