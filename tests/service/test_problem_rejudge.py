@@ -7,30 +7,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from tests.service.packages import TICTACTOE, package_zip, unique_slug
+from tests.service.packages import TICTACTOE, package_zip, skewed_zip, unique_slug
 from tests.service.stack import Stack, wait_for
 from tests.service.test_problem_packages import checked, upload
-
-# Version 2 answers one hidden board (added) otherwise: a board of five pieces, outside the
-# small tier, so its small positions stay consistent. Its submissions/ (graded by the
-# check) are left out: the accepted one is wrong under version 2.
-ODD = [[1, 2, 1], [2, 1, 0], [0, 0, 0]]
-SKEWED = f"""
-
-_ODD = {ODD!r}
-_true_reference = reference
-
-
-def reference(case):
-    value = _true_reference(case)
-    return (1 if value != 1 else 0) if case["board"] == _ODD else value
-"""
-
-
-def version_2(name: str, data: bytes) -> bytes | None:
-    if name.startswith("submissions/"):
-        return None
-    return data + SKEWED.encode() if name == "problem.py" else data
 
 
 def test_the_preview_names_the_changed_verdict_and_publishing_applies_it(stack: Stack) -> None:
@@ -48,17 +27,7 @@ def test_the_preview_names_the_changed_verdict_and_publishing_applies_it(stack: 
     assert stack.wait_done(ada, good)["verdict"] == "AC"
     assert stack.wait_done(bob, bad)["verdict"] == "WA"
 
-    files = {
-        "file": (
-            "package.zip",
-            package_zip(
-                slug,
-                edit=version_2,
-                extra={f"{slug}/boards/odd.json": f'{{"board": {ODD}}}'.encode()},
-            ),
-            "application/zip",
-        )
-    }
+    files = {"file": ("package.zip", skewed_zip(slug), "application/zip")}
     put = stack.request("PUT", f"/api/v1/problems/{slug}", teacher, files=files)
     assert put.status_code == 202, put.text
     second = checked(stack, teacher, put.json())
