@@ -219,10 +219,12 @@ function previewPath(id) {
 
 function changeRow(change) {
   return h("tr", { dataset: { submission: String(change.submission_id) } },
-    h("td", {}, change.user),
-    h("td", {}, h("a", { href: `/submissions/${change.submission_id}` }, `#${change.submission_id}`)),
-    h("td", {}, languageTitle(change.language)),
-    h("td", {}, h("span", { class: "verdict-change" },
+    // The labels head each cell where a phone shows the rows as cards (course.css).
+    h("td", { "data-label": "Student" }, change.user),
+    h("td", { "data-label": "Submission" },
+      h("a", { href: `/submissions/${change.submission_id}` }, `#${change.submission_id}`)),
+    h("td", { "data-label": "Language" }, languageTitle(change.language)),
+    h("td", { "data-col": "verdict" }, h("span", { class: "verdict-change" },
       verdictBadge(change.old_verdict, "done"), h("span", { "aria-hidden": "true" }, "→"),
       h("span", { class: "sr-only" }, "becomes"), verdictBadge(change.new_verdict, "done"),
       h("span", { class: "muted small" }, `${change.new_passed}/${change.new_total} tests`))));
