@@ -104,12 +104,15 @@ def test_an_uploaded_package_is_checked_published_and_listed(service, open_page)
     listed.get_by_role("link", name=title).click()
     expect(pupil.get_by_role("heading", level=1)).to_contain_text(title)
 
-    # The instructor page has a card for it, with the way back to its versions.
+    # The instructor page has a card for it, with the way back to its versions (its boards
+    # are its package's: no board editor).
     page.goto("/instructor")
     expect(
         page.locator('.problem-card[data-slug="footholds"]').get_by_role("link", name="Versions")
     ).to_have_count(0)
-    page.locator(f'.problem-card[data-slug="{slug}"]').get_by_role("link", name="Versions").click()
+    card = page.locator(f'.problem-card[data-slug="{slug}"]')
+    expect(card.get_by_role("link", name="Board editor")).to_have_count(0)  # boards/ instead
+    card.get_by_role("link", name="Versions").click()
     page.wait_for_url(f"**/instructor/problems/{slug}/versions")
     expect(rows.first.locator("[data-col=published]")).to_have_text("Published")
 
