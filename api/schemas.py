@@ -529,7 +529,7 @@ class RejudgePreview(BaseModel):
 
     slug: str
     version_id: int
-    status: Literal["computing", "ready", "failed"]
+    status: str  # computing, ready or failed
     done: int  # submissions graded so far
     total: int  # submissions in the preview
     changed: int  # of those graded, how many get another verdict

@@ -86,6 +86,9 @@ def _grade(
     except ProblemError as exc:  # the candidate's code failed: what a rejudge would show
         log.warning("preview of %s: problem error: %s", slug, exc.message)
         return "IE", 0, 0
+    except Exception:  # a style the version no longer offers...: IE, as a rejudge gives
+        log.exception("preview of %s: grading failed", slug)
+        return "IE", 0, 0
     return result.verdict.value, result.passed, result.total
 
 

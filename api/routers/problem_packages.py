@@ -38,7 +38,14 @@ from judge.problems.declared import describe
 from judge.problems.manifest import ManifestError
 from judge.problems.package import Package
 from store import repo
-from store.models import CheckStatus, Priority, Problem, ProblemState, ProblemVersion
+from store.models import (
+    CheckStatus,
+    Priority,
+    Problem,
+    ProblemState,
+    ProblemVersion,
+    StrengthReport,
+)
 from store.repo import problem_packages as packages
 from store.repo import rejudge_previews as previews
 
@@ -352,12 +359,13 @@ def publish(
     return ProblemPublished(**managed.model_dump(), rejudged=queued)
 
 
-def _current_preview(session: Session, slug: str, version: ProblemVersion):
+def _current_preview(session: Session, slug: str, version: ProblemVersion) -> StrengthReport | None:
+    """The version's preview of the problem's submissions as they are now, if asked for."""
     items = previews.latest_submissions(session=session, slug=slug)
     return previews.find(session=session, key=previews.preview_key(version.id, items))
 
 
-def preview_public(slug: str, version_id: int, row) -> RejudgePreview:
+def preview_public(slug: str, version_id: int, row: StrengthReport) -> RejudgePreview:
     found = previews.changes(row)
     graded = [c for c in found if c.new_verdict is not None]
     changed = [c for c in graded if c.changed]
