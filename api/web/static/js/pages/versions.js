@@ -254,7 +254,9 @@ function closePreview() {
   $("#preview").hidden = true;
 }
 
-// Asks for the preview until it is no longer computing.
+// Asks for the preview until it is no longer computing. With POST, which answers the preview
+// as it is: a preview whose worker was lost is sent again, and one made stale by a new
+// submission meanwhile is replaced by the preview of the submissions as they are now.
 async function followPreview(preview) {
   const round = previewRound;
   showPreview(preview);
@@ -262,7 +264,7 @@ async function followPreview(preview) {
     await sleep(PREVIEW_POLL_MS);
     if (round !== previewRound) return;
     try {
-      preview = await api(previewPath(previewed.id));
+      preview = await api(previewPath(previewed.id), { method: "POST" });
     } catch (err) {
       if (round !== previewRound) return;
       $("#preview-live").textContent = `Could not ask how the preview goes (${err.message}); asking again.`;
