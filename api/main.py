@@ -31,7 +31,14 @@ from api.routers import (
     users,
 )
 from api.security import PasswordSlots
-from api.services import Enqueue, EnqueueCheck, EnqueueRun, RequestStrength, Services
+from api.services import (
+    Enqueue,
+    EnqueueCheck,
+    EnqueueRun,
+    RequestPreview,
+    RequestStrength,
+    Services,
+)
 from config import Settings
 from judge.strength.memory import StrengthMemory
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
@@ -47,17 +54,24 @@ def create_app(
     request_strength: RequestStrength | None = None,
     enqueue_run: EnqueueRun | None = None,
     enqueue_check: EnqueueCheck | None = None,
+    request_preview: RequestPreview | None = None,
 ) -> FastAPI:
     """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
-    strength report, `enqueue_run(run_id)` a run and `enqueue_check(version_id)` a problem
-    package's check to the workers; each defaults to the Celery
-    sender the settings describe.
+    strength report, `enqueue_run(run_id)` a run, `enqueue_check(version_id)` a problem
+    package's check and `request_preview(key)` a rejudge preview to the workers; each
+    defaults to the Celery sender the settings describe.
 
     The composition root: the one place that builds the app's `Services` (api/services.py)
     and the one place in api/ that names a worker module (worker.queue, for the default
     senders: the API publishes with the very Celery configuration the workers consume)."""
     settings = settings or Settings()
-    if enqueue is None or request_strength is None or enqueue_run is None or enqueue_check is None:
+    if (
+        enqueue is None
+        or request_strength is None
+        or enqueue_run is None
+        or enqueue_check is None
+        or request_preview is None
+    ):
         from worker.queue import CelerySenders
 
         # One Celery app for what the caller left out, made when a sender first needs it.
@@ -71,6 +85,8 @@ def create_app(
             enqueue_run = celery.runs()
         if enqueue_check is None:
             enqueue_check = celery.checks()
+        if request_preview is None:
+            request_preview = celery.previews()
 
     engine = make_engine(settings.db_url)
     session_factory = make_session_factory(engine)
@@ -82,6 +98,7 @@ def create_app(
         enqueue_run=enqueue_run,
         request_strength=request_strength,
         enqueue_check=enqueue_check,
+        request_preview=request_preview,
         problem_totals=TotalsTally(),
         stats_cache=StatsCache(),
         password_slots=PasswordSlots(

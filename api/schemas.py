@@ -496,6 +496,47 @@ class ProblemManaged(BaseModel):
     latest_version: ProblemVersionPublic | None
 
 
+class ProblemPublished(ProblemManaged):
+    """A problem just published: the submissions sent to be rejudged (their ids)."""
+
+    rejudged: list[int]
+
+
+class PublishRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # True: rejudge, on the rejudge queue, the submissions whose verdict the version's
+    # ready preview changes; False: publish only (new submissions use the version).
+    rejudge: bool = False
+
+
+class PreviewChange(BaseModel):
+    submission_id: int
+    user: str
+    language: str
+    style: str
+    old_verdict: str | None
+    old_passed: int | None
+    old_total: int | None
+    new_verdict: str | None  # None until graded (or the submission is gone)
+    new_passed: int | None
+    new_total: int | None
+    changed: bool
+
+
+class RejudgePreview(BaseModel):
+    """What publishing a version would do to the problem's submissions' verdicts."""
+
+    slug: str
+    version_id: int
+    status: str  # computing, ready or failed
+    done: int  # submissions graded so far
+    total: int  # submissions in the preview
+    changed: int  # of those graded, how many get another verdict
+    changes: list[PreviewChange]  # every submission of the preview, changed ones first
+    error: str | None
+
+
 class ProblemManagedList(BaseModel):
     items: list[ProblemManaged]
 

@@ -45,6 +45,13 @@ class EnqueueCheck(Protocol):
     def __call__(self, version_id: int) -> bool: ...
 
 
+class RequestPreview(Protocol):
+    """Sends a rejudge preview's first step (store/repo/rejudge_previews.py) to a worker;
+    False when the broker could not take it."""
+
+    def __call__(self, key: str) -> bool: ...
+
+
 class RequestStrength(Protocol):
     """Asks a worker for a strength report; False when the broker could not take it."""
 
@@ -60,6 +67,7 @@ class Services:
     enqueue_run: EnqueueRun
     request_strength: RequestStrength
     enqueue_check: EnqueueCheck
+    request_preview: RequestPreview
     # Statistics: every student's problems page reads the totals, kept current verdict by
     # verdict; the instructors' per-problem figures are kept until a verdict changes them.
     problem_totals: TotalsTally

@@ -431,6 +431,7 @@ class StrengthReport(Base):
 
     `key` names everything the report depends on (problem, hidden boards, options, judge
     version), so a new or deleted board makes a new key and old reports are simply not read.
+    Rejudge previews are kept here too, keyed alike (store/repo/rejudge_previews.py).
     """
 
     __tablename__ = "strength_reports"

@@ -29,6 +29,7 @@ GRADE_TASK = "judge.grade_submission"
 STRENGTH_TASK = "judge.strength_report"
 RUN_TASK = "judge.run_code"
 CHECK_TASK = "judge.check_package"  # on the run lane: a problem package's check
+PREVIEW_TASK = "judge.rejudge_preview"  # on the rejudge queue: one step of a rejudge preview
 
 GRADING_QUEUES = (LIVE_QUEUE, REJUDGE_QUEUE)
 

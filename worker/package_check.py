@@ -1,6 +1,8 @@
 """The check of an uploaded problem version, on the run lane (registered by
 worker/run_lane.py): its zip unpacked into a private temporary folder, every check of
-judge.problem_check but the mutants' (STRENGTH), and the report stored, bounded.
+judge.problem_check but the mutants' (STRENGTH), and the report stored, bounded. A version
+that passed also stores its hidden boards' and worst cases' reference answers, computed here
+once (judge.problems.bind.known_answers), so no grading asks the host about a hidden board.
 
 Delivery is at least once: the report is stored only while the version is still `checking`,
 so a second delivery checks again and stores nothing. A message lost or a worker that died
@@ -23,6 +25,7 @@ from judge.grading.plan import small_positions
 from judge.problem_check.check import check_package
 from judge.problem_check.graded import bound_problem
 from judge.problems.archive import ArchiveError, unpack
+from judge.problems.bind import known_answers
 from judge.problems.host import ProblemError
 from judge.problems.manifest import ManifestError
 from judge.problems.package import Package
@@ -104,7 +107,8 @@ def _check_in(
                 "worst": len(spec.WORST_CASES),
                 "hidden": len(package.boards),
             }
-            return report, {"styles": list(spec.styles), "plan": plan}
+            known = known_answers(package, spec).to_json()
+            return report, {"styles": list(spec.styles), "plan": plan, "answers": known}
     except (ProblemError, ManifestError, ArchiveError) as exc:
         text = exc.message if isinstance(exc, ProblemError) else str(exc)
         report["checks"].append({"name": "spec", "ok": False, "message": clean(text)})

@@ -5,6 +5,9 @@ problem.py hosted in the sandbox for as long as the work lasts.
     with resolved(runtime, slug) as problem:
         grade(problem.spec, ..., hidden_cases=problem.hidden_cases or the stored boards)
 
+An uploaded version's hidden boards come with the answers its check stored: the grading
+asks the host nothing about them (judge/problems/bind.py says why).
+
 The cache folder (JUDGE_DATA_DIR/packages/<digest>) is filled atomically: unpacked under a
 temporary name beside it, its digest checked, then renamed; a second process doing the same
 finds the name taken and uses the first one's.
@@ -25,6 +28,8 @@ from typing import Any
 from judge import problems
 from judge.problem_check.graded import bound_problem
 from judge.problems.archive import unpack
+from judge.problems.bind import KnownAnswers, decode_known
+from judge.problems.host import ProblemError
 from judge.problems.package import Package, digest_of
 from store.repo import problem_packages
 from worker.runtime import Runtime
@@ -96,10 +101,34 @@ def resolved(runtime: Runtime, slug: str) -> Iterator[Resolved]:
         yield Resolved(builtin, builtin_digest(slug), None, True)
         return
     with runtime.session() as session:
-        digest = problem_packages.published_digest(session=session, slug=slug)
-    if digest is None:
+        version = problem_packages.published_version(session=session, slug=slug)
+    if version is None:
         raise NotPublished(f"problem {slug!r} has no published version")
+    with version_resolved(runtime, slug, version.digest, version.answers) as problem:
+        yield problem
+
+
+@contextmanager
+def version_resolved(runtime: Runtime, slug: str, digest: str, stored: Any) -> Iterator[Resolved]:
+    """The version `digest` of the uploaded problem `slug`, published or not (a rejudge's
+    preview grades against a candidate), with the answers its check stored (`stored`)."""
     package = _package(package_folder(runtime, slug, digest))
-    boards = [{"input": board.case} for board in package.boards]
-    with bound_problem(package, runtime.sandbox) as spec:
+    known = _known(package, stored)
+    with bound_problem(package, runtime.sandbox, known) as spec:
+        if known is None:  # a version checked before answers were stored: asked here
+            boards = [{"input": board.case} for board in package.boards]
+        else:
+            boards = [
+                {"input": board.case, "answer": answer}
+                for board, answer in zip(package.boards, known.hidden, strict=True)
+            ]
         yield Resolved(spec, digest, boards, False)
+
+
+def _known(package: Package, stored: Any) -> KnownAnswers | None:
+    if stored is None:
+        return None
+    try:
+        return decode_known(stored, package)
+    except ValueError as exc:  # written by our own check: never expected
+        raise ProblemError(f"the answers stored with this version: {exc}") from None

@@ -1,6 +1,7 @@
 """Publishing "grade submission N" messages, for the API, the sweeper and rejudges,
-"carry out run N" messages on the run lane, and "compute this strength report" messages, for
-the API. `CelerySenders` is what the API's composition root (api/main.py) builds them from."""
+"carry out run N" messages on the run lane, and "compute this strength report" and "preview
+this rejudge" messages, for the API. `CelerySenders` is what the API's composition root
+(api/main.py) builds them from."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from worker.app import (
     CHECK_TASK,
     GRADE_TASK,
     LIVE_QUEUE,
+    PREVIEW_TASK,
     REJUDGE_QUEUE,
     RUN_QUEUE,
     RUN_TASK,
@@ -101,6 +103,28 @@ class CheckEnqueuer:
         return True
 
 
+class PreviewRequester:
+    """Sends a rejudge preview's first step to the rejudge queue (for the API); False
+    (logged) when the broker could not take it (the next request sends it again)."""
+
+    def __init__(self, app: Celery) -> None:
+        self.app = app
+
+    def __call__(self, key: str) -> bool:
+        try:
+            self.app.send_task(
+                PREVIEW_TASK,
+                args=[key],
+                queue=REJUDGE_QUEUE,
+                retry=True,
+                retry_policy=RETRY_POLICY,
+            )
+        except Exception as exc:
+            log.warning("could not request the rejudge preview %s: %s", key[:12], exc)
+            return False
+        return True
+
+
 class StrengthRequester:
     """Sends "compute this report" messages (for the API)."""
 
@@ -151,6 +175,9 @@ class CelerySenders:
 
     def checks(self) -> CheckEnqueuer:
         return CheckEnqueuer(self.app())
+
+    def previews(self) -> PreviewRequester:
+        return PreviewRequester(self.app())
 
     def strength(self) -> StrengthRequester:
         return StrengthRequester(self.app)

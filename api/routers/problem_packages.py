@@ -3,11 +3,15 @@ describes), see each version's check, publish one, and hide or retire a problem.
 
 The API only reads the zip's declarations (judge.problems.archive and manifest: no code
 runs here); a run-lane worker checks the version in the sandbox and stores its report.
+Before publishing a version of a problem with submissions, a worker on the rejudge queue
+previews which verdicts it would change (store/repo/rejudge_previews.py); publishing then
+rejudges those, or none.
 """
 
 from __future__ import annotations
 
 import tempfile
+from dataclasses import asdict
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -18,19 +22,32 @@ from sqlalchemy.orm import Session
 from api.deps import Instructor, ServicesDep, SessionDep
 from api.schemas import (
     Message,
+    PreviewChange,
     ProblemManaged,
     ProblemManagedList,
+    ProblemPublished,
     ProblemStateUpdate,
     ProblemVersionList,
     ProblemVersionPublic,
+    PublishRequest,
+    RejudgePreview,
 )
 from judge import problems
 from judge.problems.archive import MANIFEST, MAX_ARCHIVE_BYTES, ArchiveError, unpack
 from judge.problems.declared import describe
 from judge.problems.manifest import ManifestError
 from judge.problems.package import Package
-from store.models import CheckStatus, Problem, ProblemState, ProblemVersion
+from store import repo
+from store.models import (
+    CheckStatus,
+    Priority,
+    Problem,
+    ProblemState,
+    ProblemVersion,
+    StrengthReport,
+)
 from store.repo import problem_packages as packages
+from store.repo import rejudge_previews as previews
 
 router = APIRouter(tags=["problem packages"])
 
@@ -296,20 +313,127 @@ def _not_passed(version: ProblemVersion) -> str:
     return f"version {version.number} failed its check{why}"[:1000]
 
 
-@router.post(
-    "/problems/{slug}/versions/{version_id}/publish",
-    response_model=ProblemManaged,
-    responses=_ERRORS,
-)
-def publish(slug: str, version_id: int, session: SessionDep, user: Instructor) -> ProblemManaged:
-    """Students see this version and are graded against it from now on (state published).
-    409 unless its check passed."""
+def _passed(session: Session, slug: str, version_id: int) -> tuple[Problem, ProblemVersion]:
+    """The version, 409 unless its check passed."""
     problem, version = _version(session, slug, version_id)
     if version.status != CheckStatus.PASSED:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=_not_passed(version))
+    return problem, version
+
+
+@router.post(
+    "/problems/{slug}/versions/{version_id}/publish",
+    response_model=ProblemPublished,
+    responses=_ERRORS,
+)
+def publish(
+    slug: str,
+    version_id: int,
+    session: SessionDep,
+    services: ServicesDep,
+    user: Instructor,
+    body: PublishRequest | None = None,
+) -> ProblemPublished:
+    """Students see this version and are graded against it from now on (state published).
+    409 unless its check passed. `{"rejudge": true}`: the submissions whose verdict the
+    version's preview changes are rejudged against it on the rejudge queue (409 unless that
+    preview is ready and of the submissions as they are now)."""
+    problem, version = _passed(session, slug, version_id)
+    rejudge: list[int] = []
+    if body is not None and body.rejudge:
+        row = _current_preview(session, slug, version)
+        if row is None or row.status != previews.READY:
+            raise HTTPException(
+                status.HTTP_409_CONFLICT,
+                detail="no ready rejudge preview of this version for the submissions as they "
+                f"are now: POST /api/v1/problems/{slug}/versions/{version_id}/preview first, "
+                "or publish without rejudge",
+            )
+        rejudge = [c.submission_id for c in previews.changes(row) if c.changed]
     packages.publish(session=session, problem=problem, version=version)
+    queued = repo.rejudge(session=session, submission_ids=rejudge) if rejudge else []
     session.commit()
-    return problem_managed(session, problem)
+    for submission_id in queued:  # after the commit: a worker must find the version published
+        services.enqueue(submission_id, priority=Priority.REJUDGE)
+    managed = problem_managed(session, problem)
+    return ProblemPublished(**managed.model_dump(), rejudged=queued)
+
+
+def _current_preview(session: Session, slug: str, version: ProblemVersion) -> StrengthReport | None:
+    """The version's preview of the problem's submissions as they are now, if asked for."""
+    items = previews.latest_submissions(session=session, slug=slug)
+    return previews.find(session=session, key=previews.preview_key(version.id, items))
+
+
+def preview_public(slug: str, version_id: int, row: StrengthReport) -> RejudgePreview:
+    found = previews.changes(row)
+    graded = [c for c in found if c.new_verdict is not None]
+    changed = [c for c in graded if c.changed]
+    found.sort(key=lambda c: not c.changed)  # changed ones first, newest first within
+    return RejudgePreview(
+        slug=slug,
+        version_id=version_id,
+        status=row.status,
+        done=len(row.report["results"]),
+        total=len(found),
+        changed=len(changed),
+        changes=[PreviewChange(**asdict(c), changed=c.changed) for c in found],
+        error=row.error,
+    )
+
+
+@router.post(
+    "/problems/{slug}/versions/{version_id}/preview",
+    status_code=status.HTTP_202_ACCEPTED,
+    response_model=RejudgePreview,
+    responses=_ERRORS,
+)
+def start_preview(
+    slug: str,
+    version_id: int,
+    response: Response,
+    session: SessionDep,
+    services: ServicesDep,
+    user: Instructor,
+) -> RejudgePreview:
+    """Grade the problem's submissions (each student's latest finished one per language and
+    style) against this version, storing no judging: which verdicts publishing it would
+    change. A worker computes it on the rejudge queue; follow the Location. A preview of
+    the same submissions computed already is answered as it is (200)."""
+    _, version = _passed(session, slug, version_id)
+    items = previews.latest_submissions(session=session, slug=slug)
+    key = previews.preview_key(version.id, items)
+    send = previews.start(session=session, key=key, slug=slug, version_id=version.id, items=items)
+    if send:
+        services.request_preview(key)  # lost: the next request finds it lost and sends it
+    row = previews.find(session=session, key=key)
+    assert row is not None  # just made
+    response.headers["Location"] = f"/api/v1/problems/{slug}/versions/{version_id}/preview"
+    if row.status == previews.READY:
+        response.status_code = status.HTTP_200_OK
+    return preview_public(slug, version_id, row)
+
+
+@router.get(
+    "/problems/{slug}/versions/{version_id}/preview",
+    response_model=RejudgePreview,
+    responses=_ERRORS,
+)
+def get_preview(
+    slug: str, version_id: int, session: SessionDep, user: Instructor
+) -> RejudgePreview:
+    """The preview of this version for the submissions as they are now: computing (with
+    its progress, done of total), ready or failed. 404 when none was asked for (a new
+    submission or a rejudge since makes another set: ask again with POST)."""
+    _, version = _version(session, slug, version_id)
+    row = _current_preview(session, slug, version)
+    if row is None:
+        raise HTTPException(
+            status.HTTP_404_NOT_FOUND,
+            detail=f"no rejudge preview of version {version.number} for the submissions as "
+            f"they are now: POST /api/v1/problems/{slug}/versions/{version_id}/preview",
+        )
+    return preview_public(slug, version_id, row)
 
 
 @router.patch("/problems/{slug}", response_model=ProblemManaged, responses=_ERRORS)

@@ -14,7 +14,7 @@ from typing import Any
 
 from judge import languages
 from judge.grading.grade import grade
-from judge.problems.bind import problem_spec
+from judge.problems.bind import KnownAnswers, problem_spec
 from judge.problems.host import ProblemHost
 from judge.problems.package import SUBMISSIONS, VERDICT_FOLDERS, Package
 from judge.problems.spec import ProblemSpec
@@ -32,13 +32,16 @@ class CheckFailed(Exception):
 
 
 @contextmanager
-def bound_problem(package: Package, sandbox: Sandbox) -> Iterator[ProblemSpec]:
-    """The package's ProblemSpec, its problem.py in a host living as long as the block."""
+def bound_problem(
+    package: Package, sandbox: Sandbox, known: KnownAnswers | None = None
+) -> Iterator[ProblemSpec]:
+    """The package's ProblemSpec, its problem.py in a host living as long as the block
+    (`known`: its version's stored answers, see judge/problems/bind.py)."""
     limits = package.manifest.limits
     with ProblemHost(
         sandbox, package.source(), time_s=limits.time_s, memory_mb=limits.memory_mb
     ) as host:
-        yield problem_spec(package, host)
+        yield problem_spec(package, host, known)
 
 
 def grade_against(

@@ -15,6 +15,11 @@ return type and every generated case to the signature and to validate, a mismatc
 ProblemError naming it (during a grading: IE, an instructor's matter). Reference answers are
 memoized per package version (its digest) by the case's canonical JSON, and asked for in
 batches (`ProblemSpec.answers`): one round trip to the host for the whole small tier.
+
+An uploaded version's hidden boards and worst cases are answered once, at its check
+(`known_answers`), and stored with it: a grading given them (`problem_spec(..., known=)`)
+asks the host neither their answers nor their validity. The host takes no phase lock, so a
+host call about a hidden board during a grading would run beside other students' visible runs.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import random
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -41,6 +47,7 @@ MAX_VERSIONS = 8
 
 _answer_memo: OrderedDict[str, dict[str, Any]] = OrderedDict()
 _small_memo: OrderedDict[str, tuple[list[dict[str, Any]], list[Hashable]]] = OrderedDict()
+_valid_memo: OrderedDict[str, set[str]] = OrderedDict()  # case keys known valid, per version
 _memo_lock = threading.Lock()
 
 
@@ -69,6 +76,56 @@ def hashable(value: Any) -> Hashable:
     return value
 
 
+# What a version's stored answers may take (they come from instructor code): JSON characters.
+MAX_KNOWN_BYTES = 1 << 20
+
+
+@dataclass(frozen=True)
+class KnownAnswers:
+    """The reference's answers to a package's hidden boards (in `Package.boards` order) and
+    to its WORST_CASES (in order), computed once per version at its check."""
+
+    hidden: list[Any]
+    worst: list[Any]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hidden": self.hidden, "worst": self.worst}
+
+
+def known_answers(package: Package, problem: ProblemSpec) -> KnownAnswers:
+    """Ask the reference once for the boards' and the worst cases' answers (each checked
+    against the declared type by `answers`); ProblemError when they are too big to store."""
+    known = KnownAnswers(
+        problem.answers([board.case for board in package.boards]),
+        problem.answers(list(problem.WORST_CASES)),
+    )
+    size = len(json.dumps(known.to_json(), separators=(",", ":")))
+    if size > MAX_KNOWN_BYTES:
+        raise ProblemError(
+            f"the answers of boards/ and WORST_CASES take {size} bytes as JSON "
+            f"(at most {MAX_KNOWN_BYTES})"
+        )
+    return known
+
+
+def decode_known(data: Any, package: Package) -> KnownAnswers:
+    """Stored answers read back strictly: one per board and per worst case, each of the
+    declared return type; ValueError saying what is wrong."""
+    if type(data) is not dict or set(data) != {"hidden", "worst"}:
+        raise ValueError('stored answers must be {"hidden": [...], "worst": [...]}')
+    hidden, worst = data["hidden"], data["worst"]
+    if type(hidden) is not list or len(hidden) != len(package.boards):
+        raise ValueError(f"stored answers: not one per board ({len(package.boards)})")
+    if type(worst) is not list:
+        raise ValueError("stored answers: worst is not a list")
+    returns = package.manifest.returns
+    for number, answer in enumerate(hidden + worst):
+        wrong = type_problem(answer, returns, f"stored answer {number}")
+        if wrong is not None:
+            raise ValueError(wrong)
+    return KnownAnswers(list(hidden), list(worst))
+
+
 class BoundCode:
     """problem.py's functions as the ProblemSpec's callables, checked. Calls are serialized:
     a host answers one caller at a time, and a grading asks from its solver thread too."""
@@ -79,6 +136,15 @@ class BoundCode:
         self.returns = package.manifest.returns
         self.lock = threading.RLock()
         self.memo: dict[str, Any] = _version_memo(_answer_memo, package.digest, {})
+        self.valid: set[str] = _version_memo(_valid_memo, package.digest, set())
+
+    def remember(self, cases: Sequence[Case], answers: Sequence[Any]) -> None:
+        """Answers known already (stored at the check): these cases are valid and answered."""
+        with self.lock:
+            for case, answer in zip(cases, answers, strict=True):
+                key = case_key(case)
+                self.memo[key] = answer
+                self.valid.add(key)
 
     def call(self, name: str, *args: Any, cpu_s: float | None = None) -> Any:
         with self.lock:
@@ -94,13 +160,16 @@ class BoundCode:
         wrong = case_problems(case, self.params, "case", ".")
         if wrong:
             raise InvalidCase("; ".join(wrong))
-        self.call("validate", case)
+        if case_key(case) not in self.valid:  # a stored board: validated at the check
+            self.call("validate", case)
 
     def require_valid(self, case: Any, what: str) -> None:
         """ProblemError unless `case`, which `what` produced, is typed and valid."""
         wrong = case_problems(case, self.params, what, ".")
         if wrong:
             raise ProblemError(f"{wrong[0]} (not of the signature)")
+        if case_key(case) in self.valid:
+            return
         try:
             self.call("validate", case)
         except InvalidCase as exc:
@@ -135,7 +204,7 @@ class BoundCode:
                     raise ProblemError(f"reference() on {shown(case, 120)}: {wrong or answer}")
                 known[key] = answer
             if len(self.memo) + len(missing) > MAX_ANSWERS:
-                self.memo.clear()
+                self.memo.clear()  # (stored answers are given again with each spec)
             self.memo.update((key, known[key]) for key in missing)
         return [known[key] for key in keys]
 
@@ -229,11 +298,19 @@ class BoundCode:
         return found
 
 
-def problem_spec(package: Package, code: ProblemCode) -> ProblemSpec:
+def problem_spec(
+    package: Package, code: ProblemCode, known: KnownAnswers | None = None
+) -> ProblemSpec:
     """The ProblemSpec of `package` whose problem.py is `code` (a running ProblemHost, or
     ImportedCode for a built-in package). ProblemError when WORST_CASES or COMBINE_RULE is
-    not what the contract says; everything else is checked as it is called."""
+    not what the contract says; everything else is checked as it is called. `known`: the
+    version's stored answers (decode_known), remembered before anything is asked."""
     bound = BoundCode(package, code)
+    if known is not None:
+        bound.remember([board.case for board in package.boards], known.hidden)
+        worst = code.attribute("WORST_CASES") if "WORST_CASES" in code.defined else []
+        if type(worst) is list and len(worst) == len(known.worst):
+            bound.remember(worst, known.worst)
     manifest, defined = package.manifest, code.defined
     small = None
     if "small_cases" in defined and "canonical" in defined:

@@ -23,6 +23,8 @@ Modules with one reader each are not re-exported; their callers import them by n
 - `roster`: the instructors' side of accounts (the API);
 - `board_report`: how many submissions each hidden board fails, and its notes (the API);
 - `strength_reports`: the strength reports cached in the database (the API and the worker);
+- `rejudge_previews`: what publishing a version would change, kept in the same table (the
+  API and the worker's preview task);
 - `uid_blocks`: the registry of sandbox uid blocks the workers lease (the worker);
 - `problem_packages`: uploaded problems, their versions and states (the API, the run lane's
   check, the worker resolving a published package, the sweeper);

@@ -226,13 +226,20 @@ def manifests(*, session: Session, version_ids: list[int]) -> dict[int, dict[str
     return {r[0]: r[1] for r in rows}
 
 
-def published_digest(*, session: Session, slug: str) -> str | None:
-    """The digest of the version a submission to `slug` is graded against now."""
-    return session.scalar(
-        select(ProblemVersion.digest)
+@dataclass(frozen=True)
+class VersionAnswers:
+    digest: str
+    answers: Any  # what its check stored (manifest "answers"), None before it did
+
+
+def published_version(*, session: Session, slug: str) -> VersionAnswers | None:
+    """The version a submission to `slug` is graded against now, with its stored answers."""
+    row = session.execute(
+        select(ProblemVersion.digest, ProblemVersion.manifest)
         .join(Problem, Problem.published_version_id == ProblemVersion.id)
         .where(Problem.slug == slug)
-    )
+    ).first()
+    return None if row is None else VersionAnswers(row[0], (row[1] or {}).get("answers"))
 
 
 def package_archive(*, session: Session, slug: str, digest: str) -> bytes | None:

@@ -1,7 +1,8 @@
 """An instructor uploads a problem package in the browser: a broken zip is refused with the
 judge's own words; the tic-tac-toe package is checked (the report arrives on its versions
 page while the page polls), published, and a student finds it in the problem list; then it is
-hidden, retired (asked twice) and published again from the problem packages page."""
+hidden, retired (asked twice) and published again from the problem packages page. A new
+version of a problem with a submission is published through its rejudge preview."""
 
 from __future__ import annotations
 
@@ -10,8 +11,18 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import GRADE_TIMEOUT_MS, axe_violations, log_in, shot, unique
-from tests.service.packages import package_zip, unique_slug
+from tests.e2e.helpers import (
+    GRADE_TIMEOUT_MS,
+    OVERFLOW,
+    PHONE,
+    UNLABELLED,
+    axe_violations,
+    log_in,
+    shot,
+    unique,
+)
+from tests.service.packages import TICTACTOE, package_zip, skewed_zip, unique_slug
+from tests.service.test_problem_packages import checked, upload
 
 pytestmark = pytest.mark.e2e
 
@@ -93,12 +104,15 @@ def test_an_uploaded_package_is_checked_published_and_listed(service, open_page)
     listed.get_by_role("link", name=title).click()
     expect(pupil.get_by_role("heading", level=1)).to_contain_text(title)
 
-    # The instructor page has a card for it, with the way back to its versions.
+    # The instructor page has a card for it, with the way back to its versions (its boards
+    # are its package's: no board editor).
     page.goto("/instructor")
     expect(
         page.locator('.problem-card[data-slug="footholds"]').get_by_role("link", name="Versions")
     ).to_have_count(0)
-    page.locator(f'.problem-card[data-slug="{slug}"]').get_by_role("link", name="Versions").click()
+    card = page.locator(f'.problem-card[data-slug="{slug}"]')
+    expect(card.get_by_role("link", name="Board editor")).to_have_count(0)  # boards/ instead
+    card.get_by_role("link", name="Versions").click()
     page.wait_for_url(f"**/instructor/problems/{slug}/versions")
     expect(rows.first.locator("[data-col=published]")).to_have_text("Published")
 
@@ -152,3 +166,43 @@ def test_the_versions_page_answers_for_a_slug_only(service):
         "/instructor/problems/Not-A-Slug/versions", headers={"Accept": "text/html"}
     )
     assert missing.status_code == 404 and "Page not found" in missing.text
+
+
+def test_publishing_a_new_version_previews_and_applies_the_rejudge(service, open_page):
+    """A problem with a submission: Publish shows which verdict the new version changes (at
+    phone width, checked as the quality walk checks pages), then publishes and rejudges."""
+    slug = unique_slug("rjp")
+    teacher = service.instructor()
+    first = checked(service, teacher, upload(service, teacher, package_zip(slug)))
+    base = f"/api/v1/problems/{slug}/versions"
+    assert service.request("POST", f"{base}/{first['id']}/publish", teacher).status_code == 200
+    student = service.register(unique("rjp"))
+    accepted = (TICTACTOE / "submissions" / "accepted" / "minimax.py").read_text()
+    submission = service.submit(student, slug, accepted)
+    assert service.wait_done(student, submission)["verdict"] == "AC"
+    files = {"file": ("v2.zip", skewed_zip(slug), "application/zip")}
+    put = service.request("PUT", f"/api/v1/problems/{slug}", teacher, files=files)
+    assert checked(service, teacher, put.json())["status"] == "passed"
+
+    page = open_page(PHONE)
+    log_in(page, *service.admin)
+    page.goto(f"/instructor/problems/{slug}/versions")
+    page.get_by_role("button", name="Publish version 2").click()
+    preview = page.locator("#preview")
+    expect(preview).to_be_visible()
+    expect(page.locator("#preview-title")).to_be_focused()
+    expect(page.locator("#preview-live")).to_have_text(
+        "1 of 1 verdicts change.", timeout=GRADE_TIMEOUT_MS
+    )
+    row = preview.locator(f'#preview-body tr[data-submission="{submission}"]')
+    expect(row).to_contain_text("AC")
+    expect(row).to_contain_text("WA")
+    expect(row.get_by_role("link", name=f"#{submission}")).to_be_visible()
+    assert page.evaluate(UNLABELLED) == [] and page.evaluate(OVERFLOW) <= 1
+    assert axe_violations(page) == []
+    shot(page, "packages-04-rejudge-preview")
+
+    page.get_by_role("button", name="Publish and rejudge").click()
+    expect(page.locator("#versions-note")).to_contain_text("1 submission sent to be rejudged")
+    expect(preview).to_be_hidden()
+    assert service.wait_done(student, submission, judgings=2)["verdict"] == "WA"

@@ -181,6 +181,7 @@ def api_client(
     enqueue: Callable[..., bool],
     enqueue_run: Callable[[int], bool] = lambda run_id: True,
     enqueue_check: Callable[[int], bool] = lambda version_id: True,
+    request_preview: Callable[[str], bool] = lambda key: True,
     **settings: object,
 ) -> Iterator[TestClient]:
     """The app from the factory on `session` (every request), messages handed to the given
@@ -190,7 +191,13 @@ def api_client(
         secret_key=API_SECRET,
         **settings,
     )
-    app = create_app(config, enqueue=enqueue, enqueue_run=enqueue_run, enqueue_check=enqueue_check)
+    app = create_app(
+        config,
+        enqueue=enqueue,
+        enqueue_run=enqueue_run,
+        enqueue_check=enqueue_check,
+        request_preview=request_preview,
+    )
 
     def test_session() -> Iterator[Session]:
         yield session

@@ -46,6 +46,34 @@ def package_zip(
     return out.getvalue()
 
 
+# A second version that answers one hidden board (added) otherwise: a board of five pieces,
+# outside the small tier, so its small positions stay consistent. Its submissions/ (graded by
+# the check) are left out: the accepted one is wrong under it.
+ODD = [[1, 2, 1], [2, 1, 0], [0, 0, 0]]
+SKEWED = f"""
+
+_ODD = {ODD!r}
+_true_reference = reference
+
+
+def reference(case):
+    value = _true_reference(case)
+    return (1 if value != 1 else 0) if case["board"] == _ODD else value
+"""
+
+
+def skewed_zip(slug: str) -> bytes:
+    """The package whose reference differs from the fixture's on one hidden board only."""
+
+    def edit(name: str, data: bytes) -> bytes | None:
+        if name.startswith("submissions/"):
+            return None
+        return data + SKEWED.encode() if name == "problem.py" else data
+
+    odd = f'{{"board": {ODD}}}'.encode()
+    return package_zip(slug, edit=edit, extra={f"{slug}/boards/odd.json": odd})
+
+
 def symlink_zip(slug: str) -> bytes:
     """The package with a symbolic link member added."""
     out = io.BytesIO(package_zip(slug))

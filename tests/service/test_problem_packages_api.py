@@ -13,8 +13,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.problems.archive import MAX_ARCHIVE_BYTES
-from store.models import ProblemVersion
+from store.models import Priority, ProblemVersion, Status, Submission
 from store.repo import problem_packages
+from store.repo import rejudge_previews as previews
 from tests.service.conftest import api_client
 from tests.service.packages import package_zip, symlink_zip, unique_slug
 
@@ -232,3 +233,94 @@ def test_a_zip_over_a_mebibyte_is_read_and_one_over_the_limit_is_413(client, tea
     assert upload(client, teacher, big).status_code == 202
     over = upload(client, teacher, b"PK" + b"\0" * MAX_ARCHIVE_BYTES)
     assert over.status_code == 413
+
+
+def test_a_rejudge_preview_is_keyed_by_the_submissions_and_publishing_applies_it(
+    session, db_engine, teacher, alice, bob
+):
+    """API side of the preview: the worker's steps stored through the repository as it would
+    (tests/service/test_problem_rejudge.py runs the real worker)."""
+    sent: list[str] = []
+    graded: list[tuple[int, str]] = []
+    with api_client(
+        session,
+        db_engine,
+        enqueue=lambda sid, priority: graded.append((sid, priority)) is None,
+        request_preview=lambda key: sent.append(key) is None,
+    ) as client:
+        slug = unique_slug()
+        first = upload(client, teacher, package_zip(slug)).json()
+        base = f"/api/v1/problems/{slug}/versions"
+        early = client.post(f"{base}/{first['id']}/preview", headers=teacher)
+        assert early.status_code == 409 and "still being checked" in early.json()["detail"]
+        checked(session, first["id"], PASSED)
+        # No submissions: ready at once, nothing sent.
+        empty = client.post(f"{base}/{first['id']}/preview", headers=teacher)
+        assert empty.status_code == 200 and empty.json()["total"] == 0 and sent == []
+        assert client.post(f"{base}/{first['id']}/publish", headers=teacher).status_code == 200
+
+        ids = []
+        for user in (alice, bob):
+            posted = client.post(
+                "/api/v1/submissions", headers=user, json={"problem": slug, "source": GOOD}
+            )
+            ids.append(posted.json()["id"])
+        for sid, verdict in zip(ids, ("AC", "WA"), strict=True):
+            row = session.get(Submission, sid)
+            row.status, row.verdict, row.passed, row.total = Status.DONE, verdict, 3, 3
+        session.commit()
+
+        second = upload(client, teacher, package_zip(slug, edit=_restated), slug).json()
+        checked(session, second["id"], PASSED)
+        preview = f"{base}/{second['id']}/preview"
+        missing = client.get(preview, headers=teacher)
+        assert missing.status_code == 404 and "POST" in missing.json()["detail"]
+        started = client.post(preview, headers=teacher)
+        assert started.status_code == 202 and started.headers["location"] == preview
+        body = started.json()
+        assert (body["status"], body["done"], body["total"]) == ("computing", 0, 2)
+        assert len(sent) == 1
+        assert client.post(preview, headers=teacher).status_code == 202 and len(sent) == 1
+        publish = f"{base}/{second['id']}/publish"
+        refused = client.post(publish, headers=teacher, json={"rejudge": True})
+        assert refused.status_code == 409 and "preview" in refused.json()["detail"]
+
+        # The worker's steps: bob's submission now passes.
+        for _ in ids:
+            step = previews.next_step(session=session, key=sent[0])
+            assert step is not None and step.version_id == second["id"]
+            previews.record(
+                session=session,
+                key=sent[0],
+                submission_id=step.submission_id,
+                verdict="AC",
+                passed=3,
+                total=3,
+            )
+        assert previews.next_step(session=session, key=sent[0]) is None  # ready now
+        ready = client.get(preview, headers=teacher).json()
+        assert (ready["status"], ready["done"], ready["changed"]) == ("ready", 2, 1)
+        change = ready["changes"][0]
+        assert change["submission_id"] == ids[1] and change["user"] == "bob"
+        assert (change["old_verdict"], change["new_verdict"], change["changed"]) == (
+            "WA",
+            "AC",
+            True,
+        )
+
+        applied = client.post(publish, headers=teacher, json={"rejudge": True})
+        assert applied.status_code == 200, applied.text
+        assert applied.json()["rejudged"] == [ids[1]]
+        assert applied.json()["published_version"]["id"] == second["id"]
+        assert graded[-1] == (ids[1], Priority.REJUDGE)
+        session.expire_all()
+        assert session.get(Submission, ids[1]).status == Status.QUEUED
+        assert session.get(Submission, ids[0]).verdict == "AC"
+        # The set changed (a rejudge bumps its token): that preview is no longer the one.
+        assert client.get(preview, headers=teacher).status_code == 404
+        wrong = client.post(publish, headers=teacher, json={"rejudge": "yes please"})
+        assert wrong.status_code == 422
+
+
+def _restated(name: str, data: bytes) -> bytes:
+    return data + b"\n" if name == "statement.md" else data

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from worker.app import CHECK_TASK, GRADE_TASK, RUN_TASK, STRENGTH_TASK
+from worker.app import CHECK_TASK, GRADE_TASK, PREVIEW_TASK, RUN_TASK, STRENGTH_TASK
 
 # Loaded only by the worker: grading, running submissions, the sandbox and its runtime.
 WORKER_ONLY = (
@@ -65,7 +65,7 @@ def test_the_worker_app_registers_both_tasks(tmp_path: Path):
     code = "import json\nfrom worker.main import app\nprint(json.dumps(sorted(app.tasks)))\n"
     tasks = fresh_python(code, tmp_path)
     assert isinstance(tasks, list)
-    assert GRADE_TASK in tasks and STRENGTH_TASK in tasks
+    assert GRADE_TASK in tasks and STRENGTH_TASK in tasks and PREVIEW_TASK in tasks
     assert RUN_TASK not in tasks  # a run sent to the wrong queue is refused, never run here
     assert CHECK_TASK not in tasks  # likewise a package check (the run lane's)
 
@@ -77,5 +77,6 @@ def test_the_run_lane_app_registers_the_run_task_and_the_package_check_alone(tmp
     )
     tasks, queues = fresh_python(code, tmp_path)
     assert RUN_TASK in tasks and GRADE_TASK not in tasks and STRENGTH_TASK not in tasks
+    assert PREVIEW_TASK not in tasks  # a preview grades: the grading workers' rejudge queue
     assert CHECK_TASK in tasks
     assert queues == ["judge.run"]

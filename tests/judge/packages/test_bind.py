@@ -4,6 +4,7 @@ answers, valid generated cases, memoized answers asked for in batches. In-proces
 
 from __future__ import annotations
 
+import json
 import random
 import shutil
 from pathlib import Path
@@ -12,13 +13,22 @@ from typing import Any
 import pytest
 
 from judge.answers import Opaque
+from judge.grading.grade import grade
 from judge.grading.plan import plan_tests, small_answers, small_positions
-from judge.problems.bind import builtin_problem, problem_spec
+from judge.problems.bind import (
+    _answer_memo,
+    _valid_memo,
+    builtin_problem,
+    decode_known,
+    known_answers,
+    problem_spec,
+)
 from judge.problems.code import ImportedCode
 from judge.problems.host import ProblemError
 from judge.problems.manifest import ManifestError
 from judge.problems.package import Package
 from judge.problems.spec import InvalidCase
+from judge.verdict import TestKind, Verdict
 
 TICTACTOE = Path(__file__).with_name("tictactoe")
 
@@ -164,3 +174,61 @@ def test_a_custom_check_sees_only_answers_of_the_declared_type(tmp_path):
     assert problem.check(case, -1, 1) == (False, "far")
     ok, message = problem.check(case, 0, Opaque("float", "0.5"))
     assert not ok and "expected an int" in message
+
+
+class LoggingCode(CountingCode):
+    """CountingCode that also keeps every case a call was about."""
+
+    def __init__(self, source: bytes) -> None:
+        super().__init__(source)
+        self.cases: list[tuple[str, Any]] = []
+
+    def call(self, name: str, *args: Any, cpu_s: float | None = None) -> Any:
+        self.cases += [(name, arg) for arg in args]
+        return super().call(name, *args, cpu_s=cpu_s)
+
+    def call_many(self, name, args_list, *, cpu_s=None):
+        self.cases += [(name, arg) for args in args_list for arg in args]
+        return super().call_many(name, args_list, cpu_s=cpu_s)
+
+
+def test_a_grading_with_stored_answers_asks_problem_py_nothing_about_hidden_boards(
+    tmp_path, sandbox
+):
+    # A version of its own (nothing memoized): its answers computed once, as the check does.
+    folder = copied(tmp_path, {"statement.md": ("Two players", "Two sides")})
+    package = Package.load(folder)
+    known = known_answers(package, problem_spec(package, CountingCode(package.source())))
+    assert len(known.hidden) == 2 and len(known.worst) == 1
+    stored = decode_known(json.loads(json.dumps(known.to_json())), package)
+    # Another process later (the grading worker): a fresh memo, the stored answers given.
+    for memo in (_answer_memo, _valid_memo):
+        memo.pop(package.digest, None)
+    code = LoggingCode(package.source())
+    problem = problem_spec(package, code, stored)
+    boards = [
+        {"input": b.case, "answer": a} for b, a in zip(package.boards, stored.hidden, strict=True)
+    ]
+    solution = (folder / "submissions" / "accepted" / "minimax.py").read_bytes()
+    result = grade(problem, solution, hidden_cases=boards, seed=3, sandbox=sandbox)
+    assert result.verdict is Verdict.AC, result.message
+    assert sum(t.kind is TestKind.HIDDEN for t in result.tests) == 2
+    hidden = [b.case for b in package.boards] + list(problem.WORST_CASES)
+    # (These boards are small positions too: the small tier's canonical() keys every one.)
+    asked = [(name, case) for name, case in code.cases if case in hidden and name != "canonical"]
+    assert asked == [], asked  # neither reference() nor validate() saw a stored case
+    assert any(name == "reference" for name, _ in code.cases)  # the random boards' answers
+
+
+def test_stored_answers_are_decoded_strictly(tmp_path):
+    package = Package.load(TICTACTOE)
+    assert decode_known({"hidden": [1, 0], "worst": [0]}, package).hidden == [1, 0]
+    for wrong, message in [
+        ([1, 0], "must be"),
+        ({"hidden": [1], "worst": []}, "one per board"),
+        ({"hidden": [1, "0"], "worst": []}, "must be an int"),
+        ({"hidden": [1, 0], "worst": [True]}, "must be an int"),
+        ({"hidden": [1, 0], "worst": [], "more": 1}, "must be"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            decode_known(wrong, package)

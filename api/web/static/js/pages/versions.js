@@ -1,9 +1,11 @@
 // A problem's versions (instructors): every upload with its digest, who uploaded it and when,
 // its check and whether it is the published one; each version's check report (the ones being
 // checked asked again until the check is done, said in a live region); uploading a new version
-// (PUT) and publishing a version that passed.
+// (PUT) and publishing a version that passed. Publishing a problem with submissions shows
+// first what it would change: the judge grades them against the version (a preview, its
+// progress said in a live region), then "Publish and rejudge" or "Publish without rejudge".
 import { api, requireUser } from "../api.js";
-import { $, h, pageAlert, pageData, timeCell } from "../dom.js";
+import { $, h, languageTitle, pageAlert, pageData, plural, timeCell, verdictBadge } from "../dom.js";
 import { checkBadge, reportBody, shortDigest, stateBadge, uploadForm, versionPath } from "../packages.js";
 
 const { slug } = pageData();
@@ -192,6 +194,88 @@ async function load() {
   if (named) document.getElementById(`version-${named[1]}`)?.scrollIntoView({ block: "start" });
 }
 
+// Publishes `version`; `rejudge`: the submissions whose verdict its preview changes are
+// rejudged too.
+async function publish(version, rejudge) {
+  const problem = await api(`${versionPath(slug, version.id)}/publish`, { method: "POST", json: { rejudge } });
+  closePreview();
+  versions = versions.map((v) => ({ ...v, published: v.id === version.id }));
+  render();
+  say("");
+  const sent = problem.rejudged.length ? ` ${plural(problem.rejudged.length, "submission")} sent to be rejudged.` : "";
+  $("#versions-note").textContent = `Version ${version.number} is published: students see ${problem.title || slug}${problem.state === "published" ? " in the problem list" : ` once the problem is published (it is ${problem.state})`}.${sent}`;
+  await loadState().catch(() => {});
+  $("#versions-title").focus();
+}
+
+// -- the rejudge preview ----------------------------------------------------------------------
+const PREVIEW_POLL_MS = 1000;
+let previewed = null; // the version being previewed
+let previewRound = 0; // bumped when a preview closes: its polling stops
+
+function previewPath(id) {
+  return `${versionPath(slug, id)}/preview`;
+}
+
+function changeRow(change) {
+  return h("tr", { dataset: { submission: String(change.submission_id) } },
+    // The labels head each cell where a phone shows the rows as cards (course.css).
+    h("td", { "data-label": "Student" }, change.user),
+    h("td", { "data-label": "Submission" },
+      h("a", { href: `/submissions/${change.submission_id}` }, `#${change.submission_id}`)),
+    h("td", { "data-label": "Language" }, languageTitle(change.language)),
+    h("td", { "data-col": "verdict" }, h("span", { class: "verdict-change" },
+      verdictBadge(change.old_verdict, "done"), h("span", { "aria-hidden": "true" }, "→"),
+      h("span", { class: "sr-only" }, "becomes"), verdictBadge(change.new_verdict, "done"),
+      h("span", { class: "muted small" }, `${change.new_passed}/${change.new_total} tests`))));
+}
+
+function showPreview(preview) {
+  const computing = preview.status === "computing";
+  $("#preview-progress").hidden = !computing;
+  const bar = $("#preview-bar");
+  bar.max = Math.max(preview.total, 1);
+  bar.value = preview.done;
+  const changed = preview.changes.filter((c) => c.changed);
+  $("#preview-body").replaceChildren(...changed.map(changeRow));
+  $("#preview-changes").hidden = computing || !changed.length;
+  $("#publish-rejudge").disabled = preview.status !== "ready" || !changed.length;
+  const number = previewed.number;
+  $("#preview-live").textContent = computing
+    ? `Grading ${preview.done} of ${plural(preview.total, "submission")} against version ${number}…`
+    : preview.status === "failed"
+      ? `The preview failed: ${preview.error || "no reason given"}. You can still publish without rejudge.`
+      : `${preview.changed} of ${preview.total} verdicts change.`;
+}
+
+function closePreview() {
+  previewRound += 1;
+  previewed = null;
+  $("#preview").hidden = true;
+}
+
+// Asks for the preview until it is no longer computing. With POST, which answers the preview
+// as it is: a preview whose worker was lost is sent again, and one made stale by a new
+// submission meanwhile is replaced by the preview of the submissions as they are now.
+async function followPreview(preview) {
+  const round = previewRound;
+  showPreview(preview);
+  while (preview.status === "computing") {
+    await sleep(PREVIEW_POLL_MS);
+    if (round !== previewRound) return;
+    try {
+      preview = await api(previewPath(previewed.id), { method: "POST" });
+    } catch (err) {
+      if (round !== previewRound) return;
+      $("#preview-live").textContent = `Could not ask how the preview goes (${err.message}); asking again.`;
+      await sleep(RETRY_MS);
+      continue;
+    }
+    if (round !== previewRound) return;
+    showPreview(preview);
+  }
+}
+
 async function onPublish(event) {
   const button = event.target.closest("button[data-publish]");
   if (!button) return;
@@ -199,15 +283,34 @@ async function onPublish(event) {
   const version = versions.find((v) => v.id === id);
   button.disabled = true;
   try {
-    const problem = await api(`${versionPath(slug, id)}/publish`, { method: "POST" });
-    versions = versions.map((v) => ({ ...v, published: v.id === id }));
-    render();
-    say("");
-    $("#versions-note").textContent = `Version ${version.number} is published: students see ${problem.title || slug}${problem.state === "published" ? " in the problem list" : ` once the problem is published (it is ${problem.state})`}.`;
-    await loadState().catch(() => {});
-    $("#versions-title").focus();
+    const preview = await api(previewPath(id), { method: "POST" });
+    if (preview.total === 0) { // no submissions: nothing to preview
+      await publish(version, false);
+      return;
+    }
+    closePreview();
+    previewed = version;
+    $("#preview-number").textContent = String(version.number);
+    $("#preview").hidden = false;
+    $("#preview-title").focus();
+    followPreview(preview);
   } catch (err) {
+    pageAlert(`Could not publish version ${version.number}: ${err.message}`);
+  } finally {
     button.disabled = false;
+  }
+}
+
+async function onPreviewPublish(rejudge) {
+  const version = previewed;
+  if (!version) return;
+  const buttons = [$("#publish-rejudge"), $("#publish-only")];
+  const was = buttons.map((b) => b.disabled);
+  buttons.forEach((b) => { b.disabled = true; });
+  try {
+    await publish(version, rejudge);
+  } catch (err) {
+    buttons.forEach((b, i) => { b.disabled = was[i]; });
     pageAlert(`Could not publish version ${version.number}: ${err.message}`);
   }
 }
@@ -221,6 +324,13 @@ function onReportLink(event) {
 
 if (user.role === "instructor") { // for a student, app.js says whose page this is
   $("#versions-body").addEventListener("click", onPublish);
+  $("#publish-rejudge").addEventListener("click", () => onPreviewPublish(true));
+  $("#publish-only").addEventListener("click", () => onPreviewPublish(false));
+  $("#preview-cancel").addEventListener("click", () => {
+    const id = previewed && previewed.id;
+    closePreview();
+    (document.querySelector(`button[data-publish="${id}"]`) || $("#versions-title")).focus();
+  });
   $("#versions-body").addEventListener("click", onReportLink);
   uploadForm({
     method: "PUT",
