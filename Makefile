@@ -10,7 +10,7 @@ NODE_STAMP := node_modules/.installed
 APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose nodejs npm \
 	g++ openjdk-17-jdk-headless kotlin
 
-.PHONY: setup system-packages run test test-fast lint bench bench-scale clean
+.PHONY: setup system-packages run test test-bench test-fast lint bench bench-scale clean
 
 setup: system-packages $(STAMP) $(NODE_STAMP)
 
@@ -56,7 +56,12 @@ run: setup
 # costliest modules go first (tests/conftest.py orders them; xdist keeps that order).
 TEST_WORKERS ?= 3
 test: setup
-	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m "not bench_smoke"
+
+# Every `make bench` group at its smallest, so a change that breaks a benchmark fails CI
+# (.ci/run runs it after make test); apart from make test, whose time is the daily loop's.
+test-bench: setup
+	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m bench_smoke
 
 # What needs no sandbox, database, broker or browser: the quick loop while changing code.
 test-fast: setup

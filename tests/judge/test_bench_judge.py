@@ -4,11 +4,13 @@ breaks a benchmark fails here. Nothing is held to a target: the figures are the 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bench import judge_bench, phases
 
-pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
+pytestmark = [pytest.mark.bench_smoke, pytest.mark.sandbox, pytest.mark.slow]
 
 
 def test_the_judge_benchmark_runs(monkeypatch):
@@ -33,4 +35,6 @@ def test_the_phases_benchmark_runs():
     lines: dict[str, str] = {}
     phases.run(lines.__setitem__, submissions=2, rounds=1, spins=(0.0,))
     assert "phase lock: throughput with / without the lock" in lines
-    assert lines["phase lock: hidden tier spinning 0 s: released after"].startswith("0.5 s")
+    # The figure itself depends on the machine's load: its form is what is held here.
+    released = lines["phase lock: hidden tier spinning 0 s: released after"]
+    assert re.fullmatch(r"[0-9.]+ s \(1 distinct steps?\)", released), released

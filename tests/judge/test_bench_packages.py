@@ -3,7 +3,11 @@ change to the loader, the host or grade() that breaks the benchmark fails here."
 
 from __future__ import annotations
 
+import pytest
+
 from bench import packages
+
+pytestmark = [pytest.mark.bench_smoke]
 
 
 def test_the_packages_benchmark_runs(sandbox):  # the fixture: bubblewrap is required

@@ -8,7 +8,7 @@ import pytest
 
 from bench import languages
 
-pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
+pytestmark = [pytest.mark.bench_smoke, pytest.mark.sandbox, pytest.mark.slow]
 
 
 def test_the_languages_benchmark_runs():

@@ -10,7 +10,7 @@ from bench import burst, scale, scaling
 
 # The benchmarks make their own databases and Redis prefixes (as the fixtures do) and grade
 # in the sandbox.
-pytestmark = [pytest.mark.services, pytest.mark.sandbox, pytest.mark.slow]
+pytestmark = [pytest.mark.bench_smoke, pytest.mark.services, pytest.mark.sandbox, pytest.mark.slow]
 
 
 def test_the_scale_benchmark_fills_and_measures():

@@ -9,7 +9,7 @@ import pytest
 from bench import service, service_load
 
 # Each starts its own stack (tests/service/stack.py) and grades in the sandbox.
-pytestmark = [pytest.mark.sandbox, pytest.mark.slow]
+pytestmark = [pytest.mark.bench_smoke, pytest.mark.sandbox, pytest.mark.slow]
 
 
 def test_the_service_benchmark_runs():

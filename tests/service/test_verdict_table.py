@@ -6,11 +6,9 @@ from __future__ import annotations
 import json
 import re
 
-from fastapi import FastAPI
-from fastapi.testclient import TestClient
-
 from api.web import pages
 from judge.verdict import Verdict
+from tests.service.conftest import api_client
 
 
 def embedded_verdicts(html: str) -> list[dict[str, object]]:
@@ -19,12 +17,11 @@ def embedded_verdicts(html: str) -> list[dict[str, object]]:
     return json.loads(found.group(1))
 
 
-def test_every_page_embeds_the_verdicts_of_judge_verdict() -> None:
-    app = FastAPI()
-    app.include_router(pages.router)
-    client = TestClient(app)
-    for path in ("/login", "/problems", "/submissions/1"):
-        response = client.get(path)
+def test_every_page_embeds_the_verdicts_of_judge_verdict(session, db_engine) -> None:
+    # The whole app: the problem list reads the catalog (built-in and published problems).
+    with api_client(session, db_engine, enqueue=lambda *args: True) as client:
+        responses = {path: client.get(path) for path in ("/login", "/problems", "/submissions/1")}
+    for path, response in responses.items():
         assert response.status_code == 200, path
         table = embedded_verdicts(response.text)
         assert [row["code"] for row in table] == [v.value for v in Verdict]
