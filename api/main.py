@@ -20,6 +20,7 @@ from api.routers import (
     board_notes,
     health,
     languages,
+    problem_packages,
     problems,
     progress,
     roster,
@@ -30,7 +31,7 @@ from api.routers import (
     users,
 )
 from api.security import PasswordSlots
-from api.services import Enqueue, EnqueueRun, RequestStrength, Services
+from api.services import Enqueue, EnqueueCheck, EnqueueRun, RequestStrength, Services
 from config import Settings
 from judge.strength.memory import StrengthMemory
 from store.db import POOL_CAPACITY, make_engine, make_session_factory
@@ -45,16 +46,18 @@ def create_app(
     enqueue: Enqueue | None = None,
     request_strength: RequestStrength | None = None,
     enqueue_run: EnqueueRun | None = None,
+    enqueue_check: EnqueueCheck | None = None,
 ) -> FastAPI:
     """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
-    strength report, `enqueue_run(run_id)` a run to the workers; each defaults to the Celery
+    strength report, `enqueue_run(run_id)` a run and `enqueue_check(version_id)` a problem
+    package's check to the workers; each defaults to the Celery
     sender the settings describe.
 
     The composition root: the one place that builds the app's `Services` (api/services.py)
     and the one place in api/ that names a worker module (worker.queue, for the default
     senders: the API publishes with the very Celery configuration the workers consume)."""
     settings = settings or Settings()
-    if enqueue is None or request_strength is None or enqueue_run is None:
+    if enqueue is None or request_strength is None or enqueue_run is None or enqueue_check is None:
         from worker.queue import CelerySenders
 
         # One Celery app for what the caller left out, made when a sender first needs it.
@@ -66,6 +69,8 @@ def create_app(
             request_strength = celery.strength()
         if enqueue_run is None:
             enqueue_run = celery.runs()
+        if enqueue_check is None:
+            enqueue_check = celery.checks()
 
     engine = make_engine(settings.db_url)
     session_factory = make_session_factory(engine)
@@ -76,6 +81,7 @@ def create_app(
         enqueue=enqueue,
         enqueue_run=enqueue_run,
         request_strength=request_strength,
+        enqueue_check=enqueue_check,
         problem_totals=TotalsTally(),
         stats_cache=StatsCache(),
         password_slots=PasswordSlots(
@@ -109,6 +115,7 @@ def create_app(
         roster,
         board_notes,
         languages,
+        problem_packages,  # before problems: /problems/manage is not a problem's slug
         problems,
         progress,
         submissions,

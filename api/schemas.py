@@ -279,6 +279,7 @@ class JudgingPublic(BaseModel):
     peak_memory_kb: int
     seed: int
     judge_version: str | None
+    problem_version: str | None = None  # the package digest it was graded against
     attempts: int
     reason: Priority  # "live" (submitted) or "rejudge"
     finished_at: datetime
@@ -316,6 +317,7 @@ class SubmissionPublic(SubmissionSummary):
     source: str
     seed: int
     judge_version: str | None
+    problem_version: str | None = None  # the package digest it was graded against
     attempts: int
     message: str | None
     sandboxed: bool | None
@@ -449,3 +451,56 @@ class BoardReport(BaseModel):
     judged: int = Field(description="submissions whose current judging ran this board")
     failing: int = Field(description="... of them failing it; 0 of many: a weak board")
     failing_students: int
+
+
+class CheckPublic(BaseModel):
+    name: str
+    ok: bool
+    message: str
+
+
+class CheckReportPublic(BaseModel):
+    ok: bool
+    checks: list[CheckPublic]
+
+
+class ProblemVersionPublic(BaseModel):
+    """One uploaded version of a problem; `report` is its check's (null while checking, and
+    in lists)."""
+
+    id: int
+    slug: str
+    number: int
+    digest: str
+    status: str  # checking, passed or failed
+    title: str
+    uploaded_by: str | None  # username
+    created_at: datetime
+    checked_at: datetime | None
+    published: bool
+    report: CheckReportPublic | None = None
+
+
+class ProblemVersionList(BaseModel):
+    items: list[ProblemVersionPublic]
+
+
+class ProblemManaged(BaseModel):
+    """A problem as instructors manage it: built-in or uploaded, its state and versions."""
+
+    slug: str
+    title: str
+    state: str  # draft, published, hidden or retired
+    builtin: bool
+    published_version: ProblemVersionPublic | None
+    latest_version: ProblemVersionPublic | None
+
+
+class ProblemManagedList(BaseModel):
+    items: list[ProblemManaged]
+
+
+class ProblemStateUpdate(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    state: Literal["published", "hidden", "retired"]

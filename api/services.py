@@ -38,6 +38,13 @@ class EnqueueRun(Protocol):
     def __call__(self, run_id: int) -> bool: ...
 
 
+class EnqueueCheck(Protocol):
+    """Sends "check problem version N" to the run lane; False when the broker could not
+    take it (the sweeper sends it later)."""
+
+    def __call__(self, version_id: int) -> bool: ...
+
+
 class RequestStrength(Protocol):
     """Asks a worker for a strength report; False when the broker could not take it."""
 
@@ -52,6 +59,7 @@ class Services:
     enqueue: Enqueue
     enqueue_run: EnqueueRun
     request_strength: RequestStrength
+    enqueue_check: EnqueueCheck
     # Statistics: every student's problems page reads the totals, kept current verdict by
     # verdict; the instructors' per-problem figures are kept until a verdict changes them.
     problem_totals: TotalsTally

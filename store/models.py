@@ -22,6 +22,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Text,
@@ -245,6 +246,9 @@ class Submission(StudentView, Base):
     # Set while the grading waits for its hidden tier on the hidden lane: none of its code
     # runs in its worker then, so that worker dying is not counted as its attempt.
     away_since: Mapped[datetime | None] = mapped_column()
+    # The package digest (problem_versions.digest, or a built-in's) the current judging
+    # graded against: which version of the problem a verdict is about.
+    problem_version: Mapped[str | None] = mapped_column(String(64))
     # What students are shown of the current judging, and from when (StudentView).
 
     user: Mapped[User] = relationship(lazy="joined")
@@ -362,6 +366,7 @@ class Judging(StudentView, Base):
     attempts: Mapped[int] = mapped_column(Integer)
     reason: Mapped[Priority] = mapped_column(PriorityColumn(), default=Priority.LIVE)
     finished_at: Mapped[datetime] = mapped_column(default=utcnow)
+    problem_version: Mapped[str | None] = mapped_column(String(64))  # as Submission's
     # What students are shown of this judging and from when (StudentView). None on judgings
     # from before migration 0012 whose tests were gone by then (nothing to count).
 
@@ -439,3 +444,61 @@ class StrengthReport(Base):
     error: Mapped[str | None] = mapped_column(Text)
     requested_at: Mapped[datetime] = mapped_column(default=utcnow)
     finished_at: Mapped[datetime | None] = mapped_column()
+
+
+class ProblemState(enum.StrEnum):
+    DRAFT = "draft"  # uploaded, never published: instructors only
+    PUBLISHED = "published"
+    HIDDEN = "hidden"  # students do not see it at all
+    RETIRED = "retired"  # students see it and their history; no new submissions or runs
+
+
+class CheckStatus(enum.StrEnum):
+    CHECKING = "checking"
+    PASSED = "passed"
+    FAILED = "failed"
+
+
+class Problem(Base):
+    """A problem uploaded as a package (the built-ins need no row): its state and the
+    version students are graded against."""
+
+    __tablename__ = "problems"
+
+    slug: Mapped[str] = mapped_column(String(64), primary_key=True)
+    state: Mapped[str] = mapped_column(String(16), default=ProblemState.DRAFT)
+    published_version_id: Mapped[int | None] = mapped_column(
+        ForeignKey("problem_versions.id", ondelete="SET NULL")
+    )
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ProblemVersion(Base):
+    """One uploaded zip of a problem, as received, with what the API shows of it (`manifest`,
+    read without running its code) and its check's report (from a worker)."""
+
+    __tablename__ = "problem_versions"
+    __table_args__ = (
+        UniqueConstraint("slug", "digest", name="uq_problem_versions_slug_digest"),
+        UniqueConstraint("slug", "number", name="uq_problem_versions_slug_number"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    slug: Mapped[str] = mapped_column(String(64), index=True)
+    number: Mapped[int] = mapped_column(Integer)  # 1, 2, 3... per slug
+    digest: Mapped[str] = mapped_column(String(64))  # judge.problems.package.digest_of
+    archive: Mapped[bytes] = mapped_column(LargeBinary)
+    manifest: Mapped[Any] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), default=CheckStatus.CHECKING)
+    report: Mapped[Any] = mapped_column(JSON, nullable=True)
+    uploaded_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # When the check was last sent to the run lane, and how many times the sweeper sent it
+    # again: a check a dead worker left is sent again, then failed.
+    check_sent_at: Mapped[datetime] = mapped_column(default=utcnow)
+    check_sends: Mapped[int] = mapped_column(Integer, default=1)
+    checked_at: Mapped[datetime | None] = mapped_column()
+
+    uploader: Mapped[User | None] = relationship(lazy="joined")

@@ -27,3 +27,5 @@ class JudgingOutcome:
     # Seconds from the start of the hidden tier to the end of the grading (None: no hidden
     # tier ran): the release is timed from there (store/release.py).
     hidden_s: float | None = None
+    # The package digest graded against (problem_versions.digest, or a built-in's).
+    problem_version: str | None = None

@@ -28,6 +28,7 @@ HIDDEN_TASK = "judge.hidden_tier"
 GRADE_TASK = "judge.grade_submission"
 STRENGTH_TASK = "judge.strength_report"
 RUN_TASK = "judge.run_code"
+CHECK_TASK = "judge.check_package"  # on the run lane: a problem package's check
 
 GRADING_QUEUES = (LIVE_QUEUE, REJUDGE_QUEUE)
 

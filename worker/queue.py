@@ -13,6 +13,7 @@ from config import Settings
 from store.models import Priority
 from store.repo.strength_reports import ReportRequest
 from worker.app import (
+    CHECK_TASK,
     GRADE_TASK,
     LIVE_QUEUE,
     REJUDGE_QUEUE,
@@ -77,6 +78,29 @@ class RunEnqueuer:
         return True
 
 
+class CheckEnqueuer:
+    """Sends problem package checks to the run lane (a check is short and runs problem.py
+    in the sandbox, as a run does); False (logged) when the broker could not take one (the
+    sweeper sends it again)."""
+
+    def __init__(self, app: Celery) -> None:
+        self.app = app
+
+    def __call__(self, version_id: int) -> bool:
+        try:
+            self.app.send_task(
+                CHECK_TASK,
+                args=[version_id],
+                queue=RUN_QUEUE,
+                retry=True,
+                retry_policy=RETRY_POLICY,
+            )
+        except Exception as exc:
+            log.warning("could not enqueue the check of problem version %s: %s", version_id, exc)
+            return False
+        return True
+
+
 class StrengthRequester:
     """Sends "compute this report" messages (for the API)."""
 
@@ -106,7 +130,7 @@ class StrengthRequester:
 
 
 class CelerySenders:
-    """The API's three senders on one Celery app of the settings' configuration, made when a
+    """The API's senders on one Celery app of the settings' configuration, made when a
     sender first needs it: the grading's and the run's at once, the strength report's at its
     first request."""
 
@@ -124,6 +148,9 @@ class CelerySenders:
 
     def runs(self) -> RunEnqueuer:
         return RunEnqueuer(self.app())
+
+    def checks(self) -> CheckEnqueuer:
+        return CheckEnqueuer(self.app())
 
     def strength(self) -> StrengthRequester:
         return StrengthRequester(self.app)

@@ -19,9 +19,11 @@ from celery.exceptions import SoftTimeLimitExceeded
 import judge.grading.grade
 from judge import problems
 from judge.grading.runs import case_json, run_cases
+from judge.problems import InvalidCase
+from judge.problems.host import ProblemError
 from judge.verdict import TestResult
 from store import repo
-from worker import startup
+from worker import packages, startup
 from worker.app import RUN_TASK
 from worker.runtime import Runtime
 from worker.tasks import task_backoff_s, with_retries
@@ -37,6 +39,17 @@ CLAIM_MARGIN_S = 30  # beyond the problem's wall budget, before the sweeper ends
 def claim_lease_s() -> float:
     """How long a claim holds: a run takes at most a submission's wall budget."""
     return max(m.LIMITS.total_s for m in problems.registry().values()) + CLAIM_MARGIN_S
+
+
+def invalid_case(problem: problems.ProblemSpec, cases: list[Any] | None) -> str | None:
+    """What the problem's validate() says of the first case it refuses, as the run's error
+    (the API checked a built-in's cases already, an uploaded problem's types only)."""
+    for n, case in enumerate(cases or (), 1):
+        try:
+            problem.validate(case)
+        except InvalidCase as exc:
+            return f"case {n}: invalid board: {exc}"
+    return None
 
 
 def carry_out(runtime: Runtime, run_id: int) -> str:
@@ -68,15 +81,23 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
             log.warning("run %s: could not store case %d", run_id, len(results), exc_info=True)
 
     try:
-        result = run_cases(
-            claim.problem,
-            claim.source,
-            claim.cases,
-            language=claim.language,
-            style=claim.style,
-            on_case=on_case,
-            **runtime.machinery(),
-        )
+        with packages.resolved(runtime, claim.problem) as problem:
+            refused = invalid_case(problem.spec, claim.cases)
+            result = None
+            if refused is None:
+                result = run_cases(
+                    problem.spec,
+                    claim.source,
+                    claim.cases,
+                    language=claim.language,
+                    style=claim.style,
+                    on_case=on_case,
+                    **runtime.machinery(),
+                )
+    except (ProblemError, packages.NotPublished) as exc:  # the package's matter, not the run's
+        message = exc.message if isinstance(exc, ProblemError) else str(exc)
+        refused = f"problem error: {message}"
+        result = None
     except judge.grading.grade.INFRASTRUCTURE_ERRORS:
         store("giving it back", lambda s: repo.release_run(session=s, claim=claim))
         raise
@@ -93,6 +114,20 @@ def carry_out(runtime: Runtime, run_id: int) -> str:
             ),
         )
         return "too long"
+    if result is None:  # a case the problem's validate() refuses, or the problem failed
+        why = refused or "the problem could not be run"
+        store(
+            "ending it",
+            lambda s: repo.finish_run(
+                session=s,
+                claim=claim,
+                outcome="invalid_case" if why.startswith("case") else "internal_error",
+                results=[],
+                message=why,
+                failed=True,
+            ),
+        )
+        return "refused"
     data = result.to_dict()
     finished = store(
         "storing the result",

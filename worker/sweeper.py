@@ -10,9 +10,10 @@ import logging
 import threading
 
 from store import repo
+from store.repo import problem_packages
 from store.transient import first_line, is_transient
-from worker import startup
-from worker.queue import Enqueuer
+from worker import package_check, startup
+from worker.queue import CheckEnqueuer, Enqueuer
 from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
@@ -58,7 +59,24 @@ def sweep_runs_once(runtime: Runtime) -> repo.RunSweep:
     return swept
 
 
+def sweep_checks_once(runtime: Runtime, enqueue_check: CheckEnqueuer) -> list[int]:
+    """Send again the package checks a lost message or a dead run worker left `checking`
+    (failed after package_check.MAX_SENDS sends)."""
+    with runtime.session() as session:
+        stale = problem_packages.stale_checks(
+            session=session,
+            older_than_s=package_check.CHECK_RESEND_S,
+            max_sends=package_check.MAX_SENDS,
+        )
+    for version_id in stale:
+        enqueue_check(version_id)  # a failure: sent again at the next resend
+    if stale:
+        log.info("sweeper: sent the checks of problem versions %s again", stale)
+    return stale
+
+
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
+    enqueue_check = CheckEnqueuer(enqueue.app)
     while not stop.is_set():
         try:  # what killed gradings left in /tmp, when the workers share this host's
             startup.remove_leftovers()
@@ -67,6 +85,7 @@ def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
         try:
             sweep_once(runtime, enqueue)
             sweep_runs_once(runtime)
+            sweep_checks_once(runtime, enqueue_check)
         except Exception as exc:  # database down for a moment: the next pass tries again
             log.warning("sweep failed: %s", first_line(exc), exc_info=not is_transient(exc))
         stop.wait(runtime.settings.sweep_interval_s)

@@ -9,6 +9,7 @@ can write progress or the verdict.
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import threading
 import time
@@ -20,11 +21,12 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 import judge.grading.grade
+from judge.problems.host import ProblemError
 from judge.verdict import TestResult
 from store import repo
 from store.outcome import JudgingOutcome
 from store.transient import first_line, is_transient
-from worker import outcomes, startup
+from worker import outcomes, packages, startup
 from worker.app import GRADE_TASK
 from worker.hidden import SendToHiddenLane
 from worker.queue import Enqueuer
@@ -274,26 +276,40 @@ def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -
 def grade_job(
     runtime: Runtime, job: repo.Job, on_test: Callable[[TestResult], None]
 ) -> JudgingOutcome:
+    """Grade against the problem's current version (worker/packages.py): a built-in, or an
+    uploaded problem's published package, its own boards as the hidden tier."""
+    version = None
     try:
-        result = judge.grading.grade.grade(
-            job.problem,
-            job.source,
-            language=job.language,
-            style=job.style,
-            hidden_cases=job.hidden_cases,
-            seed=job.seed,
-            random_count=runtime.settings.random_count,
-            on_test=on_test,
-            max_source_bytes=runtime.settings.max_source_bytes,
-            hidden_tier=runtime.hidden_tier,  # None: here, under the phase lock
-            **runtime.machinery(),
-        )
+        with packages.resolved(runtime, job.problem) as problem:
+            version = problem.digest
+            result = judge.grading.grade.grade(
+                problem.spec,
+                job.source,
+                language=job.language,
+                style=job.style,
+                hidden_cases=job.hidden_cases
+                if problem.hidden_cases is None
+                else problem.hidden_cases,
+                seed=job.seed,
+                random_count=runtime.settings.random_count,
+                on_test=on_test,
+                max_source_bytes=runtime.settings.max_source_bytes,
+                # None: here, under the phase lock. An uploaded problem's tier stays here:
+                # the hidden lane knows the built-ins alone.
+                hidden_tier=runtime.hidden_tier if problem.builtin else None,
+                **runtime.machinery(),
+            )
     except INFRASTRUCTURE_ERRORS:
         raise
+    except ProblemError as exc:  # the package's code failed: the instructor's matter
+        log.warning("submission of %s: problem error: %s", job.problem, exc.message)
+        outcome = outcomes.internal_error(f"problem error: {exc.message}")
+        return dataclasses.replace(outcome, problem_version=version)
     except Exception as exc:  # never the submission's fault: IE, logged
         log.exception("grading failed")
-        return outcomes.internal_error(f"internal error: {type(exc).__name__}: {exc}")
-    return outcomes.graded(result)
+        outcome = outcomes.internal_error(f"internal error: {type(exc).__name__}: {exc}")
+        return dataclasses.replace(outcome, problem_version=version)
+    return dataclasses.replace(outcomes.graded(result), problem_version=version)
 
 
 def register(app: Celery, runtime: Runtime) -> None:

@@ -41,7 +41,7 @@ def _report(board: Board, counts: BoardFailures | None) -> BoardReport:
 def report(slug: str, session: SessionDep, user: Instructor) -> list[BoardReport]:
     """Each hidden board with its label and note, and how many submissions (and students)
     fail it among those whose current judging ran it."""
-    find_problem(slug)
+    find_problem(slug, session, instructor=True)
     counts = board_failures(session=session, problem=slug)
     return [_report(b, counts.get(b.id)) for b in repo.list_boards(session=session, problem=slug)]
 
@@ -55,7 +55,7 @@ def change_notes(
     slug: str, board_id: DbId, notes: BoardNotes, session: SessionDep, user: Instructor
 ) -> BoardReport:
     """Set a board's label and note (null or empty clears them); grading ignores both."""
-    find_problem(slug)
+    find_problem(slug, session, instructor=True)
     board = repo.get_board(session=session, problem=slug, board_id=board_id)
     if board is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no board {board_id} in {slug}")

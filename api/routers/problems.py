@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, HTTPException, Response, status
+from sqlalchemy.orm import Session
 
-from api import offered_languages
+from api import catalog, offered_languages
 from api.deps import Instructor, SessionDep
 from api.markdown import render_markdown
 from api.schemas import (
@@ -31,22 +32,29 @@ from store.models import Board
 router = APIRouter(tags=["problems"])
 
 
-def find_problem(slug: str) -> problems.ProblemSpec:
-    module = problems.registry().get(slug)
-    if module is None:
-        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown problem {slug!r}")
-    return module
+# What hidden boards are for an uploaded problem: part of its package, graded as its hidden
+# tier, so that every version says what it is graded on.
+UPLOADED_BOARDS = (
+    "hidden boards of an uploaded problem live in its package's boards/ folder: "
+    "upload a new version"
+)
 
 
-def known_problem(slug: str) -> problems.ProblemSpec:
+def find_problem(slug: str, session: Session, instructor: bool = False) -> problems.ProblemSpec:
+    """The problem a URL names (api.catalog); 404 when there is none for this viewer."""
+    return catalog.find(session, slug, instructor)
+
+
+def known_problem(slug: str, session: Session, instructor: bool = False) -> problems.ProblemSpec:
     """The problem a body names; 422 when there is none (a body's field, not the URL)."""
-    module = problems.registry().get(slug)
-    if module is None:
-        known = ", ".join(problems.registry())
-        raise HTTPException(
-            status.HTTP_422_UNPROCESSABLE_CONTENT,
-            detail=f"unknown problem {slug!r} (known: {known})",
-        )
+    return catalog.known(session, slug, instructor)
+
+
+def builtin_boards(slug: str, session: Session) -> problems.ProblemSpec:
+    """A problem whose hidden boards are added here (a built-in): 409 for an uploaded one."""
+    module = find_problem(slug, session, instructor=True)
+    if slug not in problems.registry():
+        raise HTTPException(status.HTTP_409_CONFLICT, detail=UPLOADED_BOARDS)
     return module
 
 
@@ -73,16 +81,16 @@ def _view(module: problems.ProblemSpec) -> ViewPublic:
 
 # The problems and their statements are public (no login): submitting and running need one.
 @router.get("/problems", response_model=list[ProblemSummary])
-def list_problems() -> list[ProblemSummary]:
+def list_problems(session: SessionDep) -> list[ProblemSummary]:
     return [
         ProblemSummary(slug=slug, title=m.TITLE, limits=_limits(m), view=_view(m))
-        for slug, m in problems.registry().items()
+        for slug, m in catalog.shown(session).items()
     ]
 
 
 @router.get("/problems/{slug}", response_model=ProblemPublic, responses={404: {"model": Message}})
 def get_problem(slug: str, session: SessionDep) -> ProblemPublic:
-    module = find_problem(slug)
+    module = find_problem(slug, session)
     return ProblemPublic(
         slug=slug,
         title=module.TITLE,
@@ -113,7 +121,7 @@ def set_release(
     ("pretests now, system tests at the deadline"): until then a student sees each
     judging over its visible tests alone (`hidden_pending`), and then whole. null: each
     judging is shown whole once released. Instructors see everything at once either way."""
-    find_problem(slug)
+    find_problem(slug, session, instructor=True)
     repo.set_hidden_release(
         session=session, problem=slug, at=body.hidden_release_at, user_id=user.id
     )
@@ -141,7 +149,7 @@ def _board(board: Board) -> BoardPublic:
 )
 def list_boards(slug: str, session: SessionDep, user: Instructor) -> list[BoardPublic]:
     """Hidden boards of a problem (instructors only)."""
-    find_problem(slug)
+    find_problem(slug, session, instructor=True)
     return [_board(b) for b in repo.list_boards(session=session, problem=slug)]
 
 
@@ -149,13 +157,19 @@ def list_boards(slug: str, session: SessionDep, user: Instructor) -> list[BoardP
     "/problems/{slug}/boards",
     status_code=status.HTTP_201_CREATED,
     response_model=BoardCreated,
-    responses={403: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+    responses={
+        403: {"model": Message},
+        404: {"model": Message},
+        409: {"model": Message},
+        422: {"model": Message},
+    },
 )
 def add_board(
     slug: str, board_in: BoardCreate, session: SessionDep, user: Instructor
 ) -> BoardCreated:
-    """Add a hidden board: validated by the problem, answered once by its reference solver."""
-    module = find_problem(slug)
+    """Add a hidden board: validated by the problem, answered once by its reference solver.
+    409 for an uploaded problem: its hidden boards are its package's boards/."""
+    module = builtin_boards(slug, session)
     case = validated_case(module, board_in.input)
     answer = module.reference(case)
     explanation = module.explain(case)
@@ -172,7 +186,7 @@ def add_board(
     responses={403: {"model": Message}, 404: {"model": Message}},
 )
 def delete_board(slug: str, board_id: DbId, session: SessionDep, user: Instructor) -> Response:
-    find_problem(slug)
+    find_problem(slug, session, instructor=True)
     if not repo.delete_board(session=session, problem=slug, board_id=board_id):
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no board {board_id} in {slug}")
     session.commit()

@@ -12,6 +12,7 @@ from typing import Annotated
 from fastapi import APIRouter, Query
 from fastapi.responses import Response
 
+from api import catalog
 from api.deps import Instructor, SessionDep
 from api.schemas import (
     Message,
@@ -22,7 +23,6 @@ from api.schemas import (
     Username,
     UtcDatetime,
 )
-from judge import problems
 from judge.verdict import Verdict
 from store import repo
 from store.repo.course_progress import course_progress
@@ -62,13 +62,14 @@ def csv_response(lines: Iterator[str], filename: str) -> Response:
 
 
 def progress_public(session) -> ProgressPublic:
-    slugs = list(problems.registry())
+    # Every problem students see (hidden ones are left out, their cells too).
+    slugs = list(catalog.shown(session))
     rows = []
     for student in course_progress(session=session):
         cells = {
             slug: ProgressCell(attempts=cell.attempts, verdict=cell.verdict, first_ac=cell.first_ac)
             for slug, cell in student.cells.items()
-            if slug in problems.registry()
+            if slug in slugs
         }
         rows.append(
             ProgressRow(

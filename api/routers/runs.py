@@ -14,6 +14,7 @@ from fastapi import APIRouter, Depends, HTTPException, Response, status
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
+from api import catalog
 from api.deps import (
     CurrentUser,
     EnqueueRunDep,
@@ -26,7 +27,7 @@ from api.deps import (
 )
 from api.events import Feed
 from api.offered_languages import choose
-from api.routers.problems import known_problem, validated_case
+from api.routers.problems import validated_case
 from api.schemas import (
     MAX_RUN_CASES,
     DbId,
@@ -39,7 +40,7 @@ from api.schemas import (
 from api.submission_input import SubmissionBody, checked_source
 from judge import problems
 from store import repo
-from store.models import Run, RunStatus, User
+from store.models import Role, Run, RunStatus, User
 
 router = APIRouter(tags=["runs"])
 
@@ -105,7 +106,7 @@ def start_run(
     case the answer, the expected answer and verdict, time, memory, what it printed (capped)
     and any error with its traceback."""
     source = checked_source(SubmissionBody(body.problem, body.source), settings.max_source_bytes)
-    module = known_problem(body.problem)
+    module = catalog.open_for_work(session, body.problem, user.role == Role.INSTRUCTOR)
     choice = choose(module, body.language, body.style)
     cases = checked_cases(module, body.cases)
     try:

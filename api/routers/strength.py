@@ -32,8 +32,9 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
 import judge
+from api import catalog
 from api.deps import Instructor, ServicesDep, SessionDep, SettingsDep
-from api.routers.problems import find_problem, validated_case
+from api.routers.problems import validated_case
 from api.schemas import BoardCreate, Message
 from judge.strength.analysis import killed_by_fixed_tests
 from judge.strength.memory import StrengthMemory
@@ -107,7 +108,8 @@ class StrengthComputing(BaseModel):
 
 
 def _known(slug: str) -> Any:
-    module = find_problem(slug)
+    # Strength reports run the problem's code in the API's worker: built-ins only.
+    module = catalog.builtin(slug)
     if not mutants(slug):
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no mutants for problem {slug!r}")
     return module

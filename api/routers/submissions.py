@@ -9,6 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
 
+from api import catalog
 from api.deps import (
     CurrentUser,
     EnqueueDep,
@@ -20,7 +21,7 @@ from api.deps import (
 )
 from api.offered_languages import choose
 from api.presenters import students_view, submission_public, summary_public
-from api.routers.problems import find_problem, known_problem
+from api.routers.problems import find_problem
 from api.schemas import (
     DbId,
     HeldSubmission,
@@ -76,7 +77,7 @@ def submit(
     Answers 202 at once; follow GET /submissions/{id} or its /events stream for the verdict.
     """
     source = checked_source(body, settings.max_source_bytes)
-    module = known_problem(body.problem)
+    module = catalog.open_for_work(session, body.problem, user.role == Role.INSTRUCTOR)
     choice = choose(module, body.language, body.style, body.filename)
     try:
         sub = repo.create_submission_limited(
@@ -226,7 +227,7 @@ def rejudge_problem(
     slug: str, session: SessionDep, user: Instructor, enqueue: EnqueueDep
 ) -> RejudgeQueued:
     """Rejudge every submission of a problem on the low-priority queue."""
-    find_problem(slug)
+    find_problem(slug, session, instructor=True)
     ids = repo.rejudge(session=session, problem=slug)
     session.commit()
     for sid in ids:

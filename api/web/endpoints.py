@@ -21,7 +21,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, HTTPException, Path, Query, status
 from fastapi.concurrency import run_in_threadpool
 from pydantic import BaseModel
+from sqlalchemy.orm import Session
 
+from api import catalog
 from api.deps import (
     CurrentUser,
     Instructor,
@@ -96,15 +98,33 @@ def _solve(module: problems.ProblemSpec, case: dict[str, Any]) -> tuple[Any, dic
     return module.reference(case), module.explain(case)
 
 
+def _with_code(module: problems.ProblemSpec, session: Session, slug: str) -> None:
+    """409 for what needs an uploaded problem's code in this process (it runs in a worker)."""
+    if catalog.is_uploaded(session, slug):
+        raise HTTPException(
+            status.HTTP_409_CONFLICT,
+            detail="an uploaded problem's answers are computed by a worker: use a run",
+        )
+
+
 @router.post(
     "/problems/{slug}/boards/preview",
     response_model=BoardPreview,
-    responses={401: {"model": Message}, 404: {"model": Message}, 422: {"model": Message}},
+    responses={
+        401: {"model": Message},
+        404: {"model": Message},
+        409: {"model": Message},
+        422: {"model": Message},
+    },
 )
-async def preview_board(slug: str, board_in: BoardCreate, user: CurrentUser) -> BoardPreview:
+async def preview_board(
+    slug: str, board_in: BoardCreate, user: CurrentUser, session: SessionDep
+) -> BoardPreview:
     """A drawn board checked and solved, nothing stored: what `POST /problems/{slug}/boards`
-    would store, and a student's own case before it is run."""
-    module = find_problem(slug)
+    would store, and a student's own case before it is run (409 for an uploaded problem:
+    its code runs in a worker only)."""
+    module = find_problem(slug, session, user.role == Role.INSTRUCTOR)
+    _with_code(module, session, slug)
     case = validated_case(module, board_in.input)
     answer, explanation = await run_in_threadpool(_solve, module, case)
     return BoardPreview(problem=slug, input=case, answer=answer, explanation=explanation)
@@ -114,7 +134,7 @@ async def preview_board(slug: str, board_in: BoardCreate, user: CurrentUser) -> 
 def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: CurrentUser) -> TestPlan:
     """Tests a submission made now would get: samples, the small tier, the worst cases,
     random boards, hidden boards."""
-    module = find_problem(slug)
+    module = find_problem(slug, session, user.role == Role.INSTRUCTOR)
     hidden = repo.hidden_board_count(session=session, problem=slug)
     count = module.RANDOM_COUNT if settings.random_count is None else settings.random_count
     positions = len(small_positions(module))
@@ -148,7 +168,8 @@ async def explain_test(
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no test {index} in this result")
     if row.input is None or (row.kind == "hidden" and viewer.role != Role.INSTRUCTOR):
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail="this test's input is hidden")
-    module = find_problem(sub.problem)
+    module = find_problem(sub.problem, session, instructor=True)
+    _with_code(module, session, sub.problem)
     validated_case(module, row.input)
     return await run_in_threadpool(module.explain, row.input)
 
@@ -162,7 +183,7 @@ def problem_stats(
     totals = services.problem_totals.get(session=session)
     mine = stats.standing(session=session, user_id=viewer.id) if viewer else {}
     out = []
-    for slug, module in problems.registry().items():
+    for slug, module in catalog.shown(session).items():
         counts = totals.get(slug, stats.ProblemTotals(0, 0, 0))
         out.append(
             ProblemStat(
@@ -194,7 +215,7 @@ def problem_detail_stats(
     days: Annotated[int, Query(ge=1, le=366, description="UTC days to chart, ending today")] = 30,
 ) -> ProblemStats:
     """Verdict distribution of finished submissions and submissions per UTC day."""
-    module = find_problem(slug)
+    module = find_problem(slug, session, instructor=True)
     chart = stats.recent_days(days)
     since = stats.day_start(chart[0])
     detail = services.stats_cache.get(

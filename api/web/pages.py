@@ -9,22 +9,22 @@ render on the server is public to anyone who can reach the judge: the problem st
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Mapping
 from dataclasses import asdict
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 
-from api import offered_languages
+from api import catalog, offered_languages
+from api.deps import SessionDep
 from api.markdown import render_markdown
 from api.web.paths import STATIC_DIR, TEMPLATES_DIR
 from judge import problems
 from judge.languages import all_languages, styles_of
 from judge.verdict import Verdict
-
-router = APIRouter(include_in_schema=False)
 
 # Everything the pages load comes from this origin: no CDN, no inline script, no framing.
 CSP = (
@@ -73,7 +73,24 @@ templates.env.globals["asset"] = asset
 templates.env.globals["verdicts"] = verdict_table()
 
 
-def problem_list() -> list[dict[str, Any]]:
+def _session_for_pages(request: Request, session: SessionDep) -> None:
+    """Every page lists the catalog's problems: it reads them on the request's session."""
+    request.state.pages_session = session
+
+
+router = APIRouter(include_in_schema=False, dependencies=[Depends(_session_for_pages)])
+
+
+def shown_problems(request: Request, instructor: bool = False) -> dict[str, problems.ProblemSpec]:
+    """The catalog's problems (api/catalog.py): the built-ins and the published uploads; the
+    built-ins alone for a page made outside a route (the not-found handler)."""
+    session = getattr(request.state, "pages_session", None)
+    if session is None:
+        return dict(problems.registry())
+    return catalog.shown(session, instructor)
+
+
+def problem_list(shown: Mapping[str, problems.ProblemSpec] | None = None) -> list[dict[str, Any]]:
     # time_s: a test stopped at the limit is shown as "> limit", not as its CPU time.
     # params: a failing board copied as a call, solution(...), names them in this order.
     # view: which renderer and editor draw the problem's cases (boards.js, board-editor.js).
@@ -88,7 +105,7 @@ def problem_list() -> list[dict[str, Any]]:
             # from them (case-editor.js).
             "param_types": {name: t.name for name, t in m.PARAM_TYPES.items()},
         }
-        for slug, m in problems.registry().items()
+        for slug, m in (problems.registry() if shown is None else shown).items()
     ]
 
 
@@ -98,13 +115,14 @@ def language_titles() -> list[dict[str, str]]:
 
 
 def page(request: Request, name: str, *, status_code: int = 200, **context: Any) -> Response:
+    listed = problem_list(shown_problems(request, instructor=bool(context.get("instructor"))))
     context.setdefault("page_data", {})
-    context["page_data"].setdefault("problems", problem_list())
+    context["page_data"].setdefault("problems", listed)
     context["page_data"].setdefault("language_titles", language_titles())
     response = templates.TemplateResponse(
         request,
         name,
-        {"problems": problem_list(), "language_titles": language_titles(), **context},
+        {"problems": listed, "language_titles": language_titles(), **context},
         status_code=status_code,
     )
     response.headers.update(SECURITY_HEADERS)
@@ -115,18 +133,21 @@ def not_found(request: Request, what: str) -> Response:
     return page(request, "not_found.html", title="Not found", what=what, status_code=404)
 
 
-@cache
-def sample_explanations(slug: str) -> list[dict[str, Any]]:
-    """The samples with one optimal line each (they are public: the statement shows them)."""
-    module = problems.registry()[slug]
+@lru_cache(maxsize=256)  # per spec: an uploaded problem's new version is a new spec
+def sample_explanations(module: problems.ProblemSpec) -> list[dict[str, Any]]:
+    """The samples with one optimal line each (they are public: the statement shows them;
+    an uploaded problem's show their answers alone: its explain() runs in a worker only)."""
     return [
         {"input": s["input"], "answer": s["answer"], "explanation": module.explain(s["input"])}
         for s in module.SAMPLES
     ]
 
 
-def known_problem(slug: str) -> problems.ProblemSpec | None:
-    return problems.registry().get(slug)
+def known_problem(
+    request: Request, slug: str, instructor: bool = False
+) -> problems.ProblemSpec | None:
+    entry = catalog.lookup(request.state.pages_session, slug, instructor)
+    return None if entry is None else entry.spec
 
 
 @router.get("/", response_class=HTMLResponse)
@@ -152,11 +173,11 @@ def problem_index(request: Request) -> Response:
 
 @router.get("/problems/{slug}", response_class=HTMLResponse)
 def problem_page(request: Request, slug: str) -> Response:
-    module = known_problem(slug)
+    module = known_problem(request, slug)
     if module is None:
         return not_found(request, f"There is no problem called “{slug}”.")
     limits = module.LIMITS
-    samples = sample_explanations(slug)
+    samples = sample_explanations(module)
     offered = [s.value for s in styles_of(module)]
     per_language = [language.model_dump() for language in offered_languages.on_problem(module)]
     stdio = offered_languages.stdio_statement(module)
@@ -223,7 +244,7 @@ def problem_tool(
     """An instructor's page of one problem (its boards, strength, statistics): titled
     "`heading` · the problem's title", 404 for a problem the judge does not have. The page's
     script reads the slug and the title, and with `samples` the sample boards' inputs."""
-    module = known_problem(slug)
+    module = known_problem(request, slug, instructor=True)
     if module is None:
         return not_found(request, f"There is no problem called “{slug}”.")
     data: dict[str, Any] = {"slug": slug, "title": module.TITLE}

@@ -414,6 +414,7 @@ def finish(
         "max_time_ms": outcome.max_time_ms,
         "peak_memory_kb": outcome.peak_memory_kb,
         "judge_version": outcome.judge_version,
+        "problem_version": outcome.problem_version,
         "message": outcome.message,
         "released_at": release_moment(started_at, now, release_quantum_s),
         **dataclasses.asdict(figures),

@@ -180,6 +180,7 @@ def api_client(
     *,
     enqueue: Callable[..., bool],
     enqueue_run: Callable[[int], bool] = lambda run_id: True,
+    enqueue_check: Callable[[int], bool] = lambda version_id: True,
     **settings: object,
 ) -> Iterator[TestClient]:
     """The app from the factory on `session` (every request), messages handed to the given
@@ -189,7 +190,7 @@ def api_client(
         secret_key=API_SECRET,
         **settings,
     )
-    app = create_app(config, enqueue=enqueue, enqueue_run=enqueue_run)
+    app = create_app(config, enqueue=enqueue, enqueue_run=enqueue_run, enqueue_check=enqueue_check)
 
     def test_session() -> Iterator[Session]:
         yield session

@@ -1,0 +1,216 @@
+"""Uploading problem packages, API side at unit level: the app on a rolled-back session, the
+checks recorded instead of sent, their outcome stored through the repository as a worker
+would (tests/service/test_problem_packages.py runs the real worker)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from store.models import ProblemVersion
+from store.repo import problem_packages
+from tests.service.conftest import api_client
+from tests.service.packages import package_zip, symlink_zip, unique_slug
+
+GOOD = "def solution(board):\n    return 0\n"
+PASSED = {"ok": True, "checks": [{"name": "samples", "ok": True, "message": "3 samples"}]}
+FAILED = {
+    "ok": False,
+    "checks": [
+        {"name": "files", "ok": True, "message": "5 files"},
+        {"name": "samples", "ok": False, "message": "sample 2: the reference answers 0, not 1"},
+    ],
+}
+
+
+@pytest.fixture
+def checks() -> list[int]:
+    return []
+
+
+@pytest.fixture
+def client(session: Session, db_engine, checks: list[int]) -> Iterator[TestClient]:
+    with api_client(
+        session,
+        db_engine,
+        enqueue=lambda *args, **kwargs: True,
+        enqueue_check=lambda version_id: checks.append(version_id) is None,
+    ) as test_client:
+        yield test_client
+
+
+def upload(client: TestClient, headers, data: bytes, slug: str | None = None):
+    files = {"file": ("package.zip", data, "application/zip")}
+    if slug is None:
+        return client.post("/api/v1/problems", headers=headers, files=files)
+    return client.put(f"/api/v1/problems/{slug}", headers=headers, files=files)
+
+
+def checked(session: Session, version_id: int, report: dict) -> None:
+    assert problem_packages.finish_check(
+        session=session, version_id=version_id, passed=report["ok"], report=report
+    )
+
+
+def versions(session: Session) -> int:
+    return session.scalar(select(func.count()).select_from(ProblemVersion)) or 0
+
+
+def test_upload_check_publish_then_students_see_it(client, session, checks, teacher, alice):
+    slug = unique_slug()
+    sent = upload(client, teacher, package_zip(slug))
+    assert sent.status_code == 202, sent.text
+    version = sent.json()
+    assert version["slug"] == slug and version["number"] == 1
+    assert version["status"] == "checking" and version["published"] is False
+    assert version["title"] == "Tic-tac-toe" and version["uploaded_by"] == "teacher"
+    assert len(version["digest"]) == 64
+    assert sent.headers["location"] == f"/api/v1/problems/{slug}/versions/{version['id']}"
+    assert checks == [version["id"]]
+
+    # Not published yet: students see nothing of it.
+    assert client.get(f"/api/v1/problems/{slug}", headers=alice).status_code == 404
+    publish = f"/api/v1/problems/{slug}/versions/{version['id']}/publish"
+    early = client.post(publish, headers=teacher)
+    assert early.status_code == 409 and "still being checked" in early.json()["detail"]
+
+    checked(session, version["id"], PASSED)
+    shown = client.get(sent.headers["location"], headers=teacher).json()
+    assert shown["status"] == "passed" and shown["report"] == PASSED
+    published = client.post(publish, headers=teacher)
+    assert published.status_code == 200, published.text
+    body = published.json()
+    assert body["state"] == "published" and body["builtin"] is False
+    assert body["published_version"]["id"] == version["id"]
+
+    listed = {p["slug"]: p for p in client.get("/api/v1/problems").json()}
+    assert listed[slug]["title"] == "Tic-tac-toe" and listed[slug]["limits"]["time_s"] == 1.0
+    page = client.get(f"/api/v1/problems/{slug}").json()
+    assert page["params"] == ["board"] and page["param_types"] == {"board": "int[][]"}
+    assert page["answer_type"] == "int" and len(page["samples"]) == 3
+    assert page["statement"] and page["statement_html"]
+    assert page["styles"] == ["function", "stdio"]
+    assert client.get(f"/problems/{slug}").status_code == 200  # the problem page
+
+    submitted = client.post(
+        "/api/v1/submissions", headers=alice, json={"problem": slug, "source": GOOD}
+    )
+    assert submitted.status_code == 202, submitted.text
+    # A run's case is checked against the signature here (validate() runs in the worker).
+    bad_case = client.post(
+        "/api/v1/runs",
+        headers=alice,
+        json={"problem": slug, "source": GOOD, "cases": [{"board": "x"}]},
+    )
+    assert bad_case.status_code == 422 and "board" in bad_case.json()["detail"]
+    # Its hidden boards are its package's.
+    board = client.post(
+        f"/api/v1/problems/{slug}/boards",
+        headers=teacher,
+        json={"input": {"board": [[0, 0, 0], [0, 0, 0], [0, 0, 0]]}},
+    )
+    assert board.status_code == 409 and "boards/ folder" in board.json()["detail"]
+
+    items = client.get("/api/v1/problems/manage", headers=teacher).json()["items"]
+    managed = {p["slug"]: p for p in items}
+    assert managed["numbergame"]["builtin"] is True
+    assert managed[slug]["latest_version"]["id"] == version["id"]
+
+    # Hidden: gone for students; retired: seen, no new submissions or runs.
+    hide = client.patch(f"/api/v1/problems/{slug}", headers=teacher, json={"state": "hidden"})
+    assert hide.status_code == 200 and hide.json()["state"] == "hidden"
+    assert client.get(f"/api/v1/problems/{slug}").status_code == 404
+    assert slug not in {p["slug"] for p in client.get("/api/v1/problems").json()}
+    hidden_submit = client.post(
+        "/api/v1/submissions", headers=alice, json={"problem": slug, "source": GOOD}
+    )
+    assert hidden_submit.status_code == 422
+    client.patch(f"/api/v1/problems/{slug}", headers=teacher, json={"state": "retired"})
+    assert client.get(f"/api/v1/problems/{slug}").status_code == 200
+    retired = client.post(
+        "/api/v1/submissions", headers=alice, json={"problem": slug, "source": GOOD}
+    )
+    assert retired.status_code == 409 and retired.json()["detail"] == "this problem is retired"
+    run = client.post("/api/v1/runs", headers=alice, json={"problem": slug, "source": GOOD})
+    assert run.status_code == 409
+
+
+def test_versions_same_content_and_another_slug(client, session, checks, teacher):
+    slug = unique_slug()
+    first = upload(client, teacher, package_zip(slug)).json()
+    again = upload(client, teacher, package_zip(slug))
+    assert again.status_code == 409 and f"PUT /api/v1/problems/{slug}" in again.json()["detail"]
+    same = upload(client, teacher, package_zip(slug), slug=slug)
+    assert same.status_code == 200 and same.json()["id"] == first["id"]
+    other = upload(client, teacher, package_zip(unique_slug()), slug=slug)
+    assert other.status_code == 422 and "slug" in other.json()["detail"]
+    second = upload(client, teacher, package_zip(slug, edit=_new_statement), slug=slug)
+    assert second.status_code == 202, second.text
+    assert second.json()["number"] == 2
+    assert checks == [first["id"], second.json()["id"]]
+    listed = client.get(f"/api/v1/problems/{slug}/versions", headers=teacher).json()["items"]
+    assert [v["number"] for v in listed] == [2, 1]
+    assert all(v["report"] is None for v in listed)
+
+    checked(session, first["id"], FAILED)
+    refused = client.post(
+        f"/api/v1/problems/{slug}/versions/{first['id']}/publish", headers=teacher
+    )
+    assert refused.status_code == 409
+    assert "samples: sample 2" in refused.json()["detail"]
+    state = client.patch(f"/api/v1/problems/{slug}", headers=teacher, json={"state": "published"})
+    assert state.status_code == 409  # nothing published yet
+    unknown = upload(client, teacher, package_zip("nosuch_problem"), slug="nosuch_problem")
+    assert unknown.status_code == 404
+
+
+def _new_statement(name: str, data: bytes) -> bytes:
+    return b"# Tic-tac-toe\n\nNew words.\n" if name == "statement.md" else data
+
+
+def test_refusals(client, session, checks, teacher, alice):
+    before = versions(session)
+    slug = unique_slug()
+    assert upload(client, alice, package_zip(slug)).status_code == 403
+    dotdot = upload(client, teacher, package_zip(slug, extra={"../evil.py": b"x"}))
+    assert dotdot.status_code == 422 and ".." in dotdot.json()["detail"]
+    link = upload(client, teacher, symlink_zip(slug))
+    assert link.status_code == 422 and "link" in link.json()["detail"]
+    assert upload(client, teacher, b"not a zip").status_code == 422
+
+    def bad_limits(name: str, data: bytes) -> bytes:
+        return data.replace(b"time_s = 1.0", b'time_s = "1s"') if name == "problem.toml" else data
+
+    manifest = upload(client, teacher, package_zip(slug, edit=bad_limits))
+    assert manifest.status_code == 422 and "limits.time_s" in manifest.json()["detail"]
+    builtin = upload(client, teacher, package_zip("numbergame"))
+    assert builtin.status_code == 409 and "built-in" in builtin.json()["detail"]
+    put_builtin = upload(client, teacher, package_zip("numbergame"), slug="numbergame")
+    assert put_builtin.status_code == 409
+    assert "built-in problems change with the product" in put_builtin.json()["detail"]
+    assert versions(session) == before and checks == []
+    assert client.get("/api/v1/problems/manage", headers=alice).status_code == 403
+
+
+def test_stale_checks_are_sent_again_then_failed(session, teacher) -> None:
+    """The sweeper's side: a check left `checking` is sent again, then fails."""
+    from store.repo.users import get_user_by_name
+
+    user = get_user_by_name(session=session, username="teacher")
+    slug = unique_slug()
+    problem_packages.create_problem(session=session, slug=slug, user_id=user.id if user else None)
+    version = problem_packages.add_version(
+        session=session, slug=slug, digest="0" * 64, archive=b"zip", manifest={}, user_id=None
+    )
+    session.commit()
+    assert problem_packages.stale_checks(session=session, older_than_s=3600, max_sends=2) == []
+    assert problem_packages.stale_checks(session=session, older_than_s=0, max_sends=2) == [
+        version.id
+    ]
+    assert problem_packages.stale_checks(session=session, older_than_s=0, max_sends=2) == []
+    session.refresh(version)
+    assert version.status == "failed" and "did not finish" in version.report["checks"][0]["message"]
