@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from api import assignment_rules
 from api.schemas import JudgingPublic, SubmissionPublic, SubmissionSummary, TestPublic
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_to_student
 from store import repo
@@ -255,8 +256,14 @@ def submission_public(
     message = sub.message if whole else None
     if sub.verdict == Verdict.IE and not instructor and message:
         message = IE_FOR_STUDENTS
+    note = assignment_rules.practice_note(
+        assignment_rules.deadlines(session, sub.user_id, sub.problem, sub.created_at),
+        sub.created_at,
+    )
     return SubmissionPublic(
         **_summary_fields(sub, seen),
+        practice=note is not None,
+        practice_note=note,
         source=sub.source,
         seed=sub.seed,
         judge_version=sub.judge_version if whole else None,
