@@ -136,7 +136,7 @@ def history(
     Page with `next_cursor` (older) and `prev_cursor` (newer); `total` counts the matching
     rows up to a cap (`total_exact` is false beyond it)."""
     user_id = None
-    view = students_view(session)
+    view = students_view(session, user_id=None if viewer.role == Role.INSTRUCTOR else viewer.id)
     if viewer.role != Role.INSTRUCTOR:
         if user is not None and user != viewer.username:
             raise HTTPException(
