@@ -76,8 +76,11 @@ class StudentsView:
 def students_view(
     *, session: Session, now: datetime | None = None, user_id: int | None = None
 ) -> StudentsView:
-    """The rule now: the problems whose hidden results are still held back; with
-    `user_id`, that student's view, their assignments' feedback policies included."""
+    """The rule now: the problems whose hidden results are still held back, and those an
+    assignment keeps to "received". With `user_id`, that student's view (their own due
+    times); without, the course's (the aggregates every student reads: an assignment's
+    policy lasts there until the latest due time of any student, or a student's result
+    could be read off the course's counts)."""
     now = now or utcnow()
     rows = session.execute(
         select(ProblemRelease.problem, ProblemRelease.hidden_release_at).where(
@@ -86,36 +89,55 @@ def students_view(
     )
     holds = {problem: at for problem, at in rows}
     received: dict[str, datetime] = {}
-    if user_id is not None:
-        for problem, policy, due in _assignment_holds(session, user_id, now):
-            into = received if policy == Feedback.RECEIVED else holds
-            into[problem] = max(due, into.get(problem, due))
-        # Received only says less than a held judging: a problem under both is received.
-        for problem in received:
-            holds.pop(problem, None)
+    for problem, policy, due in _assignment_holds(session, user_id, now):
+        into = received if policy == Feedback.RECEIVED else holds
+        into[problem] = max(due, into.get(problem, due))
+    # Received only says less than a held judging: a problem under both is received.
+    for problem in received:
+        holds.pop(problem, None)
     return StudentsView(now=now, holds=holds, received=received)
 
 
 def _assignment_holds(
-    session: Session, user_id: int, now: datetime
+    session: Session, user_id: int | None, now: datetime
 ) -> list[tuple[str, str, datetime]]:
-    """(problem, policy, the student's due time) of the released assignments whose policy
-    holds something back and whose due time for this student is still ahead. Few rows:
-    the assignments with a policy, joined to this student's extension (its primary key)."""
-    due = func.coalesce(Extension.due_at, Assignment.due_at, type_=UTCDateTime)
-    rows = session.execute(
-        select(AssignmentProblem.problem, Assignment.feedback, due)
-        .join(Assignment, Assignment.id == AssignmentProblem.assignment_id)
-        .outerjoin(
-            Extension,
-            and_(Extension.assignment_id == Assignment.id, Extension.user_id == user_id),
-        )
-        .where(
-            Assignment.feedback.in_([Feedback.VISIBLE, Feedback.RECEIVED]),
-            Assignment.release_at <= now,
-        )
+    """(problem, policy, due time) of the released assignments whose policy holds something
+    back and whose due time is still ahead: the student's own (their extension's), or
+    without a student the latest of anyone's. Few rows: the assignments with a policy."""
+    policy = [
+        Assignment.feedback.in_([Feedback.VISIBLE, Feedback.RECEIVED]),
+        Assignment.release_at <= now,
+    ]
+    joined = select(AssignmentProblem.problem, Assignment.feedback).join(
+        Assignment, Assignment.id == AssignmentProblem.assignment_id
     )
-    return [(problem, policy, at) for problem, policy, at in rows if at > now]
+    rows: list[tuple[str, str, datetime]]
+    if user_id is not None:
+        due = func.coalesce(Extension.due_at, Assignment.due_at, type_=UTCDateTime)
+        found = session.execute(
+            joined.add_columns(due)
+            .outerjoin(
+                Extension,
+                and_(Extension.assignment_id == Assignment.id, Extension.user_id == user_id),
+            )
+            .where(*policy)
+        )
+        rows = [(problem, feedback, at) for problem, feedback, at in found]
+    else:
+        latest = (
+            select(func.max(Extension.due_at))
+            .where(Extension.assignment_id == Assignment.id)
+            .scalar_subquery()
+        )
+        # An extension may also be earlier than the assignment's due time: the later.
+        due = func.coalesce(latest, Assignment.due_at, type_=UTCDateTime)
+        rows = [
+            (problem, feedback, max(at, assigned))
+            for problem, feedback, at, assigned in session.execute(
+                joined.add_columns(due, Assignment.due_at).where(*policy)
+            )
+        ]
+    return [(problem, feedback, at) for problem, feedback, at in rows if at > now]
 
 
 def hidden_release(*, session: Session, problem: str) -> datetime | None:

@@ -17,7 +17,7 @@ from api.deps import get_session
 from api.main import create_app
 from config import Settings
 from store import repo
-from store.models import Role, Status, utcnow
+from store.models import Role, Status, Submission, utcnow
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
 from tests.service.test_assignments_api import DAY, HOUR, SECRET, account
 
@@ -177,3 +177,37 @@ def test_an_unreleased_assignment_holds_nothing(client, setup):
     )
     assert made.status_code == 201
     assert _reads(client, setup["ann_h"], setup["sub"])["detail"]["verdict"] == "WA"
+
+
+def test_received_keeps_the_statistics_from_counting_it_until_the_last_due_time(
+    client, setup, session
+):
+    """The problem list's counts and the student's own "solved" would tell a received-only
+    result: not counted until every student's due time (an extension's included)."""
+    now, teacher, ann = setup["now"], setup["teacher"], setup["ann_h"]
+    accepted = _judged(session, setup["ann"].id, now - HOUR / 2)
+    session.get(Submission, accepted).verdict = "AC"
+    session.commit()
+
+    def footholds(headers):
+        stats = client.get("/api/v1/stats/problems", headers=headers).json()
+        return next(s for s in stats if s["slug"] == "footholds")
+
+    assert footholds(ann)["mine"] == "solved" and footholds(ann)["submissions"] == 2
+    aid = _assignment(client, teacher, now, "received", now + DAY)
+    assert footholds(ann)["mine"] == "tried"
+    assert (footholds(ann)["submissions"], footholds(ann)["accepted"]) == (0, 0)
+    # Due for everyone, but one student (not ann) still has a day: still not counted.
+    account(session, "bea")
+    body = client.get(f"/api/v1/assignments/{aid}", headers=teacher).json()
+    body["due_at"] = (now - HOUR / 4).isoformat()
+    client.put(f"/api/v1/assignments/{aid}", json=body, headers=teacher)
+    client.put(
+        f"/api/v1/assignments/{aid}/extensions/bea",
+        json={"due_at": (now + DAY).isoformat()},
+        headers=teacher,
+    )
+    assert footholds(ann)["mine"] == "solved"  # her own due time has passed
+    assert footholds(ann)["submissions"] == 0
+    client.delete(f"/api/v1/assignments/{aid}/extensions/bea", headers=teacher)
+    assert (footholds(ann)["submissions"], footholds(ann)["accepted"]) == (2, 1)
