@@ -150,6 +150,8 @@ def test_received_shows_nothing_but_received_until_the_due_time(client, setup):
     assert seen["listed"]["status"] == "received" and seen["listed"]["verdict"] is None
     assert seen["wa_found"] == 0
     assert client.get("/api/v1/submissions?verdict=AC", headers=ann).json()["total"] == 0
+    explained = client.get(f"/api/v1/submissions/{setup['sub']}/tests/0/explanation", headers=ann)
+    assert explained.status_code == 404
     stream = client.get(f"/api/v1/submissions/{setup['sub']}/events", headers=ann)
     assert stream.status_code == 403 and "after your due time" in stream.json()["detail"]
     assert (
