@@ -3,7 +3,8 @@ with two problems and a late rule, moves its due time to now and grants one stud
 extension; three students' submissions (before the due time, after it, inside the
 extension) are scored in the gradebook, a score is set by hand, a student reads their own
 deadline and scores, and both CSV layouts (Canvas, Moodle) carry the totals. Times are
-made controllable by setting the due time between submissions, never by sleeping."""
+made controllable by setting the due time between submissions, never by sleeping; once
+the late window closes, a submission is practice and its page says so."""
 
 from __future__ import annotations
 
@@ -142,3 +143,18 @@ def test_assignment_journey_late_rule_extension_gradebook_and_csv(service, open_
     expect(card.locator('tr[data-problem="numbergame"]')).to_contain_text("on time: 100%")
     assert axe_violations(student) == []
     shot(student, "assignment-03-student")
+
+    # --- the late window closes now: ann's next submission is practice, and says so ------
+    teacher.goto(f"/instructor/assignments/{assignment_id}")
+    expect(teacher.get_by_label("Title")).to_have_value(title)
+    teacher.get_by_label("Accepted until").fill(teacher.evaluate(LOCAL_NOW, 0))
+    teacher.get_by_role("button", name="Save").click()
+    expect(teacher.locator("#saved-note")).to_contain_text("Saved")
+    answer = service.request(
+        "POST", "/api/v1/submissions", tokens[ann], json={"problem": "numbergame", "source": RIGHT}
+    )
+    assert answer.status_code == 202 and answer.json()["practice"], answer.text
+    practice = open_page()
+    log_in(practice, ann, "student password 1")
+    practice.goto(f"/submissions/{answer.json()['id']}")
+    expect(practice.locator("#practice-note")).to_contain_text("counts for nothing")
