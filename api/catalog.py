@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from fastapi import HTTPException, status
@@ -24,7 +25,7 @@ from store.repo import problem_packages
 
 MAX_SPECS = 256  # declared specs kept in this process, by version id (a version never changes)
 
-_specs: OrderedDict[int, problems.ProblemSpec] = OrderedDict()
+_specs: OrderedDict[int, tuple[problems.ProblemSpec, Mapping[str, int]]] = OrderedDict()
 _lock = threading.Lock()
 
 
@@ -35,18 +36,21 @@ class Entry:
     builtin: bool
     state: str  # a ProblemState; built-ins are always published
     version_id: int | None = None  # uploaded: the published version
+    # uploaded: its test plan's sizes the worker learned ({"small_positions", "worst",
+    # "hidden"}): its spec has no code to count them with
+    plan: Mapping[str, int] | None = None
 
 
 def _declared(
     session: Session, wanted: list[problem_packages.Published]
-) -> dict[int, problems.ProblemSpec]:
+) -> dict[int, tuple[problems.ProblemSpec, Mapping[str, int]]]:
     with _lock:
         known = {p.version_id: _specs[p.version_id] for p in wanted if p.version_id in _specs}
     missing = [p.version_id for p in wanted if p.version_id not in known]
     for version_id, manifest in problem_packages.manifests(
         session=session, version_ids=missing
     ).items():
-        known[version_id] = declared_spec(manifest)
+        known[version_id] = (declared_spec(manifest), dict(manifest.get("plan") or {}))
         with _lock:
             _specs[version_id] = known[version_id]
             while len(_specs) > MAX_SPECS:
@@ -65,7 +69,8 @@ def entries(session: Session) -> dict[str, Entry]:
     specs = _declared(session, uploaded)
     for p in uploaded:
         if p.slug not in found:  # a built-in slug is never uploaded (the API refuses it)
-            found[p.slug] = Entry(p.slug, specs[p.version_id], False, p.state, p.version_id)
+            spec, plan = specs[p.version_id]
+            found[p.slug] = Entry(p.slug, spec, False, p.state, p.version_id, plan)
     return found
 
 
@@ -110,11 +115,12 @@ def known(session: Session, slug: str, instructor: bool = False) -> problems.Pro
 
 def open_for_work(session: Session, slug: str, instructor: bool = False) -> problems.ProblemSpec:
     """The problem a new submission or run names: 422 unknown, 409 retired or hidden."""
-    spec = known(session, slug, instructor)
     entry = lookup(session, slug, instructor)
-    if entry is not None and entry.state != ProblemState.PUBLISHED:
+    if entry is None:
+        return known(session, slug, instructor)  # raises 422, naming the known ones
+    if entry.state != ProblemState.PUBLISHED:
         raise HTTPException(status.HTTP_409_CONFLICT, detail=f"this problem is {entry.state}")
-    return spec
+    return entry.spec
 
 
 def builtin(slug: str) -> problems.ProblemSpec:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import logging
 import re
-import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -20,15 +19,18 @@ from celery import Celery, Task
 from celery.exceptions import SoftTimeLimitExceeded
 
 import judge.grading.grade
+from judge.grading.plan import small_positions
 from judge.problem_check.check import check_package
 from judge.problem_check.graded import bound_problem
 from judge.problems.archive import ArchiveError, unpack
 from judge.problems.host import ProblemError
 from judge.problems.manifest import ManifestError
 from judge.problems.package import Package
+from judge.sandbox.workdirs import locked_dir
 from store.repo import problem_packages
 from worker.app import CHECK_TASK
 from worker.runtime import Runtime
+from worker.startup import CHECK_TMP_PREFIX
 from worker.tasks import task_backoff_s, with_retries
 
 log = logging.getLogger(__name__)
@@ -38,8 +40,13 @@ log = logging.getLogger(__name__)
 # students' runs; `python -m judge problem check` runs them on the instructor's machine.
 STRENGTH = False
 CHECK_TRIES = 3  # sandbox failures before the version fails with UNAVAILABLE
-CHECK_SOFT_LIMIT_S = 300  # a check is seconds; one that takes minutes is the package's fault
-CHECK_RESEND_S = CHECK_SOFT_LIMIT_S + 60  # the sweeper sends a check left `checking` again
+# Measured without the mutants: 1.2 s for the tic-tac-toe fixture, 28 s for subtraction (ten
+# reference submissions, in every language: the compilers take most of it). The hard limit
+# stays below the Redis visibility timeout of the run lane's app (worker/app.py), or a
+# healthy check would be delivered twice.
+CHECK_SOFT_LIMIT_S = 200
+CHECK_HARD_LIMIT_S = CHECK_SOFT_LIMIT_S + 30
+CHECK_RESEND_S = CHECK_HARD_LIMIT_S + 60  # the sweeper sends a check left `checking` again
 MAX_SENDS = 3
 MAX_MESSAGE_CHARS = 2000  # of one check's message (it may quote instructor code's output)
 MAX_CHECKS = 64
@@ -66,25 +73,43 @@ def failed_report(name: str, message: str) -> dict[str, Any]:
     return {"ok": False, "checks": [{"name": name, "ok": False, "message": clean(message)}]}
 
 
-def check_archive(runtime: Runtime, archive: bytes) -> tuple[dict[str, Any], list[str] | None]:
-    """The report of the zip `archive`, and the styles its problem.py offers (None unless
-    every check passed). Raises the sandbox's infrastructure errors."""
-    with tempfile.TemporaryDirectory(prefix="judge-check-") as tmp:
-        try:
-            folder = unpack(archive, Path(tmp, "package"))
-        except ArchiveError as exc:  # the API unpacked the same zip: not expected
-            return failed_report("files", str(exc)), None
-        report = bounded(check_package(folder, runtime.sandbox, strength=STRENGTH).to_json())
-        if not report["ok"]:
-            return report, None
-        try:  # the spec a grading will build: what it offers (write_input: stdio)
-            with bound_problem(Package.load(folder), runtime.sandbox) as spec:
-                return report, list(spec.styles)
-        except (ProblemError, ManifestError, ArchiveError) as exc:
-            text = exc.message if isinstance(exc, ProblemError) else str(exc)
-            report["checks"].append({"name": "spec", "ok": False, "message": clean(text)})
-            report["ok"] = False
-            return report, None
+def check_archive(runtime: Runtime, archive: bytes) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The report of the zip `archive`, and what the API shows of it that only its code
+    knows: the styles it offers and the size of its test plan (None unless every check
+    passed). Raises the sandbox's infrastructure errors."""
+    # Locked while it is used: what a killed check leaves, the sweeper removes (startup.py).
+    box = locked_dir(CHECK_TMP_PREFIX)
+    try:
+        return _check_in(runtime, archive, Path(box.path, "package"))
+    finally:
+        box.remove()
+
+
+def _check_in(
+    runtime: Runtime, archive: bytes, dest: Path
+) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    """The checks of the zip `archive` unpacked into `dest` (see check_archive)."""
+    try:
+        folder = unpack(archive, dest)
+    except ArchiveError as exc:  # the API unpacked the same zip: not expected
+        return failed_report("files", str(exc)), None
+    report = bounded(check_package(folder, runtime.sandbox, strength=STRENGTH).to_json())
+    if not report["ok"]:
+        return report, None
+    try:  # the spec a grading will build: what it offers (write_input: stdio)
+        package = Package.load(folder)
+        with bound_problem(package, runtime.sandbox) as spec:
+            plan = {
+                "small_positions": len(small_positions(spec)),
+                "worst": len(spec.WORST_CASES),
+                "hidden": len(package.boards),
+            }
+            return report, {"styles": list(spec.styles), "plan": plan}
+    except (ProblemError, ManifestError, ArchiveError) as exc:
+        text = exc.message if isinstance(exc, ProblemError) else str(exc)
+        report["checks"].append({"name": "spec", "ok": False, "message": clean(text)})
+        report["ok"] = False
+        return report, None
 
 
 def carry_out(runtime: Runtime, version_id: int) -> str:
@@ -94,10 +119,10 @@ def carry_out(runtime: Runtime, version_id: int) -> str:
     if job is None:
         return "not checking"
     try:
-        report, styles = check_archive(runtime, job.archive)
+        report, learned = check_archive(runtime, job.archive)
     except SoftTimeLimitExceeded:
         report = failed_report("check", f"the check took over {CHECK_SOFT_LIMIT_S} s")
-        styles = None
+        learned = None
 
     def store() -> bool:
         with runtime.session() as session:
@@ -106,7 +131,7 @@ def carry_out(runtime: Runtime, version_id: int) -> str:
                 version_id=version_id,
                 passed=report["ok"],
                 report=report,
-                styles=styles,
+                learned=learned,
             )
 
     stored = with_retries(f"problem version {version_id}: storing the report", store)
@@ -120,7 +145,7 @@ def register(app: Celery, runtime: Runtime) -> None:
         bind=True,
         max_retries=CHECK_TRIES - 1,
         soft_time_limit=CHECK_SOFT_LIMIT_S,
-        time_limit=CHECK_SOFT_LIMIT_S + 30,
+        time_limit=CHECK_HARD_LIMIT_S,
     )
     def check_problem_version(self: Task, version_id: int) -> str:
         try:

@@ -31,12 +31,16 @@ log = logging.getLogger(__name__)
 
 # billiard's temporary directory (a `pymp-*` by default), ours named so and locked.
 POOL_TMP_PREFIX = "pymp-judge-"
+# A package check's folder (worker/package_check.py), locked while the check runs.
+CHECK_TMP_PREFIX = "judge-check-"
 
 
 def remove_leftovers() -> list[str]:
-    """The run directories and pool temporary directories of dead owners; theirs only."""
+    """The run directories, pool temporary directories and package checks' folders of dead
+    owners; theirs only."""
     parent = tempfile.gettempdir()
     removed = remove_stale_run_dirs(parent) + remove_stale(parent, POOL_TMP_PREFIX)
+    removed += remove_stale(parent, CHECK_TMP_PREFIX)  # package checks (package_check.py)
     if removed:
         log.info("removed %d stale temporary directories: %s", len(removed), removed)
     return removed

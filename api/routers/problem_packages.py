@@ -83,7 +83,20 @@ def _read_package(upload: UploadFile) -> tuple[bytes, Package, dict]:
         except (ArchiveError, ManifestError) as exc:
             raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from exc
         toml_text = (folder / MANIFEST).read_text(encoding="utf-8")
-        return data, package, describe(package, toml_text)
+    most = service_total_s()
+    if package.manifest.limits.total_s > most:
+        raise HTTPException(
+            status.HTTP_422_UNPROCESSABLE_CONTENT,
+            detail=f"limits.total_s: at most {most:g} s on this service "
+            f"(got {package.manifest.limits.total_s:g})",
+        )
+    return data, package, describe(package, toml_text)
+
+
+def service_total_s() -> float:
+    """The longest wall budget a grading may have here: the workers' task time limits are
+    sized for the built-ins' (worker/app.py), so an upload may not ask for more."""
+    return max(spec.LIMITS.total_s for spec in problems.registry().values())
 
 
 def _store_version(

@@ -135,18 +135,28 @@ async def preview_board(
 def test_plan(slug: str, session: SessionDep, settings: SettingsDep, user: CurrentUser) -> TestPlan:
     """Tests a submission made now would get: samples, the small tier, the worst cases,
     random boards, hidden boards."""
-    module = find_problem(slug, session, user.role == Role.INSTRUCTOR)
-    hidden = repo.hidden_board_count(session=session, problem=slug)
+    entry = catalog.lookup(session, slug, user.role == Role.INSTRUCTOR)
+    if entry is None:
+        raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"unknown problem {slug!r}")
+    module = entry.spec
     count = module.RANDOM_COUNT if settings.random_count is None else settings.random_count
-    positions = len(small_positions(module))
+    if entry.plan is not None:  # an uploaded problem: what the worker counted with its code
+        positions, worst = entry.plan.get("small_positions", 0), entry.plan.get("worst", 0)
+        hidden = entry.plan.get("hidden", 0)
+    else:
+        hidden = repo.hidden_board_count(session=session, problem=slug)
+        positions, worst = len(small_positions(module)), len(module.WORST_CASES)
+    small = 1 if positions else 0
     return TestPlan(
         samples=len(module.SAMPLES),
-        small=1 if positions else 0,
+        small=small,
         small_positions=positions,
-        worst=len(module.WORST_CASES),
+        worst=worst,
         hidden=hidden,
         random=count,
-        total=plan_size(module, hidden, count),
+        total=plan_size(module, hidden, count)
+        if entry.plan is None
+        else len(module.SAMPLES) + small + worst + count + hidden,
     )
 
 

@@ -27,6 +27,8 @@ Modules with one reader each are not re-exported; their callers import them by n
 - `board_report`: how many submissions each hidden board fails, and its notes (the API);
 - `strength_reports`: the strength reports cached in the database (the API and the worker);
 - `uid_blocks`: the registry of sandbox uid blocks the workers lease (the worker);
+- `problem_packages`: uploaded problems, their versions and states (the API, the run lane's
+  check, the worker resolving a published package, the sweeper);
 - `heartbeats`: the workers' heartbeats per lane and the queue's health (the worker, the
   sweeper, /healthz and the pages).
 

@@ -10,16 +10,13 @@ digest (`package_archive`) and unpacks it once per digest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session, defer
 
 from store.models import CheckStatus, Problem, ProblemState, ProblemVersion, utcnow
-
-# A problem's states an instructor may set (draft is only ever the first).
-SETTABLE_STATES = (ProblemState.PUBLISHED, ProblemState.HIDDEN, ProblemState.RETIRED)
 
 
 def get_problem(*, session: Session, slug: str) -> Problem | None:
@@ -136,10 +133,11 @@ def finish_check(
     version_id: int,
     passed: bool,
     report: dict[str, Any],
-    styles: list[str] | None = None,
+    learned: dict[str, Any] | None = None,
 ) -> bool:
-    """Store a check's outcome (once: False when it was stored already). `styles`: what the
-    package offers, known once its problem.py ran, written into the manifest."""
+    """Store a check's outcome (once: False when it was stored already). `learned`: what is
+    known of the package once its problem.py ran (its styles, its plan), written into the
+    manifest."""
     version = session.get(ProblemVersion, version_id)
     if version is None or version.status != CheckStatus.CHECKING:
         session.rollback()
@@ -147,8 +145,8 @@ def finish_check(
     version.status = CheckStatus.PASSED if passed else CheckStatus.FAILED
     version.report = report
     version.checked_at = utcnow()
-    if styles is not None:
-        version.manifest = {**version.manifest, "styles": styles}
+    if learned:
+        version.manifest = {**version.manifest, **learned}
     session.commit()
     return True
 
@@ -242,19 +240,4 @@ def package_archive(*, session: Session, slug: str, digest: str) -> bytes | None
         select(ProblemVersion.archive).where(
             ProblemVersion.slug == slug, ProblemVersion.digest == digest
         )
-    )
-
-
-def blocked_state(*, session: Session, slug: str) -> str | None:
-    """The state of `slug` when it refuses new submissions and runs (hidden, retired,
-    draft), else None (published, or a built-in without a row)."""
-    state = session.scalar(select(Problem.state).where(Problem.slug == slug))
-    return None if state in (None, ProblemState.PUBLISHED) else state
-
-
-def mark_sent(*, session: Session, version_id: int, at: datetime | None = None) -> None:
-    session.execute(
-        update(ProblemVersion)
-        .where(ProblemVersion.id == version_id)
-        .values(check_sent_at=at or utcnow())
     )

@@ -62,6 +62,8 @@ def test_a_student_sees_submits_and_runs_an_uploaded_problem(stack, published) -
     page = stack.request("GET", f"/api/v1/problems/{slug}", student).json()
     assert page["title"] == "Tic-tac-toe" and page["params"] == ["board"]
     assert stack.request("GET", f"/problems/{slug}").status_code == 200
+    plan = stack.request("GET", f"/api/v1/problems/{slug}/plan", student).json()
+    assert plan["hidden"] == 2 and plan["worst"] == 1 and plan["small_positions"] > 0, plan
 
     solutions = TICTACTOE / "submissions"
     accepted = stack.submit(student, slug, (solutions / "accepted" / "minimax.py").read_text())

@@ -4,6 +4,7 @@ would (tests/service/test_problem_packages.py runs the real worker)."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 
 import pytest
@@ -11,6 +12,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from judge.problems.archive import MAX_ARCHIVE_BYTES
 from store.models import ProblemVersion
 from store.repo import problem_packages
 from tests.service.conftest import api_client
@@ -187,6 +189,12 @@ def test_refusals(client, session, checks, teacher, alice):
 
     manifest = upload(client, teacher, package_zip(slug, edit=bad_limits))
     assert manifest.status_code == 422 and "limits.time_s" in manifest.json()["detail"]
+
+    def long_budget(name: str, data: bytes) -> bytes:
+        return data.replace(b"total_s = 60", b"total_s = 600") if name == "problem.toml" else data
+
+    budget = upload(client, teacher, package_zip(slug, edit=long_budget))
+    assert budget.status_code == 422 and "limits.total_s: at most" in budget.json()["detail"]
     builtin = upload(client, teacher, package_zip("numbergame"))
     assert builtin.status_code == 409 and "built-in" in builtin.json()["detail"]
     put_builtin = upload(client, teacher, package_zip("numbergame"), slug="numbergame")
@@ -214,3 +222,13 @@ def test_stale_checks_are_sent_again_then_failed(session, teacher) -> None:
     assert problem_packages.stale_checks(session=session, older_than_s=0, max_sends=2) == []
     session.refresh(version)
     assert version.status == "failed" and "did not finish" in version.report["checks"][0]["message"]
+
+
+def test_a_zip_over_a_mebibyte_is_read_and_one_over_the_limit_is_413(client, teacher):
+    """The app's body limit is the sources'; an upload's route allows a whole package."""
+    slug = unique_slug()
+    big = package_zip(slug, extra={f"{slug}/data.bin": os.urandom(2 << 20)})
+    assert len(big) > 2 << 20
+    assert upload(client, teacher, big).status_code == 202
+    over = upload(client, teacher, b"PK" + b"\0" * MAX_ARCHIVE_BYTES)
+    assert over.status_code == 413

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from worker.app import GRADE_TASK, RUN_TASK, STRENGTH_TASK
+from worker.app import CHECK_TASK, GRADE_TASK, RUN_TASK, STRENGTH_TASK
 
 # Loaded only by the worker: grading, running submissions, the sandbox and its runtime.
 WORKER_ONLY = (
@@ -67,13 +67,15 @@ def test_the_worker_app_registers_both_tasks(tmp_path: Path):
     assert isinstance(tasks, list)
     assert GRADE_TASK in tasks and STRENGTH_TASK in tasks
     assert RUN_TASK not in tasks  # a run sent to the wrong queue is refused, never run here
+    assert CHECK_TASK not in tasks  # likewise a package check (the run lane's)
 
 
-def test_the_run_lane_app_registers_the_run_task_alone(tmp_path: Path):
+def test_the_run_lane_app_registers_the_run_task_and_the_package_check_alone(tmp_path: Path):
     code = (
         "import json\nfrom worker.run_lane import app\n"
         "print(json.dumps([sorted(app.tasks), [q.name for q in app.conf.task_queues]]))\n"
     )
     tasks, queues = fresh_python(code, tmp_path)
     assert RUN_TASK in tasks and GRADE_TASK not in tasks and STRENGTH_TASK not in tasks
+    assert CHECK_TASK in tasks
     assert queues == ["judge.run"]
