@@ -139,7 +139,9 @@ def find_student(session: Session, username: str) -> User:
     return user
 
 
-@router.get("/assignments", response_model=list[AssignmentPublic], responses={401: {}})
+@router.get(
+    "/assignments", response_model=list[AssignmentPublic], responses={401: {"model": Message}}
+)
 def list_all(session: SessionDep, viewer: CurrentUser) -> list[AssignmentPublic]:
     """Every assignment for instructors; the released ones for students; by due time."""
     released_by = None if viewer.role == Role.INSTRUCTOR else utcnow()
@@ -177,7 +179,9 @@ def cell_public(cell: repo_gradebook.Cell) -> ScoreCell:
     )
 
 
-@router.get("/assignments/mine", response_model=list[MyAssignment], responses={401: {}})
+@router.get(
+    "/assignments/mine", response_model=list[MyAssignment], responses={401: {"model": Message}}
+)
 def mine(session: SessionDep, viewer: CurrentUser) -> list[MyAssignment]:
     """The released assignments with the caller's own deadline (an extension's) and
     scores, each with a reason they can read."""
@@ -217,7 +221,7 @@ def mine(session: SessionDep, viewer: CurrentUser) -> list[MyAssignment]:
 @router.get(
     "/assignments/{assignment_id}",
     response_model=AssignmentPublic,
-    responses={401: {}, **NOT_FOUND},
+    responses={401: {"model": Message}, **NOT_FOUND},
 )
 def one(assignment_id: DbId, session: SessionDep, viewer: CurrentUser) -> AssignmentPublic:
     return assignment_public(find_assignment(session, assignment_id, viewer))
