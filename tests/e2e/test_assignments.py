@@ -3,14 +3,19 @@ with two problems and a late rule, moves its due time to now and grants one stud
 extension; three students' submissions (before the due time, after it, inside the
 extension) are scored in the gradebook, a score is set by hand, a student reads their own
 deadline and scores, and both CSV layouts (Canvas, Moodle) carry the totals. Times are
-made controllable by setting the due time between submissions, never by sleeping; once
-the late window closes, a submission is practice and its page says so."""
+made controllable by setting the due time between submissions (to the next whole second,
+the form's precision, and waiting out at most the rest of that second), never by sleeping
+until a deadline; once the late window closes, a submission is practice and its page says
+so."""
 
 from __future__ import annotations
 
 import csv
 import io
+import math
 import re
+import time
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -22,13 +27,31 @@ pytestmark = pytest.mark.e2e
 
 RIGHT = (CORPUS / "accepted" / "numbergame_dp.py").read_text()
 
-# The browser's clock as a datetime-local value (its own zone), `days` from now.
-LOCAL_NOW = """(days) => {
-  const d = new Date(Date.now() + days * 864e5);
+# A moment (seconds since the epoch, this machine's clock: the browser's too) as a
+# datetime-local value in the browser's own zone.
+LOCAL = """(ms) => {
+  const d = new Date(ms);
   const p = (n) => String(n).padStart(2, "0");
   const day = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
   return `${day}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
 }"""
+DAY_S = 86_400
+
+
+def local(page, days: float = 0) -> str:
+    """Now plus `days`, as the browser's form takes it: whole seconds, rounded up."""
+    return page.evaluate(LOCAL, math.ceil(time.time() + days * DAY_S) * 1000)
+
+
+def next_second() -> datetime:
+    """The whole second `local(page)` names when called now."""
+    return datetime.fromtimestamp(math.ceil(time.time()), UTC)
+
+
+def wait_past(moment: datetime) -> None:
+    """Until the clock is past `moment`: at most the rest of one second, usually none."""
+    while datetime.now(UTC) <= moment:
+        time.sleep(0.05)
 
 
 def downloaded(page, button: str) -> list[list[str]]:
@@ -50,10 +73,10 @@ def test_assignment_journey_late_rule_extension_gradebook_and_csv(service, open_
     teacher.get_by_role("link", name="New assignment").click()
     teacher.wait_for_url("**/instructor/assignments/new")
     teacher.get_by_label("Title").fill(title)
-    teacher.get_by_label("Released").fill(teacher.evaluate(LOCAL_NOW, -1))
-    teacher.get_by_label("Due", exact=True).fill(teacher.evaluate(LOCAL_NOW, 1))
+    teacher.get_by_label("Released").fill(local(teacher, -1))
+    teacher.get_by_label("Due", exact=True).fill(local(teacher, 1))
     teacher.get_by_label("Rule").select_option("per_day")
-    teacher.get_by_label("Accepted until").fill(teacher.evaluate(LOCAL_NOW, 4))
+    teacher.get_by_label("Accepted until").fill(local(teacher, 4))
     teacher.get_by_label("% off per day").fill("25")
     teacher.get_by_label("Problem 1", exact=True).select_option("numbergame")
     teacher.get_by_label("Points of problem 1").fill("10")
@@ -69,12 +92,13 @@ def test_assignment_journey_late_rule_extension_gradebook_and_csv(service, open_
     first = service.submit(tokens[ann], "numbergame", RIGHT)
     assert service.wait_done(tokens[ann], first)["verdict"] == "AC"
 
-    # --- the due time moves to now; cid gets a day more -----------------------------------
-    teacher.get_by_label("Due", exact=True).fill(teacher.evaluate(LOCAL_NOW, 0))
+    # --- the due time moves to now (the next whole second); cid gets a day more ----------
+    due = next_second()
+    teacher.get_by_label("Due", exact=True).fill(teacher.evaluate(LOCAL, due.timestamp() * 1000))
     teacher.get_by_role("button", name="Save").click()
     expect(teacher.locator("#saved-note")).to_contain_text("Saved")
     teacher.get_by_label("Extension for").fill(cid)
-    teacher.get_by_label("Their due time", exact=True).fill(teacher.evaluate(LOCAL_NOW, 1))
+    teacher.get_by_label("Their due time", exact=True).fill(local(teacher, 1))
     teacher.get_by_label("Why").fill("was ill")
     teacher.get_by_role("button", name="Grant").click()
     expect(teacher.locator(f'#ext-rows tr[data-user="{cid}"]')).to_contain_text("was ill")
@@ -82,6 +106,7 @@ def test_assignment_journey_late_rule_extension_gradebook_and_csv(service, open_
     shot(teacher, "assignment-01-form")
 
     # --- bob submits late, cid inside his extension --------------------------------------------
+    wait_past(due)
     late = service.submit(tokens[bob], "numbergame", RIGHT)
     extended = service.submit(tokens[cid], "numbergame", RIGHT)
     for name, sid in ((bob, late), (cid, extended)):
@@ -147,9 +172,11 @@ def test_assignment_journey_late_rule_extension_gradebook_and_csv(service, open_
     # --- the late window closes now: ann's next submission is practice, and says so ------
     teacher.goto(f"/instructor/assignments/{assignment_id}")
     expect(teacher.get_by_label("Title")).to_have_value(title)
-    teacher.get_by_label("Accepted until").fill(teacher.evaluate(LOCAL_NOW, 0))
+    closed = next_second()
+    teacher.get_by_label("Accepted until").fill(teacher.evaluate(LOCAL, closed.timestamp() * 1000))
     teacher.get_by_role("button", name="Save").click()
     expect(teacher.locator("#saved-note")).to_contain_text("Saved")
+    wait_past(closed)
     answer = service.request(
         "POST", "/api/v1/submissions", tokens[ann], json={"problem": "numbergame", "source": RIGHT}
     )

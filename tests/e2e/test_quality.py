@@ -62,8 +62,9 @@ def graded(service):
 
 @pytest.fixture(scope="module")
 def assignment(service, graded):
-    """An assignment with both problems, open for a day (feedback "all", no attempt limit:
-    nothing changes for the other tests on the shared service), with an extension."""
+    """An assignment of two problems, open for a day, with an extension. Feedback "all" and
+    a high attempt limit: nothing changes for the other tests on the shared service; not
+    numbergame, whose submissions test_assignments.py expects to be practice at its end."""
     token = service.instructor()
     now = datetime.now(UTC)
     made = service.request(
@@ -79,7 +80,7 @@ def assignment(service, graded):
             "late_factor": 0.5,
             "problems": [
                 {"problem": "footholds", "points": 10, "max_attempts": 50},
-                {"problem": "numbergame", "points": 5, "scoring": "tests"},
+                {"problem": "stonegame", "points": 5, "scoring": "tests"},
             ],
         },
     )
