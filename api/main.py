@@ -17,6 +17,7 @@ from api import web
 from api.events import EventHub
 from api.gate import RequestGate
 from api.routers import (
+    assignments,
     board_notes,
     health,
     languages,
@@ -139,6 +140,7 @@ def create_app(
         submission_events,
         runs,
         strength,
+        assignments,
     ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)

@@ -17,6 +17,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from api import assignment_rules
 from api.schemas import JudgingPublic, SubmissionPublic, SubmissionSummary, TestPublic
 from judge.verdict import HIDDEN_FIELDS_FOR_STUDENTS, TestKind, Verdict, shown_to_student
 from store import repo
@@ -24,6 +25,7 @@ from store.models import Judging, Role, Status, Submission, TestRow, User, utcno
 from store.release import shown_seconds
 from store.repo import heartbeats
 
+RECEIVED = "received"  # the status a "received only" assignment shows before the due time
 IE_FOR_STUDENTS = "The judge failed on this submission (not your fault); it has been logged."
 
 
@@ -33,6 +35,8 @@ class Phase(enum.Enum):
     JUDGING = "judging"  # not finished, or not released yet: the visible tests so far
     VISIBLE = "visible"  # released, the hidden results held back: the visible tests only
     WHOLE = "whole"  # released: everything the viewer may see
+    # An assignment shows its student only that it was received until their due time.
+    RECEIVED = "received"
 
 
 @dataclass(frozen=True)
@@ -79,6 +83,8 @@ def shown(row: Any, viewer: User, view: repo.StudentsView) -> Shown:
             row.finished_at,
             hold,
         )
+    if view.received_only(row.problem) is not None:
+        return Shown(Phase.RECEIVED, RECEIVED, None, None, None, None, None, None, None)
     if not released(row.status, row.released_at, view.now):
         status = Status.RUNNING if row.status == Status.DONE else row.status
         return Shown(Phase.JUDGING, status, None, None, None, None, None, None, hold)
@@ -175,6 +181,8 @@ def tests_public(rows: list[TestRow], viewer: User, phase: Phase) -> list[TestPu
     judging is released whole (as they finish, their arrival would time them) and only up
     to the first failing one (how many passed and that failure's verdict)."""
     if not is_instructor(viewer):
+        if phase is Phase.RECEIVED:
+            return []
         if phase is not Phase.WHOLE:
             rows = [r for r in rows if r.kind != TestKind.HIDDEN]
         rows = shown_to_student(rows)
@@ -212,14 +220,25 @@ def history_public(
 ) -> list[JudgingPublic]:
     """The submission's finished judgings, oldest first; a student's only once released."""
     judgings = repo.judgings(session=session, submission_id=sub.id)
+    if not is_instructor(viewer) and view.received_only(sub.problem) is not None:
+        return []
     if not is_instructor(viewer):
         judgings = [j for j in judgings if j.released_at is None or j.released_at <= view.now]
     hold = view.hold(sub.problem)
     return [judging_public(j, viewer, hold) for j in judgings]
 
 
-def students_view(session: Session, now: datetime | None = None) -> repo.StudentsView:
-    return repo.students_view(session=session, now=now or utcnow())
+def students_view(
+    session: Session, now: datetime | None = None, user_id: int | None = None
+) -> repo.StudentsView:
+    """What students are shown now; with `user_id`, that student (their assignments'
+    feedback policies too)."""
+    return repo.students_view(session=session, now=now or utcnow(), user_id=user_id)
+
+
+def view_for(session: Session, viewer: User, owner_id: int) -> repo.StudentsView:
+    """The view a viewer reads a user's work with: the owner's own, for a student."""
+    return students_view(session, user_id=None if is_instructor(viewer) else owner_id)
 
 
 # JUDGE_HEARTBEAT_S's default: a worker silent this long is dead (config.Settings).
@@ -248,15 +267,21 @@ def submission_public(
     *,
     heartbeat_stale_s: float = DEFAULT_HEARTBEAT_STALE_S,
 ) -> SubmissionPublic:
-    view = view or students_view(session)
+    view = view or view_for(session, viewer, sub.user_id)
     seen = shown(sub, viewer, view)
     instructor = is_instructor(viewer)
-    whole = seen.phase is not Phase.JUDGING
+    whole = seen.phase in (Phase.VISIBLE, Phase.WHOLE)
     message = sub.message if whole else None
     if sub.verdict == Verdict.IE and not instructor and message:
         message = IE_FOR_STUDENTS
+    note = assignment_rules.practice_note(
+        assignment_rules.deadlines(session, sub.user_id, sub.problem, sub.created_at),
+        sub.created_at,
+    )
     return SubmissionPublic(
         **_summary_fields(sub, seen),
+        practice=note is not None,
+        practice_note=note,
         source=sub.source,
         seed=sub.seed,
         judge_version=sub.judge_version if whole else None,
@@ -266,8 +291,12 @@ def submission_public(
         sandboxed=sub.sandboxed if whole else None,
         started_at=sub.started_at if instructor else None,
         hold_reason=sub.hold_reason if instructor else None,
-        queue_position=repo.queue_position(session=session, submission=sub),
-        delayed=grading_delayed(session, sub, heartbeat_stale_s),
+        # "Received" says nothing of the judging, not even whether it has begun.
+        queue_position=None
+        if seen.phase is Phase.RECEIVED
+        else repo.queue_position(session=session, submission=sub),
+        delayed=seen.phase is not Phase.RECEIVED
+        and grading_delayed(session, sub, heartbeat_stale_s),
         tests=tests_public(repo.current_tests(session=session, submission=sub), viewer, seen.phase),
         history=history_public(session, sub, viewer, view),
     )

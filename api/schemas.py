@@ -242,6 +242,9 @@ class SubmissionQueued(BaseModel):
     style: str = "function"
     status: Literal["queued", "running", "done", "held"]
     created_at: datetime
+    # The problem belongs to assignments, all past this student's cutoff: counts for nothing.
+    practice: bool = False
+    practice_note: str | None = None
 
 
 class TestPublic(BaseModel):
@@ -297,7 +300,8 @@ class SubmissionSummary(BaseModel):
     problem: str
     language: str = "python"
     style: str = "function"
-    status: Literal["queued", "running", "done", "held"]
+    # "received": an assignment shows this student nothing more before their due time.
+    status: Literal["queued", "running", "done", "held", "received"]
     verdict: str | None
     passed: int | None
     total: int | None
@@ -331,6 +335,9 @@ class SubmissionPublic(SubmissionSummary):
     delayed: bool = False
     tests: list[TestPublic]
     history: list[JudgingPublic]  # every finished judging, oldest first (rejudges add rows)
+    # Made after the student's cutoff of every assignment with the problem: counts for nothing.
+    practice: bool = False
+    practice_note: str | None = None
 
 
 class HeldSubmission(BaseModel):
@@ -545,3 +552,114 @@ class ProblemStateUpdate(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     state: Literal["published", "hidden", "retired"]
+
+
+# ---- assignments (docs/assignments.md) ---------------------------------------------------
+
+TestKindName = Literal["sample", "small", "worst", "random", "hidden"]
+
+
+class AssignmentProblemBody(BaseModel):
+    problem: Slug
+    points: float = Field(gt=0, le=10_000)
+    max_attempts: int | None = Field(default=None, ge=1, le=10_000)
+    scoring: Literal["ac", "tests"] = "ac"
+    # "tests": a weight per test kind (a kind left out weighs 0); None: every kind weighs 1.
+    weights: dict[TestKindName, float] | None = None
+
+
+class AssignmentBody(BaseModel):
+    """An assignment as an instructor writes it (times in UTC; naive ones are UTC)."""
+
+    title: str = Field(min_length=1, max_length=200)
+    release_at: UtcDatetime
+    due_at: UtcDatetime
+    late_rule: Literal["none", "per_day", "fixed"] = "none"
+    late_until: UtcDatetime | None = Field(
+        default=None, description="the late window's end (per_day, fixed)"
+    )
+    late_percent: float | None = Field(
+        default=None, gt=0, le=100, description="per_day: taken off per started day late"
+    )
+    late_factor: float | None = Field(
+        default=None, gt=0, le=1, description="fixed: a late submission's score is multiplied by it"
+    )
+    counts: Literal["best", "last"] = "best"
+    feedback: Literal["all", "visible", "received"] = "all"
+    problems: list[AssignmentProblemBody] = Field(min_length=1, max_length=50)
+
+
+class AssignmentPublic(AssignmentBody):
+    id: int
+    points: float  # the sum of the problems' points
+    created_at: datetime
+    updated_at: datetime
+
+
+class ExtensionBody(BaseModel):
+    due_at: UtcDatetime
+    late_until: UtcDatetime | None = Field(
+        default=None, description="None: a late window as long as the assignment's"
+    )
+    reason: str = Field(default="", max_length=2000)
+
+
+class ExtensionPublic(BaseModel):
+    user: str
+    due_at: datetime
+    late_until: datetime | None
+    cutoff: datetime  # after it, nothing this student submits counts
+    reason: str
+    granted_by: str | None
+    granted_at: datetime
+
+
+class OverrideBody(BaseModel):
+    score: float | None = Field(ge=0, le=10_000, description="None: back to the computed score")
+    comment: str = Field(default="", max_length=2000)
+
+
+class ScoreCell(BaseModel):
+    problem: str
+    points: float
+    score: float
+    reason: str  # one line a student can read
+    submission_id: int | None  # the credited submission
+    pending: bool  # a submission that may change it is still being judged
+    attempts: int  # submissions that count
+    overridden: bool = False
+
+
+class GradebookRow(BaseModel):
+    user: str
+    disabled: bool = False
+    due_at: datetime
+    cutoff: datetime
+    extended: bool
+    total: float
+    cells: list[ScoreCell]
+
+
+class GradebookPublic(BaseModel):
+    assignment: AssignmentPublic
+    rows: list[GradebookRow]
+
+
+class MyAssignment(BaseModel):
+    """An assignment as one student sees it: their own deadline and scores."""
+
+    id: int
+    title: str
+    release_at: datetime
+    due_at: datetime  # theirs, with an extension
+    cutoff: datetime  # the end of their late window (due_at without one)
+    extended: bool
+    late_rule: str
+    late_percent: float | None
+    late_factor: float | None
+    counts: str
+    feedback: str
+    open: bool  # submitting now counts
+    points: float
+    total: float
+    cells: list[ScoreCell]

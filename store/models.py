@@ -503,3 +503,123 @@ class ProblemVersion(Base):
     checked_at: Mapped[datetime | None] = mapped_column()
 
     uploader: Mapped[User | None] = relationship(lazy="joined")
+
+
+class LateRule(enum.StrEnum):
+    """What a submission made after the due time (and up to the late window's end) earns."""
+
+    NONE = "none"  # no late window: after the due time nothing counts
+    PER_DAY = "per_day"  # late_percent off per started day late (never below 0)
+    FIXED = "fixed"  # the score times late_factor, whatever the delay
+
+
+class CountRule(enum.StrEnum):
+    BEST = "best"  # the best score among the submissions that count
+    LAST = "last"  # the last submission that counts (one the judge failed on is skipped)
+
+
+class Feedback(enum.StrEnum):
+    """What a student is shown of their judgings of an assignment's problems before their
+    due time (store/release.py holds; store/credit.py knows nothing of it)."""
+
+    ALL = "all"  # everything, as for any problem
+    VISIBLE = "visible"  # the visible tests now, the hidden ones at the due time
+    RECEIVED = "received"  # only "received" until the due time
+
+
+class Scoring(enum.StrEnum):
+    AC = "ac"  # all the points on AC, none otherwise
+    TESTS = "tests"  # proportional to the passed tests, weighted per test kind
+
+
+class Assignment(Base):
+    """A set of problems with points, due at a time. Students do not see it before
+    `release_at`; what counts and how late work is marked down is store/credit.py's."""
+
+    __tablename__ = "assignments"
+    # The students' list: those released by now.
+    __table_args__ = (Index("ix_assignments_release", "release_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    title: Mapped[str] = mapped_column(String(200))
+    release_at: Mapped[datetime] = mapped_column()
+    due_at: Mapped[datetime] = mapped_column()
+    late_rule: Mapped[str] = mapped_column(String(16), default=LateRule.NONE)
+    late_until: Mapped[datetime | None] = mapped_column()  # the late window's end (inclusive)
+    late_percent: Mapped[float | None] = mapped_column(Float)  # PER_DAY: off per started day
+    late_factor: Mapped[float | None] = mapped_column(Float)  # FIXED: 0 < factor <= 1
+    counts: Mapped[str] = mapped_column(String(8), default=CountRule.BEST)
+    feedback: Mapped[str] = mapped_column(String(16), default=Feedback.ALL)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    problems: Mapped[list[AssignmentProblem]] = relationship(
+        order_by="AssignmentProblem.position",
+        cascade="all, delete-orphan",
+        lazy="selectin",
+        passive_deletes=True,
+    )
+
+
+class AssignmentProblem(Base):
+    """A problem of an assignment (by slug: built-in or uploaded), in order, with its points."""
+
+    __tablename__ = "assignment_problems"
+    __table_args__ = (
+        UniqueConstraint("assignment_id", "problem", name="uq_assignment_problems_problem"),
+        # A submission's problem -> the assignments it may count for (attempt limits, holds).
+        Index("ix_assignment_problems_problem", "problem"),
+    )
+
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    problem: Mapped[str] = mapped_column(String(64))
+    points: Mapped[float] = mapped_column(Float)
+    max_attempts: Mapped[int | None] = mapped_column(Integer)  # None: unlimited
+    scoring: Mapped[str] = mapped_column(String(8), default=Scoring.AC)
+    # TESTS: test kind -> weight (a kind left out weighs 0); None: every kind weighs 1.
+    weights: Mapped[Any] = mapped_column(JSON, nullable=True)
+
+
+class Extension(Base):
+    """One student's own due time (and late window's end) for an assignment."""
+
+    __tablename__ = "assignment_extensions"
+    __table_args__ = (Index("ix_assignment_extensions_user", "user_id"),)
+
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    due_at: Mapped[datetime] = mapped_column()
+    # None: a late window as long as the assignment's, from the new due time.
+    late_until: Mapped[datetime | None] = mapped_column()
+    reason: Mapped[str] = mapped_column(Text, default="")
+    granted_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    granted_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class ScoreOverride(Base):
+    """An instructor's score for one student and problem of an assignment, replacing the
+    computed one, with their comment."""
+
+    __tablename__ = "score_overrides"
+
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    problem: Mapped[str] = mapped_column(String(64), primary_key=True)
+    score: Mapped[float] = mapped_column(Float)
+    comment: Mapped[str] = mapped_column(Text, default="")
+    author_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    author: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[author_id])

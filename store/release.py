@@ -8,7 +8,8 @@ So a judging whose hidden tier began at S and which finished at F is released to
     R = S + Q * 2**ceil(log2((F - S) / Q))   (at least S + Q; Q: JUDGE_HIDDEN_RELEASE_QUANTUM_S)
 
 and later still when something holds its hidden results back (a problem's release time:
-"pretests now, system tests at the deadline"; an assignment's, later): `released_moment`
+"pretests now, system tests at the deadline"; an assignment's, per student until their
+due time: store/repo/releases.py): `released_moment`
 is the one place that combines them. Until the judging is released a student sees it as
 still being judged; while a hold lasts, over its visible tests alone (`StudentFigures`).
 

@@ -7,17 +7,17 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Annotated, Any
 
-from fastapi import APIRouter, Depends, Response
+from fastapi import APIRouter, Depends, HTTPException, Response, status
 from fastapi.responses import StreamingResponse
 from sqlalchemy.orm import Session
 
 from api.deps import ServicesDep, find_submission, stream_viewer
 from api.events import Feed
-from api.presenters import released, submission_public, test_public
+from api.presenters import released, students_view, submission_public, test_public
 from api.schemas import DbId, Message
 from judge.verdict import TestKind
 from store import repo
-from store.models import Role, Status, TestRow, User
+from store.models import Role, Status, Submission, TestRow, User
 
 router = APIRouter(tags=["submissions"])
 
@@ -71,7 +71,21 @@ FEED = Feed(
 )
 
 
-submission_viewer = stream_viewer("submission_id", find_submission)
+def _streamable(session: Session, submission_id: int, viewer: User) -> Submission:
+    """A submission the viewer may follow: 404 as GET /submissions/{id}; 403 for a student
+    whose assignment shows only "received" until their due time (no test as it finishes)."""
+    sub = find_submission(session, submission_id, viewer)
+    if viewer.role != Role.INSTRUCTOR:
+        view = students_view(session, user_id=sub.user_id)
+        if view.received_only(sub.problem) is not None:
+            raise HTTPException(
+                status.HTTP_403_FORBIDDEN,
+                detail="received: its results are shown after your due time",
+            )
+    return sub
+
+
+submission_viewer = stream_viewer("submission_id", _streamable)
 
 
 @router.get(
@@ -83,6 +97,7 @@ submission_viewer = stream_viewer("submission_id", find_submission)
             "description": "events: status, test (one per finished test), done",
         },
         401: {"model": Message},
+        403: {"model": Message},
         404: {"model": Message},
         429: {"model": Message},
     },

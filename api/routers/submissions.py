@@ -9,7 +9,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, HTTPException, Query, Response, status
 
-from api import catalog
+from api import assignment_rules, catalog
 from api.deps import (
     CurrentUser,
     EnqueueDep,
@@ -56,6 +56,7 @@ router = APIRouter(tags=["submissions"])
     openapi_extra=SUBMISSION_BODY,
     responses={
         401: {"model": Message},
+        409: {"model": Message},
         413: {"model": Message},
         415: {"model": Message},
         429: {"model": Message},
@@ -75,10 +76,14 @@ def submit(
     here or a style the problem does not offer gets 422 naming the offered ones.
 
     Answers 202 at once; follow GET /submissions/{id} or its /events stream for the verdict.
+    `practice` says the submission counts for nothing (past the student's cutoff of every
+    assignment with the problem); while an assignment is open, a submission beyond its
+    attempt limit gets 409.
     """
     source = checked_source(body, settings.max_source_bytes)
     module = catalog.open_for_work(session, body.problem, user.role == Role.INSTRUCTOR)
     choice = choose(module, body.language, body.style, body.filename)
+    practice = assignment_rules.check_submit(session, user, body.problem)  # 409 at a limit
     try:
         sub = repo.create_submission_limited(
             session=session,
@@ -96,7 +101,8 @@ def submit(
     session.commit()  # committed before it is enqueued: the worker must find the row
     enqueue(sub.id, priority=Priority.LIVE)  # a failure is logged; the sweeper sends it later
     response.headers["Location"] = f"/api/v1/submissions/{sub.id}"
-    return SubmissionQueued.model_validate(sub, from_attributes=True)
+    queued = SubmissionQueued.model_validate(sub, from_attributes=True)
+    return queued.model_copy(update={"practice": practice is not None, "practice_note": practice})
 
 
 @router.get(
@@ -130,7 +136,7 @@ def history(
     Page with `next_cursor` (older) and `prev_cursor` (newer); `total` counts the matching
     rows up to a cap (`total_exact` is false beyond it)."""
     user_id = None
-    view = students_view(session)
+    view = students_view(session, user_id=None if viewer.role == Role.INSTRUCTOR else viewer.id)
     if viewer.role != Role.INSTRUCTOR:
         if user is not None and user != viewer.username:
             raise HTTPException(

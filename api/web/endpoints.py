@@ -33,6 +33,7 @@ from api.deps import (
     SettingsDep,
     find_submission,
 )
+from api.presenters import view_for
 from api.routers.problems import find_problem, validated_case
 from api.schemas import BoardCreate, DbId, Message
 from judge import problems
@@ -173,6 +174,10 @@ async def explain_test(
     """One optimal line of play on the input of a test the viewer can see."""
     sub = find_submission(session, submission_id, viewer)
     rows = repo.current_tests(session=session, submission=sub, after_index=index - 1)
+    # Under a received-only assignment, not even which tests exist (or their inputs).
+    view = view_for(session, viewer, sub.user_id)
+    if viewer.role != Role.INSTRUCTOR and view.received_only(sub.problem) is not None:
+        rows = []
     row = rows[0] if rows and rows[0].index == index else None
     if row is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, detail=f"no test {index} in this result")

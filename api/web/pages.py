@@ -235,6 +235,57 @@ def progress(request: Request) -> Response:
     return page(request, "progress.html", title="Progress", nav="instructor", instructor=True)
 
 
+@router.get("/assignments", response_class=HTMLResponse)
+def assignments(request: Request) -> Response:
+    return page(request, "assignments.html", title="Assignments", nav="assignments")
+
+
+@router.get("/instructor/assignments/new", response_class=HTMLResponse)
+def assignment_new(request: Request) -> Response:
+    return page(
+        request,
+        "assignment_edit.html",
+        title="New assignment",
+        nav="assignments",
+        instructor=True,
+        page_data={"id": None},
+    )
+
+
+def _assignment_id(value: str) -> int | None:
+    return int(value) if value.isdigit() and 0 < int(value) < 2**31 else None
+
+
+@router.get("/instructor/assignments/{assignment_id}", response_class=HTMLResponse)
+def assignment_edit(request: Request, assignment_id: str) -> Response:
+    found = _assignment_id(assignment_id)
+    if found is None:
+        return not_found(request, "That is not an assignment number.")
+    return page(
+        request,
+        "assignment_edit.html",
+        title=f"Assignment {found}",
+        nav="assignments",
+        instructor=True,
+        page_data={"id": found},
+    )
+
+
+@router.get("/instructor/assignments/{assignment_id}/gradebook", response_class=HTMLResponse)
+def gradebook(request: Request, assignment_id: str) -> Response:
+    found = _assignment_id(assignment_id)
+    if found is None:
+        return not_found(request, "That is not an assignment number.")
+    return page(
+        request,
+        "gradebook.html",
+        title="Gradebook",
+        nav="assignments",
+        instructor=True,
+        page_data={"id": found},
+    )
+
+
 @router.get("/instructor/users", response_class=HTMLResponse)
 def users(request: Request) -> Response:
     return page(request, "users.html", title="Users", nav="instructor", instructor=True)

@@ -20,6 +20,9 @@ Modules with one reader each are not re-exported; their callers import them by n
 
 - `stats`: the statistics in SQL, and the caches that keep them cheap (the API);
 - `course_progress`: a course's progress table, per student and problem (the API);
+- `assignments`: assignments, extensions, score overrides, and the submissions their credit
+  reads (the API);
+- `gradebook`: an assignment's gradebook rows, credit (store/credit.py) or overrides (the API);
 - `roster`: the instructors' side of accounts (the API);
 - `board_report`: how many submissions each hidden board fails, and its notes (the API);
 - `strength_reports`: the strength reports cached in the database (the API and the worker);

@@ -2,8 +2,10 @@
 
 A problem may hold its hidden results back until a time ("pretests now, system tests at
 the deadline"): until then students see each judging of it over the visible tests alone
-(`store.release`). `StudentsView` is that rule at one moment, in SQL and in Python, for
-everything a student reads in aggregate (the history's verdict filter, the statistics).
+(`store.release`). So may an assignment, per student until their own due time: "visible
+now, hidden at the due time" holds the hidden results; "received only" shows nothing but
+that it was received. `StudentsView` is that rule at one moment, in SQL and in Python, for
+everything a student reads (the history and its verdict filter, the statistics).
 """
 
 from __future__ import annotations
@@ -13,10 +15,20 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, case, delete, or_, select
+from sqlalchemy import and_, case, delete, func, or_, select
 from sqlalchemy.orm import Session
 
-from store.models import ProblemRelease, Status, Submission, utcnow
+from store.models import (
+    Assignment,
+    AssignmentProblem,
+    Extension,
+    Feedback,
+    ProblemRelease,
+    Status,
+    Submission,
+    UTCDateTime,
+    utcnow,
+)
 
 
 @dataclass(frozen=True)
@@ -27,17 +39,26 @@ class StudentsView:
 
     now: datetime
     holds: Mapping[str, datetime] = field(default_factory=dict)
+    # One student's view (students_view's user_id): problem -> their due time, while an
+    # assignment shows them only that a submission was received.
+    received: Mapping[str, datetime] = field(default_factory=dict)
 
     def hold(self, problem: str) -> datetime | None:
         return self.holds.get(problem)
 
+    def received_only(self, problem: str) -> datetime | None:
+        return self.received.get(problem)
+
     def released(self) -> Any:
         """The submission's judging is released to its student (a row finished before
-        releases were recorded counts as released)."""
-        return and_(
+        releases were recorded counts as released), and not kept to "received"."""
+        done = and_(
             Submission.status == Status.DONE,
             or_(Submission.released_at.is_(None), Submission.released_at <= self.now),
         )
+        if not self.received:
+            return done
+        return and_(done, Submission.problem.not_in(list(self.received)))
 
     def verdict(self) -> Any:
         """The verdict a student is shown of a released judging."""
@@ -52,15 +73,71 @@ class StudentsView:
         return and_(self.released(), self.verdict() == verdict)
 
 
-def students_view(*, session: Session, now: datetime | None = None) -> StudentsView:
-    """The rule now: the problems whose hidden results are still held back."""
+def students_view(
+    *, session: Session, now: datetime | None = None, user_id: int | None = None
+) -> StudentsView:
+    """The rule now: the problems whose hidden results are still held back, and those an
+    assignment keeps to "received". With `user_id`, that student's view (their own due
+    times); without, the course's (the aggregates every student reads: an assignment's
+    policy lasts there until the latest due time of any student, or a student's result
+    could be read off the course's counts)."""
     now = now or utcnow()
     rows = session.execute(
         select(ProblemRelease.problem, ProblemRelease.hidden_release_at).where(
             ProblemRelease.hidden_release_at > now
         )
     )
-    return StudentsView(now=now, holds={problem: at for problem, at in rows})
+    holds = {problem: at for problem, at in rows}
+    received: dict[str, datetime] = {}
+    for problem, policy, due in _assignment_holds(session, user_id, now):
+        into = received if policy == Feedback.RECEIVED else holds
+        into[problem] = max(due, into.get(problem, due))
+    # Received only says less than a held judging: a problem under both is received.
+    for problem in received:
+        holds.pop(problem, None)
+    return StudentsView(now=now, holds=holds, received=received)
+
+
+def _assignment_holds(
+    session: Session, user_id: int | None, now: datetime
+) -> list[tuple[str, str, datetime]]:
+    """(problem, policy, due time) of the released assignments whose policy holds something
+    back and whose due time is still ahead: the student's own (their extension's), or
+    without a student the latest of anyone's. Few rows: the assignments with a policy."""
+    policy = [
+        Assignment.feedback.in_([Feedback.VISIBLE, Feedback.RECEIVED]),
+        Assignment.release_at <= now,
+    ]
+    joined = select(AssignmentProblem.problem, Assignment.feedback).join(
+        Assignment, Assignment.id == AssignmentProblem.assignment_id
+    )
+    rows: list[tuple[str, str, datetime]]
+    if user_id is not None:
+        due = func.coalesce(Extension.due_at, Assignment.due_at, type_=UTCDateTime)
+        found = session.execute(
+            joined.add_columns(due)
+            .outerjoin(
+                Extension,
+                and_(Extension.assignment_id == Assignment.id, Extension.user_id == user_id),
+            )
+            .where(*policy)
+        )
+        rows = [(problem, feedback, at) for problem, feedback, at in found]
+    else:
+        latest = (
+            select(func.max(Extension.due_at))
+            .where(Extension.assignment_id == Assignment.id)
+            .scalar_subquery()
+        )
+        # An extension may also be earlier than the assignment's due time: the later.
+        due = func.coalesce(latest, Assignment.due_at, type_=UTCDateTime)
+        rows = [
+            (problem, feedback, max(at, assigned))
+            for problem, feedback, at, assigned in session.execute(
+                joined.add_columns(due, Assignment.due_at).where(*policy)
+            )
+        ]
+    return [(problem, feedback, at) for problem, feedback, at in rows if at > now]
 
 
 def hidden_release(*, session: Session, problem: str) -> datetime | None:

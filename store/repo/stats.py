@@ -131,7 +131,9 @@ class TotalsTally:
         newest_at, top, queued, later = session.execute(
             select(newest, func.coalesce(last_id, 0), waiting, unreleased)
         ).one()
-        version = (newest_at, top, queued + later, tuple(sorted(view.holds.items())))
+        # A hold or a received-only policy starting or ending makes a full count.
+        holds = (tuple(sorted(view.holds.items())), tuple(sorted(view.received.items())))
+        version = (newest_at, top, queued + later, holds)
         tally = self._tally
         if (
             tally is not None
@@ -207,6 +209,8 @@ class TotalsTally:
         finished, accepted = dict(tally.finished), dict(tally.accepted)
         solvers = {problem: set(users) for problem, users in tally.solvers.items()}
         for problem, verdict, user_id, _ in rows:
+            if problem in view.received:
+                continue  # an assignment shows only "received" yet: not counted
             solvers.setdefault(problem, set())
             finished[problem] = finished.get(problem, 0) + 1
             if verdict == ACCEPTED:
@@ -220,7 +224,7 @@ class TotalsTally:
 def standing(*, session: Session, user_id: int) -> dict[str, str]:
     """The user's problems: "solved" (an accepted submission, as the student is shown it)
     or "tried"."""
-    view = students_view(session=session)
+    view = students_view(session=session, user_id=user_id)
     accepted = view.released() & (view.verdict() == ACCEPTED)
     rows = session.execute(
         select(Submission.problem, func.max(case((accepted, 1), else_=0)))

@@ -5,6 +5,7 @@ keyboard and its focus rings."""
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -76,8 +77,44 @@ def uploaded(service):
     return slug
 
 
+@pytest.fixture(scope="module")
+def assignment(service, graded):
+    """An assignment of two problems, open for a day, with an extension. Feedback "all" and
+    a high attempt limit: nothing changes for the other tests on the shared service; not
+    numbergame, whose submissions test_assignments.py expects to be practice at its end."""
+    token = service.instructor()
+    now = datetime.now(UTC)
+    made = service.request(
+        "POST",
+        "/api/v1/assignments",
+        token,
+        json={
+            "title": "Quality walk",
+            "release_at": (now - timedelta(days=1)).isoformat(),
+            "due_at": (now + timedelta(days=1)).isoformat(),
+            "late_rule": "fixed",
+            "late_until": (now + timedelta(days=2)).isoformat(),
+            "late_factor": 0.5,
+            "problems": [
+                {"problem": "footholds", "points": 10, "max_attempts": 50},
+                {"problem": "stonegame", "points": 5, "scoring": "tests"},
+            ],
+        },
+    )
+    assert made.status_code == 201, made.text
+    assignment_id = made.json()["id"]
+    granted = service.request(
+        "PUT",
+        f"/api/v1/assignments/{assignment_id}/extensions/{graded['username']}",
+        token,
+        json={"due_at": (now + timedelta(days=3)).isoformat(), "reason": "a long reason " * 8},
+    )
+    assert granted.status_code == 200, granted.text
+    return assignment_id
+
+
 @pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, viewport):
+def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assignment, viewport):
     width = "phone" if viewport is PHONE else "desktop"
     page = open_page(viewport)
     for path, name in [("/login", "login"), ("/register", "register")]:
@@ -100,6 +137,7 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, viewpo
         ("/problems/footholds", "problem-footholds"),
         ("/problems/numbergame", "problem-numbergame"),
         ("/submissions", "history"),
+        ("/assignments", "assignments"),
     ]:
         page.goto(path)
         check_page(page, name, width)
@@ -116,6 +154,10 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, viewpo
         ("/instructor/users", "users"),
         ("/instructor/problems", "packages"),
         (f"/instructor/problems/{uploaded}/versions", "versions"),
+        ("/assignments", "all-assignments"),
+        ("/instructor/assignments/new", "assignment-new"),
+        (f"/instructor/assignments/{assignment}", "assignment-edit"),
+        (f"/instructor/assignments/{assignment}/gradebook", "gradebook"),
         ("/submissions", "all-submissions"),
         ("/no/such/page", "not-found"),
     ]:

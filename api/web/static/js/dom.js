@@ -123,6 +123,9 @@ export function verdictBadge(verdict, status) {
     if (status === "held") {
       return h("span", { class: "badge badge-held", title: "Held for review: grading was interrupted, an instructor will run it again" }, "Held");
     }
+    if (status === "received") {
+      return h("span", { class: "badge badge-pending", title: "Received: results after your due time" }, "Received");
+    }
     const label = status === "running" ? "Judging" : "Queued";
     return h("span", { class: `badge badge-pending`, title: label }, label);
   }

@@ -51,6 +51,9 @@ async function start() {
   setupCompare();
   if (page.sub.status === "done") {
     renderFinal();
+  } else if (page.sub.status === "received") {
+    $("#submission").setAttribute("aria-busy", "false");
+    renderSource(); // nothing to follow: results come after the due time
   } else {
     renderSource();
     for (const test of page.sub.tests) {

@@ -12,6 +12,8 @@ export function renderHeader() {
     " · ", h("span", { class: "lang-tag", id: "sub-language" },
       `${languageTitle(sub.language)}${sub.style === "stdio" ? " · whole program" : ""}`),
     " · by ", h("strong", {}, sub.user), " · submitted ", timeCell(sub.created_at),
+    // Past the cutoff of every assignment with the problem: it counts for nothing.
+    sub.practice ? h("p", { class: "alert alert-warning", id: "practice-note", role: "note" }, sub.practice_note) : null,
   );
   const box = $("#sub-verdict");
   if (sub.status === "done") {
@@ -25,6 +27,12 @@ export function renderHeader() {
         hiddenPendingNote(sub)),
     );
     box.dataset.verdict = sub.verdict;
+  } else if (sub.status === "received") {
+    // An assignment shows only this until the student's due time.
+    box.replaceChildren(verdictBadge(null, "received"),
+      h("div", { class: "sub-verdict-text" }, h("strong", {}, "Received"),
+        h("span", { class: "muted" }, "Your submission was received. Its results are shown after your due time.")));
+    delete box.dataset.verdict;
   } else if (sub.status === "held") {
     // Not a verdict: grading kept being interrupted on the judge's side.
     box.replaceChildren(verdictBadge(null, "held"),

@@ -1,0 +1,340 @@
+"""Assignments: create, edit, delete; extensions and score overrides; and what the
+gradebook and a student's view read (the rules go to store/credit.py, pure).
+
+The gradebook reads one assignment's submissions in one query: its problems' submissions
+made between its release and the latest cutoff any student has, by problem and time from
+`ix_submissions_problem_created` (problem, created_at, id); the test counts of those scored
+by tests from the test rows' unique index (submission_id, lease_token, index).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy.orm import Session
+
+from store import credit
+from store.models import (
+    Assignment,
+    AssignmentProblem,
+    Extension,
+    Role,
+    ScoreOverride,
+    Scoring,
+    Status,
+    Submission,
+    TestRow,
+    User,
+    utcnow,
+)
+
+ASSIGNMENT_FIELDS = (
+    "title",
+    "release_at",
+    "due_at",
+    "late_rule",
+    "late_until",
+    "late_percent",
+    "late_factor",
+    "counts",
+    "feedback",
+)
+
+
+@dataclass(frozen=True)
+class ProblemSpec:
+    problem: str
+    points: float
+    max_attempts: int | None = None
+    scoring: str = Scoring.AC
+    weights: dict[str, float] | None = None
+
+
+def _set_problems(assignment: Assignment, problems: Sequence[ProblemSpec]) -> None:
+    assignment.problems = [
+        AssignmentProblem(
+            position=i,
+            problem=p.problem,
+            points=p.points,
+            max_attempts=p.max_attempts,
+            scoring=p.scoring,
+            weights=p.weights,
+        )
+        for i, p in enumerate(problems)
+    ]
+
+
+def create_assignment(
+    *, session: Session, fields: dict[str, Any], problems: Sequence[ProblemSpec], user_id: int
+) -> Assignment:
+    now = utcnow()
+    assignment = Assignment(created_by=user_id, created_at=now, updated_at=now, **fields)
+    _set_problems(assignment, problems)
+    session.add(assignment)
+    session.flush()
+    return assignment
+
+
+def update_assignment(
+    *,
+    session: Session,
+    assignment: Assignment,
+    fields: dict[str, Any],
+    problems: Sequence[ProblemSpec],
+) -> Assignment:
+    for name in ASSIGNMENT_FIELDS:
+        setattr(assignment, name, fields[name])
+    # Replaced whole: the old rows go first (their (assignment, problem) is unique).
+    assignment.problems = []
+    session.flush()
+    _set_problems(assignment, problems)
+    assignment.updated_at = utcnow()
+    session.flush()
+    return assignment
+
+
+def delete_assignment(*, session: Session, assignment: Assignment) -> None:
+    session.delete(assignment)
+    session.flush()
+
+
+def get_assignment(*, session: Session, assignment_id: int) -> Assignment | None:
+    return session.get(Assignment, assignment_id)
+
+
+def list_assignments(*, session: Session, released_by: datetime | None = None) -> list[Assignment]:
+    """By due time; `released_by`: only those released at or before it (students)."""
+    query = select(Assignment).order_by(Assignment.due_at, Assignment.id)
+    if released_by is not None:
+        query = query.where(Assignment.release_at <= released_by)
+    return list(session.scalars(query))
+
+
+def rules_of(assignment: Assignment) -> credit.Rules:
+    return credit.Rules(
+        release_at=assignment.release_at,
+        due_at=assignment.due_at,
+        problems=[
+            credit.ProblemRule(p.problem, p.points, p.max_attempts, p.scoring, p.weights)
+            for p in assignment.problems
+        ],
+        late_rule=assignment.late_rule,
+        late_until=assignment.late_until,
+        late_percent=assignment.late_percent,
+        late_factor=assignment.late_factor,
+        counts=assignment.counts,
+    )
+
+
+# ---- extensions -------------------------------------------------------------------------
+
+
+def extensions(*, session: Session, assignment_id: int) -> list[tuple[Extension, str, str | None]]:
+    """The assignment's extensions with the student's and the granter's usernames."""
+    granter = User.__table__.alias("granter")
+    rows = session.execute(
+        select(Extension, User.username, granter.c.username)
+        .join(User, User.id == Extension.user_id)
+        .outerjoin(granter, granter.c.id == Extension.granted_by)
+        .where(Extension.assignment_id == assignment_id)
+        .order_by(User.username)
+    )
+    return [(ext, name, by) for ext, name, by in rows]
+
+
+def user_extensions(*, session: Session, user_id: int) -> dict[int, Extension]:
+    """assignment id -> the student's extension (the index on user_id)."""
+    rows = session.scalars(select(Extension).where(Extension.user_id == user_id))
+    return {ext.assignment_id: ext for ext in rows}
+
+
+def set_extension(
+    *,
+    session: Session,
+    assignment_id: int,
+    user_id: int,
+    due_at: datetime,
+    late_until: datetime | None,
+    reason: str,
+    granted_by: int,
+) -> Extension:
+    ext = session.get(Extension, (assignment_id, user_id))
+    if ext is None:
+        ext = Extension(assignment_id=assignment_id, user_id=user_id)
+        session.add(ext)
+    ext.due_at, ext.late_until, ext.reason = due_at, late_until, reason
+    ext.granted_by, ext.granted_at = granted_by, utcnow()
+    session.flush()
+    return ext
+
+
+def delete_extension(*, session: Session, assignment_id: int, user_id: int) -> bool:
+    result = session.execute(
+        delete(Extension).where(
+            Extension.assignment_id == assignment_id, Extension.user_id == user_id
+        )
+    )
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def deadline_for(assignment: Assignment, ext: Extension | None) -> credit.Deadline:
+    rules = rules_of(assignment)
+    if ext is None:
+        return credit.deadline(rules)
+    return credit.deadline(rules, ext.due_at, ext.late_until)
+
+
+# ---- overrides --------------------------------------------------------------------------
+
+
+def overrides(*, session: Session, assignment_id: int) -> dict[tuple[int, str], ScoreOverride]:
+    """(user id, problem) -> the instructor's score."""
+    rows = session.scalars(
+        select(ScoreOverride).where(ScoreOverride.assignment_id == assignment_id)
+    )
+    return {(o.user_id, o.problem): o for o in rows}
+
+
+def set_override(
+    *,
+    session: Session,
+    assignment_id: int,
+    user_id: int,
+    problem: str,
+    score: float | None,
+    comment: str,
+    author_id: int,
+) -> ScoreOverride | None:
+    """Set the score (None: back to the computed one)."""
+    row = session.get(ScoreOverride, (assignment_id, user_id, problem))
+    if score is None:
+        if row is not None:
+            session.delete(row)
+            session.flush()
+        return None
+    if row is None:
+        row = ScoreOverride(assignment_id=assignment_id, user_id=user_id, problem=problem)
+        session.add(row)
+    row.score, row.comment, row.author_id, row.created_at = score, comment, author_id, utcnow()
+    session.flush()
+    return row
+
+
+# ---- what credit reads ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Student:
+    id: int
+    username: str
+    disabled: bool
+
+
+def students(*, session: Session) -> list[Student]:
+    rows = session.execute(
+        select(User.id, User.username, User.disabled)
+        .where(User.role == Role.STUDENT)
+        .order_by(User.username)
+    )
+    return [Student(i, name, bool(disabled)) for i, name, disabled in rows]
+
+
+def attempts(
+    *,
+    session: Session,
+    assignment: Assignment,
+    until: datetime,
+    user_id: int | None = None,
+) -> dict[int, list[credit.Attempt]]:
+    """user id -> their submissions to the assignment's problems made from its release up
+    to `until` (the latest cutoff that matters), as credit reads them. Rejudged
+    submissions count as they are judged now (a rejudge does not make a new attempt)."""
+    slugs = [p.problem for p in assignment.problems]
+    if not slugs:
+        return {}
+    where = [
+        Submission.problem.in_(slugs),
+        Submission.created_at >= assignment.release_at,
+        Submission.created_at <= until,
+    ]
+    if user_id is not None:
+        where.append(Submission.user_id == user_id)
+    rows = session.execute(
+        select(
+            Submission.id,
+            Submission.user_id,
+            Submission.problem,
+            Submission.created_at,
+            Submission.status,
+            Submission.verdict,
+        ).where(*where)
+    ).all()
+    by_tests = [p.problem for p in assignment.problems if p.scoring == Scoring.TESTS]
+    counts = _test_counts(session, where, by_tests) if by_tests else {}
+    found: dict[int, list[credit.Attempt]] = defaultdict(list)
+    for sid, uid, problem, created_at, status, verdict in rows:
+        # Held (waiting for an instructor) and queued or running: not judged yet.
+        judged = verdict if status == Status.DONE else None
+        found[uid].append(credit.Attempt(sid, problem, created_at, judged, counts.get(sid, {})))
+    return dict(found)
+
+
+def _test_counts(
+    session: Session, where: list[Any], problems: Iterable[str]
+) -> dict[int, dict[str, tuple[int, int]]]:
+    """submission id -> kind -> (passed, total) over its current judging's tests."""
+    rows = session.execute(
+        select(
+            TestRow.submission_id,
+            TestRow.kind,
+            func.sum(case((TestRow.verdict == "AC", 1), else_=0)),
+            func.count(),
+        )
+        .join(
+            Submission,
+            and_(
+                TestRow.submission_id == Submission.id,
+                TestRow.lease_token == Submission.lease_token,
+            ),
+        )
+        .where(*where, Submission.problem.in_(list(problems)), Submission.status == Status.DONE)
+        .group_by(TestRow.submission_id, TestRow.kind)
+    )
+    counts: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
+    for sid, kind, passed, total in rows:
+        counts[sid][kind] = (int(passed or 0), int(total))
+    return counts
+
+
+def assignments_with(*, session: Session, problem: str, now: datetime) -> list[Assignment]:
+    """The released assignments that have the problem (a submission's rules and holds)."""
+    return list(
+        session.scalars(
+            select(Assignment)
+            .join(AssignmentProblem, AssignmentProblem.assignment_id == Assignment.id)
+            .where(AssignmentProblem.problem == problem, Assignment.release_at <= now)
+            .order_by(Assignment.id)
+        )
+    )
+
+
+def count_attempts(
+    *, session: Session, user_id: int, problem: str, since: datetime, until: datetime
+) -> int:
+    """The student's submissions to the problem made in [since, until] (the progress index)."""
+    return (
+        session.scalar(
+            select(func.count()).where(
+                Submission.user_id == user_id,
+                Submission.problem == problem,
+                Submission.created_at >= since,
+                Submission.created_at <= until,
+            )
+        )
+        or 0
+    )
