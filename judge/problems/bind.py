@@ -325,17 +325,7 @@ def problem_spec(
     if "write_input" in defined:
         stdio = StdioFormat(bound.write_input, package.stdio)
     return ProblemSpec(
-        SLUG=manifest.slug,
-        TITLE=manifest.title,
-        STATEMENT=package.statement,
-        PARAMS=manifest.param_names,
-        PARAM_TYPES=manifest.param_types,
-        ANSWER=manifest.returns,
-        VIEW=manifest.view,
-        LIMITS=manifest.limits,
-        SAMPLES=list(manifest.samples),
-        PROFILES=dict(manifest.profiles),
-        RANDOM_COUNT=manifest.random_count,
+        **manifest.spec_fields(package.statement),
         validate=bound.validate,
         generate=bound.generate,
         reference=bound.reference,

@@ -61,17 +61,7 @@ def declared_spec(described: Mapping[str, Any]) -> ProblemSpec:
     if "stdio" in styles:
         stdio = StdioFormat(_needs_code("write_input"), str(described.get("stdio") or ""))
     return ProblemSpec(
-        SLUG=manifest.slug,
-        TITLE=manifest.title,
-        STATEMENT=str(described["statement"]),
-        PARAMS=manifest.param_names,
-        PARAM_TYPES=manifest.param_types,
-        ANSWER=manifest.returns,
-        VIEW=manifest.view,
-        LIMITS=manifest.limits,
-        SAMPLES=list(manifest.samples),
-        PROFILES=dict(manifest.profiles),
-        RANDOM_COUNT=manifest.random_count,
+        **manifest.spec_fields(str(described["statement"])),
         validate=_typed_only(manifest),
         generate=_needs_code("generate"),
         reference=_needs_code("reference"),

@@ -121,6 +121,24 @@ class Manifest:
     def param_types(self) -> dict[str, ValueType]:
         return {p.name: p.type for p in self.params}
 
+    def spec_fields(self, statement: str) -> dict[str, Any]:
+        """The ProblemSpec fields the manifest declares (and the statement): the same for
+        a problem bound to its code (bind.py) and one read from its declarations alone
+        (declared.py)."""
+        return {
+            "SLUG": self.slug,
+            "TITLE": self.title,
+            "STATEMENT": statement,
+            "PARAMS": self.param_names,
+            "PARAM_TYPES": self.param_types,
+            "ANSWER": self.returns,
+            "VIEW": self.view,
+            "LIMITS": self.limits,
+            "SAMPLES": list(self.samples),
+            "PROFILES": dict(self.profiles),
+            "RANDOM_COUNT": self.random_count,
+        }
+
 
 @dataclass(frozen=True)
 class Board:
