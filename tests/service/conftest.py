@@ -29,7 +29,7 @@ from config import Settings
 from store import repo
 from store.db import make_engine
 from store.migrate import upgrade
-from store.models import Role
+from store.models import Role, User
 from tests.service.stack import Stack, service_env
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
@@ -178,14 +178,16 @@ def api_client(
     session: Session,
     db_engine: Engine,
     *,
-    enqueue: Callable[..., bool],
+    enqueue: Callable[..., bool] = lambda *args, **kwargs: True,
     enqueue_run: Callable[[int], bool] = lambda run_id: True,
     enqueue_check: Callable[[int], bool] = lambda version_id: True,
     request_preview: Callable[[str], bool] = lambda key: True,
+    raise_server_exceptions: bool = True,
     **settings: object,
 ) -> Iterator[TestClient]:
     """The app from the factory on `session` (every request), messages handed to the given
-    callables instead of a broker."""
+    callables instead of a broker. With `raise_server_exceptions=False` a server error comes
+    back as the 500 a browser would see."""
     config = Settings(
         database_url=db_engine.url.render_as_string(hide_password=False),
         secret_key=API_SECRET,
@@ -203,7 +205,7 @@ def api_client(
         yield session
 
     app.dependency_overrides[get_session] = test_session
-    with TestClient(app) as client:
+    with TestClient(app, raise_server_exceptions=raise_server_exceptions) as client:
         yield client
 
 
@@ -215,13 +217,20 @@ def stored_hash(password: str) -> str:
     return hash_password(password)
 
 
-def make_user(session: Session, name: str, role: Role = Role.STUDENT) -> dict[str, str]:
+def make_account(
+    session: Session, name: str, role: Role = Role.STUDENT
+) -> tuple[User, dict[str, str]]:
+    """A stored user and the headers of a token `api_client` accepts."""
     user = repo.create_user(
         session=session, username=name, password_hash=stored_hash("password-" + name), role=role
     )
     session.commit()
     token = create_token(user_id=user.id, secret=API_SECRET, minutes=5)
-    return {"Authorization": f"Bearer {token}"}
+    return user, {"Authorization": f"Bearer {token}"}
+
+
+def make_user(session: Session, name: str, role: Role = Role.STUDENT) -> dict[str, str]:
+    return make_account(session, name, role)[1]
 
 
 @pytest.fixture

@@ -13,24 +13,18 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
-from api.main import create_app
-from config import Settings
 from store import repo
 from store.models import Role, Status, Submission, utcnow
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
-from tests.service.test_assignments_api import DAY, HOUR, SECRET, account
+from tests.service.conftest import api_client
+from tests.service.conftest import make_account as account
+from tests.service.test_assignments_api import DAY, HOUR
 
 
 @pytest.fixture
 def client(session: Session, db_engine) -> Iterator[TestClient]:
-    settings = Settings(
-        database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
-    )
-    app = create_app(settings, enqueue=lambda submission_id, *, priority="live": True)
-    app.dependency_overrides[get_session] = lambda: session
-    with TestClient(app) as test_client:
-        yield test_client
+    with api_client(session, db_engine) as c:
+        yield c
 
 
 @pytest.fixture

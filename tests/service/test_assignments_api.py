@@ -15,38 +15,20 @@ import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
-from api.main import create_app
-from api.security import create_token
-from config import Settings
 from store import repo
 from store.models import Role, Status, User, utcnow
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
-from tests.service.conftest import stored_hash
+from tests.service.conftest import api_client
+from tests.service.conftest import make_account as account
 
-SECRET = "assignments-test-secret-" + "a" * 32
 DAY = timedelta(days=1)
 HOUR = timedelta(hours=1)
 
 
 @pytest.fixture
 def client(session: Session, db_engine) -> Iterator[TestClient]:
-    settings = Settings(
-        database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
-    )
-    app = create_app(settings, enqueue=lambda submission_id, *, priority="live": True)
-    app.dependency_overrides[get_session] = lambda: session
-    with TestClient(app, raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-def account(session: Session, name: str, role: Role = Role.STUDENT) -> tuple[User, dict]:
-    user = repo.create_user(
-        session=session, username=name, password_hash=stored_hash("pw-" + name), role=role
-    )
-    session.commit()
-    token = create_token(user_id=user.id, secret=SECRET, minutes=5)
-    return user, {"Authorization": f"Bearer {token}"}
+    with api_client(session, db_engine, raise_server_exceptions=False) as c:
+        yield c
 
 
 def graded(

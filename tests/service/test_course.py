@@ -15,38 +15,20 @@ from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
 from api.accounts import upsert_user
-from api.deps import get_session
-from api.main import create_app
-from api.security import create_token
-from config import Settings
 from judge import problems
 from store import repo
 from store.models import Role, Status, User
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
-from tests.service.conftest import stored_hash
+from tests.service.conftest import api_client
+from tests.service.conftest import make_account as account
 
-SECRET = "course-test-secret-" + "c" * 32
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
 
 
 @pytest.fixture
 def client(session: Session, db_engine) -> Iterator[TestClient]:
-    settings = Settings(
-        database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
-    )
-    app = create_app(settings, enqueue=lambda submission_id, *, priority="live": True)
-    app.dependency_overrides[get_session] = lambda: session
-    with TestClient(app, raise_server_exceptions=False) as test_client:
-        yield test_client
-
-
-def account(session: Session, name: str, role: Role = Role.STUDENT) -> tuple[User, dict]:
-    user = repo.create_user(
-        session=session, username=name, password_hash=stored_hash("pw-" + name), role=role
-    )
-    session.commit()
-    token = create_token(user_id=user.id, secret=SECRET, minutes=5)
-    return user, {"Authorization": f"Bearer {token}"}
+    with api_client(session, db_engine, raise_server_exceptions=False) as c:
+        yield c
 
 
 def graded(
@@ -225,13 +207,14 @@ def test_search_takes_wildcards_literally(client, session) -> None:
 def test_a_new_password_replaces_the_old_one_and_ends_its_sessions(client, session) -> None:
     _, teacher = account(session, "teacher", Role.INSTRUCTOR)
     student, _ = account(session, "forgetful")
-    login = client.post("/api/v1/token", data={"username": "forgetful", "password": "pw-forgetful"})
+    old_password = {"username": "forgetful", "password": "password-forgetful"}  # make_account's
+    login = client.post("/api/v1/token", data=old_password)
     before = {"Authorization": f"Bearer {login.json()['access_token']}"}
     assert client.get("/api/v1/users/me", headers=before).status_code == 200
     response = client.post(f"/api/v1/users/{student.id}/password", headers=teacher)
     assert response.status_code == 200
     password = response.json()["password"]
-    old = client.post("/api/v1/token", data={"username": "forgetful", "password": "pw-forgetful"})
+    old = client.post("/api/v1/token", data=old_password)
     assert old.status_code == 401
     # A session opened with the old password (someone who had it) ends with it.
     assert client.get("/api/v1/users/me", headers=before).status_code == 401
@@ -255,14 +238,14 @@ def test_a_disabled_account_cannot_log_in_submit_or_use_its_token(client, sessio
         headers=token,
     )
     assert submit.status_code == 401
-    login = client.post("/api/v1/token", data={"username": "leaver", "password": "pw-leaver"})
+    login = client.post("/api/v1/token", data={"username": "leaver", "password": "password-leaver"})
     assert login.status_code == 403 and "disabled" in login.json()["detail"]
     wrong = client.post("/api/v1/token", data={"username": "leaver", "password": "wrong-pw"})
     assert wrong.status_code == 401  # nothing said about the account without its password
     client.patch(f"/api/v1/users/{student.id}", json={"disabled": False}, headers=teacher)
     # Enabled again: a fresh login works, the tokens from before (a stolen one) stay dead.
     assert client.get("/api/v1/users/me", headers=token).status_code == 401
-    login = client.post("/api/v1/token", data={"username": "leaver", "password": "pw-leaver"})
+    login = client.post("/api/v1/token", data={"username": "leaver", "password": "password-leaver"})
     fresh = {"Authorization": f"Bearer {login.json()['access_token']}"}
     assert client.get("/api/v1/users/me", headers=fresh).status_code == 200
 
