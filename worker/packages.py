@@ -10,14 +10,20 @@ asks the host nothing about them (judge/problems/bind.py says why).
 
 The cache folder (JUDGE_DATA_DIR/packages/<digest>) is filled atomically: unpacked under a
 temporary name beside it, its digest checked, then renamed; a second process doing the same
-finds the name taken and uses the first one's.
+finds the name taken and uses the first one's. Each use touches it; a worker starting up
+removes the folders nobody used for CACHE_KEEP_S (`prune_cache`), so a course's retired
+versions do not fill the disk; the database keeps every archive, and a version graded again
+is unpacked again.
 """
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import os
 import shutil
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -33,6 +39,12 @@ from judge.problems.host import ProblemError
 from judge.problems.package import Package, digest_of
 from store.repo import problem_packages
 from worker.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+CACHE_KEEP_S = 14 * 86400.0  # a package folder nobody used for this long is removed
+STAGING_PREFIX = ".unpacking-"
+STAGING_KEEP_S = 3600.0  # an unpacking takes seconds: one this old was a killed worker's
 
 
 class NotPublished(LookupError):
@@ -63,13 +75,14 @@ def package_folder(runtime: Runtime, slug: str, digest: str) -> Path:
     root = cache_root(runtime)
     folder = root / digest
     if folder.is_dir():
+        _touch(folder)
         return folder
     with runtime.session() as session:
         archive = problem_packages.package_archive(session=session, slug=slug, digest=digest)
     if archive is None:
         raise NotPublished(f"no package {digest[:12]} of problem {slug!r}")
     root.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=".unpacking-", dir=root))
+    staging = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root))
     try:
         unpacked = unpack(archive, staging / "package")
         found = digest_of(unpacked)
@@ -83,6 +96,39 @@ def package_folder(runtime: Runtime, slug: str, digest: str) -> Path:
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return folder
+
+
+def _touch(folder: Path) -> None:
+    # Removed meanwhile by a prune: it is unpacked again next time.
+    with contextlib.suppress(OSError):
+        os.utime(folder)
+
+
+def prune_cache(runtime: Runtime, now: float | None = None) -> list[str]:
+    """Remove the package folders nobody used for CACHE_KEEP_S and unpackings a killed
+    worker left; the names removed. Moved aside before removal, so a grading that looks up
+    a folder at that moment finds it whole or not at all."""
+    root = cache_root(runtime)
+    now = time.time() if now is None else now
+    removed: list[str] = []
+    try:
+        entries = list(os.scandir(root))
+    except FileNotFoundError:
+        return removed
+    for entry in entries:
+        keep_s = STAGING_KEEP_S if entry.name.startswith(STAGING_PREFIX) else CACHE_KEEP_S
+        try:
+            if not entry.is_dir(follow_symlinks=False) or now - entry.stat().st_mtime < keep_s:
+                continue
+            doomed = Path(tempfile.mkdtemp(prefix=STAGING_PREFIX, dir=root)) / entry.name
+            os.rename(entry.path, doomed)
+        except OSError:  # another worker pruned it first
+            continue
+        shutil.rmtree(doomed.parent, ignore_errors=True)
+        removed.append(entry.name)
+    if removed:
+        log.info("removed %d unused problem packages from the cache", len(removed))
+    return removed
 
 
 @cache

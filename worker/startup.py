@@ -6,7 +6,9 @@ At start (Celery's worker_init, in the main process before the pool forks):
 - give billiard a temporary directory that is locked while this worker lives, so a killed
   worker's is recognisably stale too (billiard's own `pymp-*` carry no owner);
 - as root with the bubblewrap sandbox, lease this worker's own block of sandbox uids.
-- register this worker's heartbeat in its lane (worker/liveness.py), beaten while it runs.
+- register this worker's heartbeat in its lane (worker/liveness.py), beaten while it runs;
+- remove the problem packages nobody graded against for two weeks from the cache
+  (worker/packages.py).
 When asked to stop (worker_shutting_down: SIGTERM, a deploy): mark the heartbeat stopping.
 At stop (worker_shutdown): give the block back.
 """
@@ -24,6 +26,7 @@ from celery import Celery, signals
 from judge.sandbox import remove_stale_run_dirs
 from judge.sandbox.workdirs import locked_dir, remove_stale
 from worker.liveness import WorkerBeat
+from worker.packages import prune_cache
 from worker.runtime import Runtime
 from worker.uid_block_lease import UidBlockLease
 
@@ -72,6 +75,7 @@ def connect(app: Celery, runtime: Runtime, lane: str) -> None:
         if getattr(sender, "app", None) is not app:
             return
         remove_leftovers()
+        prune_cache(runtime)
         adopt_pool_tmpdir()
         beat = WorkerBeat(runtime.settings, lane)
         beat.start()
