@@ -66,11 +66,23 @@ def pytest_collection_modifyitems(items):
         ):
             item.add_marker(pytest.mark.sandbox)
     # The costliest modules first, each module's tests in their own order (the same order in
-    # every process, as pytest-xdist requires).
+    # every process, as pytest-xdist requires). The browser tests go first as one block: each
+    # process then starts the shared service and browser once and stops them when it moves on
+    # (tests/e2e/conftest.py), instead of keeping an idle stack through the whole run.
     module_cost: dict[object, float] = {}
     for item in items:
         module_cost[item.path] = module_cost.get(item.path, 0.0) + _cost(item)
-    items.sort(key=lambda item: -module_cost[item.path])
+    browser_cost = sum(cost for path, cost in module_cost.items() if _is_e2e(path))
+
+    def order(item: pytest.Item) -> tuple[float, float]:
+        own = module_cost[item.path]
+        return (-(browser_cost if _is_e2e(item.path) else own), -own)
+
+    items.sort(key=order)
+
+
+def _is_e2e(path) -> bool:
+    return "e2e" in path.parts
 
 
 def pytest_xdist_make_scheduler(config, log):

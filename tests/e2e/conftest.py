@@ -23,9 +23,37 @@ from tests.e2e.helpers import ARTIFACTS, DESKTOP
 from tests.service.stack import Stack, service_env
 
 
-@pytest.fixture(scope="session")
-def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """The real service with its embedded defaults, from the service tests' Stack helper."""
+class Shared:
+    """The service and the browser this process's browser tests share: started by the first
+    test that asks, stopped as soon as the process moves on to other tests (below). An idle
+    stack still polls its broker and sweeps, and `make test` gives every process a share of
+    the browser tests first (tests/conftest.py), so they do not idle through the rest."""
+
+    def __init__(self) -> None:
+        self.held = contextlib.ExitStack()
+        self.stack: Stack | None = None
+        self.chromium = None
+
+    def service(self, tmp_path_factory: pytest.TempPathFactory) -> Stack:
+        if self.stack is None:
+            self.stack = self.held.enter_context(_started_service(tmp_path_factory))
+        return self.stack
+
+    def browser(self):
+        if self.chromium is None:
+            self.chromium = self.held.enter_context(_launched_browser())
+        return self.chromium
+
+    def close(self) -> None:
+        self.stack = self.chromium = None
+        self.held.close()
+
+
+SHARED = Shared()
+
+
+@contextlib.contextmanager
+def _started_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     tmp = tmp_path_factory.mktemp("judge-e2e")
     stack = Stack("e2e", tmp, service_env(tmp))
@@ -43,8 +71,8 @@ def service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
                 shutil.copyfile(tmp / f"{name}.log", ARTIFACTS / f"e2e-{name}.log")
 
 
-@pytest.fixture(scope="session")
-def browser():
+@contextlib.contextmanager
+def _launched_browser():
     # An expectation waits up to 15 s (Playwright's default is 5 s): the suite runs in
     # parallel processes on a small machine, and a page waiting on the busy judge is not wrong.
     expect.set_options(timeout=15_000)
@@ -54,8 +82,34 @@ def browser():
 
     with sync_playwright() as playwright:
         instance = launch(playwright)
-        yield instance
-        instance.close()
+        try:
+            yield instance
+        finally:
+            instance.close()
+
+
+@pytest.fixture(scope="module")
+def service(tmp_path_factory: pytest.TempPathFactory) -> Stack:
+    """The real service with its embedded defaults, from the service tests' Stack helper."""
+    return SHARED.service(tmp_path_factory)
+
+
+@pytest.fixture(scope="module")
+def browser():
+    return SHARED.browser()
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_teardown(item: pytest.Item, nextitem: pytest.Item | None):
+    """After the last browser test before other tests (or none), the shared service and
+    browser stop; a later browser test starts them again."""
+    yield  # the test's own fixtures (its pages) are torn down first
+    if nextitem is None or "e2e" not in nextitem.path.parts:
+        SHARED.close()
+
+
+def pytest_sessionfinish() -> None:
+    SHARED.close()
 
 
 @dataclass

@@ -40,7 +40,8 @@ RUN_ID = uuid.uuid4().hex[:10]
 
 @pytest.fixture(scope="session")
 def postgres() -> Iterator[Callable[[], str]]:
-    """A factory of fresh, uniquely named PostgreSQL databases, all dropped at the end."""
+    """A factory of fresh, uniquely named PostgreSQL databases, all dropped at the end (a
+    database's name is unique to this process: tests run beside others on the server)."""
     try:
         admin = psycopg.connect(PG_ADMIN_DSN, autocommit=True, connect_timeout=5)
     except psycopg.OperationalError as exc:
@@ -51,9 +52,11 @@ def postgres() -> Iterator[Callable[[], str]]:
         )
     created: list[str] = []
 
-    def create() -> str:
+    def create(template: str | None = None) -> str:
+        """A new database; a copy of `template` (one of ours, by URL) when given."""
         name = f"judge_test_{RUN_ID}_{len(created)}"
-        admin.execute(f'CREATE DATABASE "{name}"')
+        copied = f' TEMPLATE "{template.rsplit("/", 1)[1]}"' if template else ""
+        admin.execute(f'CREATE DATABASE "{name}"{copied}')
         created.append(name)
         return f"postgresql+psycopg://postgres@{PG_HOST}:{PG_PORT}/{name}"
 
@@ -142,14 +145,33 @@ def stack(request, tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
 # ---- unit level: one migrated database per backend, a rolled-back transaction per test --
 
 
+@pytest.fixture(scope="session")
+def migrated(tmp_path_factory, postgres) -> Callable[[str], str]:
+    """migrated("sqlite" | "postgresql") -> the URL of a fresh database at the head revision.
+    Each backend is migrated once per process (what `alembic upgrade head` does) and copied
+    after: a copied SQLite file, a PostgreSQL database made from it as a template."""
+    originals: dict[str, str] = {}
+
+    def make(backend: str) -> str:
+        if backend not in originals:
+            if backend == "sqlite":
+                originals[backend] = str(tmp_path_factory.mktemp("db-original") / "judge.sqlite")
+                upgrade(f"sqlite:///{originals[backend]}")
+            else:
+                originals[backend] = postgres()
+                upgrade(originals[backend])
+        if backend == "sqlite":
+            copy = tmp_path_factory.mktemp("db") / "judge.sqlite"
+            shutil.copyfile(originals[backend], copy)
+            return f"sqlite:///{copy}"
+        return postgres(template=originals[backend])
+
+    return make
+
+
 @pytest.fixture(scope="module", params=["sqlite", "postgresql"])
-def db_engine(request, tmp_path_factory, postgres) -> Iterator[Engine]:
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path_factory.mktemp('db') / 'judge.sqlite'}"
-    else:
-        url = postgres()
-    upgrade(url)  # what `alembic upgrade head` does
-    engine = make_engine(url)
+def db_engine(request, migrated) -> Iterator[Engine]:
+    engine = make_engine(migrated(request.param))
     yield engine
     engine.dispose()
 
