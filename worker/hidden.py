@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import uuid
 from collections.abc import Callable
 from functools import cached_property
@@ -33,9 +34,10 @@ from judge.grading.hidden_tier import (
     outcome_to_wire,
     run_hidden_tier,
 )
+from judge.problems.host import ProblemError
 from judge.sandbox import SandboxUnavailable
 from store.transient import first_line
-from worker import startup
+from worker import packages, startup
 from worker.app import HIDDEN_QUEUE, HIDDEN_TASK
 from worker.queue import RETRY_POLICY
 from worker.runtime import Runtime
@@ -47,6 +49,7 @@ log = logging.getLogger(__name__)
 WAIT_EXTRA_S = 60.0
 REPLY_TTL_S = 300  # a reply nobody took (its grading gave up) is gone after this
 REPLY_BYTES = 16 << 20  # no honest tier's outcomes come near it
+DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
 def _redis(settings: Settings) -> redis.Redis:
@@ -79,7 +82,9 @@ class SendToHiddenLane:
     def redis(self) -> redis.Redis:
         return _redis(self.settings)
 
-    def __call__(self, tier: HiddenTier) -> list[Outcome]:
+    def __call__(self, tier: HiddenTier, version: str | None = None) -> list[Outcome]:
+        """`version`: the digest of the uploaded problem's package graded against (the
+        hidden worker unpacks the same one); None for a built-in."""
         key = _reply_key(self.settings)
         wait_s = tier.budget_s + WAIT_EXTRA_S
         self.while_away(True)
@@ -87,6 +92,7 @@ class SendToHiddenLane:
             self.app.send_task(
                 HIDDEN_TASK,
                 args=[tier.to_dict(), key],
+                kwargs={"version": version} if version else {},
                 queue=HIDDEN_QUEUE,
                 expires=wait_s,  # a hidden worker does not run one its grading gave up on
                 retry=True,
@@ -114,15 +120,26 @@ def _outcomes(raw: bytes | str) -> list[Outcome]:
     return [outcome_from_wire(item) for item in reply["outcomes"]]
 
 
-def carry_out(runtime: Runtime, message: Any) -> dict[str, Any]:
-    """Run one hidden tier on this (hidden) worker: its outcomes, or why there are none."""
+def carry_out(runtime: Runtime, message: Any, version: Any = None) -> dict[str, Any]:
+    """Run one hidden tier on this (hidden) worker: its outcomes, or why there are none.
+    `version`: an uploaded problem's package digest (worker/packages.py unpacks it here)."""
     try:
         tier = HiddenTier.from_dict(message)
-        outcomes = run_hidden_tier(tier, runtime.sandbox, runtime.build_cache)
+        if version is None:
+            outcomes = run_hidden_tier(tier, runtime.sandbox, runtime.build_cache)
+        else:
+            if not isinstance(version, str) or not DIGEST.fullmatch(version):
+                raise ValueError("a hidden tier's version is not a package digest")
+            # The grading worker checks the outcomes against the answers stored with the
+            # version: this worker asks the problem's code nothing but how to run it.
+            with packages.version_resolved(runtime, tier.problem, version, None) as problem:
+                outcomes = run_hidden_tier(tier, runtime.sandbox, runtime.build_cache, problem.spec)
     except judge.grading.grade.INFRASTRUCTURE_ERRORS as exc:
         return {"error": "unavailable", "message": first_line(exc)}
     except CompileError:  # the grading worker compiled the same source
         return {"error": "compile", "message": "the source did not compile on the hidden worker"}
+    except (ProblemError, packages.NotPublished) as exc:  # the grading worker's went well
+        return {"error": "problem", "message": first_line(exc)}
     except Exception as exc:
         log.exception("hidden tier failed")
         return {"error": "internal", "message": type(exc).__name__}
@@ -134,8 +151,8 @@ def register(app: Celery, runtime: Runtime) -> None:
     replies = _redis(runtime.settings)
 
     @app.task(name=HIDDEN_TASK)
-    def hidden_tier(message: Any, reply_key: str) -> str:
-        reply = carry_out(runtime, message)
+    def hidden_tier(message: Any, reply_key: str, version: Any = None) -> str:
+        reply = carry_out(runtime, message, version)
         replies.rpush(reply_key, json.dumps(reply))
         replies.expire(reply_key, REPLY_TTL_S)
         return str(reply.get("error") or f"{len(reply['outcomes'])} outcomes")

@@ -8,17 +8,19 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
-from typing import TypedDict
+from typing import TYPE_CHECKING, TypedDict
 
 from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.orm import Session, sessionmaker
 
 from config import Settings
 from judge.execution.build import BuildCache
-from judge.grading.hidden_tier import SendHiddenTier
 from judge.sandbox import Sandbox, SandboxConfig, make_sandbox
 from store.db import make_engine, make_session_factory
 from store.repo.judging import Claim
+
+if TYPE_CHECKING:  # worker/hidden.py imports this module
+    from worker.hidden import SendToHiddenLane
 
 
 class Machinery(TypedDict):
@@ -43,7 +45,7 @@ class Runtime:
         self.current_claim: Claim | None = None
         # Where this worker's gradings send their hidden tiers (worker/hidden.py), or None:
         # run here, under the phase lock.
-        self.hidden_tier: SendHiddenTier | None = None
+        self.hidden_tier: SendToHiddenLane | None = None
 
     @cached_property
     def session_factory(self) -> sessionmaker[Session]:

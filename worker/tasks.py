@@ -10,6 +10,7 @@ can write progress or the verdict.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import logging
 import threading
 import time
@@ -21,6 +22,7 @@ from celery.exceptions import SoftTimeLimitExceeded
 from sqlalchemy.exc import InterfaceError, OperationalError
 
 import judge.grading.grade
+from judge.grading.hidden_tier import SendHiddenTier
 from judge.problems.host import ProblemError
 from judge.verdict import TestResult
 from store import repo
@@ -273,6 +275,15 @@ def store_result(runtime: Runtime, claim: repo.Claim, outcome: JudgingOutcome) -
     return with_retries(what, lambda: finish(outcomes.bare(outcome)))
 
 
+def hidden_tier_for(runtime: Runtime, problem: packages.Resolved) -> SendHiddenTier | None:
+    """Where the grading's hidden tier runs: None here, under the phase lock; else the hidden
+    lane, told which package version an uploaded problem is graded against."""
+    send = runtime.hidden_tier
+    if send is None or problem.builtin:
+        return send
+    return functools.partial(send, version=problem.digest)
+
+
 def grade_job(
     runtime: Runtime, job: repo.Job, on_test: Callable[[TestResult], None]
 ) -> JudgingOutcome:
@@ -294,9 +305,7 @@ def grade_job(
                 random_count=runtime.settings.random_count,
                 on_test=on_test,
                 max_source_bytes=runtime.settings.max_source_bytes,
-                # None: here, under the phase lock. An uploaded problem's tier stays here:
-                # the hidden lane knows the built-ins alone.
-                hidden_tier=runtime.hidden_tier if problem.builtin else None,
+                hidden_tier=hidden_tier_for(runtime, problem),
                 **runtime.machinery(),
             )
     except INFRASTRUCTURE_ERRORS:

@@ -68,13 +68,19 @@ SendHiddenTier = Callable[[HiddenTier], list[Outcome]]
 
 
 def run_hidden_tier(
-    tier: HiddenTier, sandbox: Sandbox, build_cache: BuildCache | None = None
+    tier: HiddenTier,
+    sandbox: Sandbox,
+    build_cache: BuildCache | None = None,
+    problem: problems.ProblemSpec | None = None,
 ) -> list[Outcome]:
     """Run the tier's cases as the grading host would: one process at a time, the hidden
     phase, no printed output kept; stops after a time-out that spent its process. Raises
     judge.execution.program.CompileError (the grading host compiled it: a lie or a broken toolchain)
-    and the sandbox's infrastructure errors."""
-    module = problems.get(tier.problem)
+    and the sandbox's infrastructure errors. `problem`: the spec of an uploaded problem's
+    version (None: the built-in named by the tier)."""
+    module = problem if problem is not None else problems.get(tier.problem)
+    if tier.problem != module.SLUG:
+        raise ValueError(f"a hidden tier of {tier.problem!r} run against {module.SLUG!r}")
     plugin, chosen = resolve(module, tier.language, tier.style)
     outcomes: list[Outcome] = []
 

@@ -1,12 +1,15 @@
 """Hidden tiers on workers of their own (JUDGE_HIDDEN_TIERS=queue): the grading worker runs
 the visible tiers and never a hidden one; the hidden lane's worker (a real Celery process on
-judge.hidden, as compose's `hidden` service) runs it, and the verdict counts it."""
+judge.hidden, as compose's `hidden` service) runs it, and the verdict counts it: a built-in
+problem's, and an uploaded one's against the version its grading was graded against."""
 
 from __future__ import annotations
 
 import time
 
+from tests.service.packages import TICTACTOE, package_zip, unique_slug
 from tests.service.stack import Stack, solution, wait_for
+from tests.service.test_problem_packages import checked, upload
 
 HIDDEN_BOARD = {"board": [[1, 1, 0, 1], [1, 0, 1, 1], [1, 1, 1, 0]], "aloc": [0, 0], "bloc": [2, 2]}
 
@@ -21,7 +24,9 @@ def test_the_hidden_tier_runs_only_on_the_hidden_lane(tmp_path, postgres, redis_
         stack.setup()
         stack.start_api()
         stack.start_worker()
+        stack.start_runner()  # checks the uploaded package
         teacher = stack.instructor()
+        uploaded = upload(stack, teacher, package_zip(unique_slug()))
         added = stack.request(
             "POST", "/api/v1/problems/footholds/boards", teacher, json={"input": HIDDEN_BOARD}
         )
@@ -46,6 +51,18 @@ def test_the_hidden_tier_runs_only_on_the_hidden_lane(tmp_path, postgres, redis_
         assert [t["verdict"] for t in hidden] == ["AC"], hidden
         assert hidden[0]["input"] == HIDDEN_BOARD
         assert "1 outcomes" in (tmp_path / "hidden.log").read_text(errors="replace")
+
+        # An uploaded problem's hidden tier too: the hidden worker unpacks the version the
+        # grading is graded against, and runs its two boards.
+        assert checked(stack, teacher, uploaded)["status"] == "passed"
+        slug = uploaded["slug"]
+        path = f"/api/v1/problems/{slug}/versions/{uploaded['id']}/publish"
+        assert stack.request("POST", path, teacher).status_code == 200
+        accepted = (TICTACTOE / "submissions" / "accepted" / "minimax.py").read_text()
+        done = stack.wait_done(teacher, stack.submit(student, slug, accepted))
+        assert done["verdict"] == "AC" and done["problem_version"] == uploaded["digest"], done
+        assert len([t for t in done["tests"] if t["kind"] == "hidden"]) == 2, done["tests"]
+        assert "2 outcomes" in (tmp_path / "hidden.log").read_text(errors="replace")
     finally:
         stack.stop()
 
