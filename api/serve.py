@@ -1,5 +1,5 @@
 """`make run`: one command that migrates, then runs the API, a worker, the run lane's worker
-and the sweeper.
+and the sweeper (and the hidden lane's worker with JUDGE_HIDDEN_TIERS=queue).
 
 The workers and the sweeper are child processes (the same commands docker-compose runs as
 separate services), supervised: one that dies is started again, with backoff, and said so
@@ -188,11 +188,15 @@ def start_children(settings: Settings, env: dict[str, str]) -> list[Child]:
     # The run lane: judge.run alone, JUDGE_RUN_SLOTS processes (worker/run_lane.py).
     runner = celery_worker("worker.run_lane", "judge-run", "-Q", "judge.run")
     sweeper = [sys.executable, "-m", "worker", "sweep"]  # quiet until it has work
-    return [
+    children = [
         Child("grading worker", worker, env, READY),
         Child("run lane's worker", runner, env, READY),
         Child("sweeper", sweeper, env, None),
     ]
+    if settings.hidden_tiers == "queue":  # the gradings wait for a hidden lane: start one
+        hidden = celery_worker("worker.hidden_lane", "judge-hidden", "-Q", "judge.hidden")
+        children.insert(2, Child("hidden lane's worker", hidden, env, READY))
+    return children
 
 
 def stop_children(started: list[Child]) -> None:

@@ -1,7 +1,7 @@
 """`make run` (python -m api serve) on a fresh data dir with nothing configured: it migrates,
 prints the URL and generated instructor credentials, grades, runs, restarts a worker or the
-sweeper that dies (with backoff, loudly), and Ctrl-C or SIGTERM stops everything; the API
-failing ends it with an error."""
+sweeper that dies (with backoff, loudly), runs a hidden lane with JUDGE_HIDDEN_TIERS=queue, and
+Ctrl-C or SIGTERM stops everything; the API failing ends it with an error."""
 
 from __future__ import annotations
 
@@ -27,9 +27,10 @@ RESTARTED = re.compile(
 )
 
 
-def start_serve(tmp_path: Path, port: int) -> tuple[subprocess.Popen, Path]:
+def start_serve(tmp_path: Path, port: int, **settings: str) -> tuple[subprocess.Popen, Path]:
     env = {k: v for k, v in os.environ.items() if not k.startswith("JUDGE_")}
     env.update(JUDGE_DATA_DIR=str(tmp_path / "var"), JUDGE_PORT=str(port), PYTHONUNBUFFERED="1")
+    env.update(settings)
     log = tmp_path / "serve.log"
     with open(log, "wb") as out:
         proc = subprocess.Popen(
@@ -195,17 +196,52 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
     assert processes_with(f"JUDGE_DATA_DIR={tmp_path / 'var'}") == [], "left running after Ctrl-C"
 
 
-def test_sigterm_stops_everything_and_restarts_nothing(tmp_path) -> None:
-    proc, log = start_serve(tmp_path, free_port())
+def test_serve_starts_a_hidden_lane_when_asked_and_sigterm_stops_everything(tmp_path, postgres, redis_main) -> None:
+    """With JUDGE_HIDDEN_TIERS=queue (PostgreSQL and Redis, as it needs), serve starts the
+    hidden lane's worker too, and a hidden board is graded on it."""
+    broker, prefix = redis_main()
+    port = free_port()
+    proc, log = start_serve(
+        tmp_path,
+        port,
+        JUDGE_HIDDEN_TIERS="queue",
+        JUDGE_DATABASE_URL=postgres(),
+        JUDGE_BROKER_URL=broker,
+        JUDGE_BROKER_KEY_PREFIX=prefix,
+    )
     try:
-        wait_for(
-            lambda: "instructor: " in log.read_text(),
+        found = wait_for(
+            lambda: re.search(r"instructor: (\S+) / (\S+)\s+\(generated", log.read_text()),
             timeout=180,
             what="serve to be up",
             context=log.read_text,
         )
-        children = children_of(proc.pid, "")
-        assert len(children) == 3, children  # the grading worker, the run lane's, the sweeper
+        # The grading worker, the run lane's, the hidden lane's, the sweeper.
+        assert len(children_of(proc.pid, "")) == 4
+        assert len(children_of(proc.pid, "worker.hidden_lane")) == 1
+        with loopback_client(f"http://127.0.0.1:{port}") as client:
+            login = {"username": found[1], "password": found[2]}
+            token = client.post("/api/v1/token", data=login).json()["access_token"]
+            headers = {"Authorization": f"Bearer {token}"}
+            board = {"input": {"board": [4, -2, 7, 1]}}
+            path = "/api/v1/problems/numbergame/boards"
+            assert client.post(path, headers=headers, json=board).status_code == 201
+            source = {"problem": "numbergame", "source": solution("numbergame_ok")}
+            sid = client.post("/api/v1/submissions", headers=headers, json=source).json()["id"]
+            body = wait_for(
+                lambda: (
+                    (b := client.get(f"/api/v1/submissions/{sid}", headers=headers).json())[
+                        "status"
+                    ]
+                    == "done"
+                    and b
+                ),
+                timeout=120,
+                what="the verdict",
+                context=log.read_text,
+            )
+        assert body["verdict"] == "AC", body
+        assert [t["verdict"] for t in body["tests"] if t["kind"] == "hidden"] == ["AC"]
     finally:
         proc.terminate()  # SIGTERM: what a service manager sends
         proc.wait(60)
