@@ -196,7 +196,9 @@ def test_one_command_runs_the_whole_service(tmp_path) -> None:
     assert processes_with(f"JUDGE_DATA_DIR={tmp_path / 'var'}") == [], "left running after Ctrl-C"
 
 
-def test_serve_starts_a_hidden_lane_when_asked_and_sigterm_stops_everything(tmp_path, postgres, redis_main) -> None:
+def test_serve_starts_a_hidden_lane_when_asked_and_sigterm_stops_everything(
+    tmp_path, postgres, redis_main
+) -> None:
     """With JUDGE_HIDDEN_TIERS=queue (PostgreSQL and Redis, as it needs), serve starts the
     hidden lane's worker too, and a hidden board is graded on it."""
     broker, prefix = redis_main()
