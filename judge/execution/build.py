@@ -267,8 +267,10 @@ def built(
 ) -> Iterator[Program]:
     """The submission compiled (or taken from the cache) as a Program, for the duration of
     the block. Raises CompileError; infrastructure errors of the sandbox pass through.
-    `deadline` (time.monotonic()) caps the compile's time at what is left of the grading's
-    or the run's budget: a compiler bomb holds a worker no longer than the budget."""
+    `deadline` (time.monotonic()) caps the compile's CPU time at what is left of the grading's
+    or the run's budget: a compiler bomb holds a worker no longer than the budget. Its wall
+    time keeps the language's own cap, and what it waited for a CPU comes back as
+    `Program.build_waited_s`: on a busy machine the compile takes longer, not the verdict."""
     prepare = getattr(language, "prepare_build", None)
     if prepare is not None:  # what every build shares (C++'s runtime object), cached too
         prepare(style, cache)
@@ -281,12 +283,13 @@ def built(
     try:
         os.chmod(private.path, 0o755)  # bound into runs by bwrap as the slot uid
         artifact = os.path.join(private.path, "out")
+        waited_s = 0.0
         if cache is None or not cache.fetch(key, artifact):
-            _compile(language, command, sandbox, artifact, deadline)
+            waited_s = _compile(language, command, sandbox, artifact, deadline)
             if cache is not None:
                 cache.store(key, artifact)
         _read_only(artifact)
-        yield Program(language, style, source, artifact)
+        yield Program(language, style, source, artifact, waited_s)
     finally:
         private.remove()
 
@@ -297,16 +300,17 @@ def _compile(
     sandbox: Sandbox,
     artifact: str,
     deadline: float | None = None,
-) -> None:
+) -> float:
     """Run the build command; on success what it wrote is at `artifact` (a new directory in
-    one of ours, removed with it on failure)."""
+    one of ours, removed with it on failure). Returns what it waited for a CPU."""
     limits = language.build_limits()
     if deadline is not None:
         left = max(deadline - time.monotonic(), 1.0)
-        limits = replace(limits, cpu_s=min(limits.cpu_s, left), wall_s=min(limits.wall_s, left))
+        limits = replace(limits, cpu_s=min(limits.cpu_s, left))
     os.mkdir(artifact, 0o755)  # the sandbox copies what the build wrote into it
     outcome = _run(sandbox, replace(command, writable=artifact), limits)
     _check_outcome(language, outcome, limits)
+    return outcome.cpu_wait_s or 0.0
 
 
 def _run(sandbox: Sandbox, command: Command, limits: RunLimits) -> RunOutcome:

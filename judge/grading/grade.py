@@ -185,6 +185,7 @@ class _Grading:
         module, result = self.module, self.result
         try:
             with built(module, language, style, raw, self.sandbox, cache, self.deadline) as program:
+                self.deadline += program.build_waited_s  # the machine's time, not the submission's
                 self.run(program)
         except CompileError as exc:
             result.verdict, result.message = Verdict.CE, result.message + str(exc)

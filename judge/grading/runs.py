@@ -141,6 +141,7 @@ def run_cases(
     deadline = time.monotonic() + min(module.LIMITS.total_s, RUN_BUDGET_S)
     try:
         with built(module, plugin, chosen, raw, sandbox, build_cache, deadline) as program:
+            deadline += program.build_waited_s  # the machine's time, not the submission's
             _run_all(module, program, sandbox, planned, deadline, report)
     except CompileError as exc:
         result.status, result.message, result.results = COMPILE_ERROR, str(exc), []

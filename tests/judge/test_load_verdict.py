@@ -17,6 +17,7 @@ import pytest
 
 from judge import problems
 from judge.grading.grade import INFRASTRUCTURE_ERRORS, grade
+from judge.grading.runs import DONE, run_cases
 from judge.sandbox import MachineBusy, RunLimits, processes
 from judge.sandbox.cgroups import RunCgroup
 from judge.sandbox.limits import BUSY_CAP_EXTRA_S, BUSY_CAP_FACTOR, WallBound, busy_cap_s, charged_s
@@ -237,3 +238,32 @@ def test_an_infinite_loop_is_tle_for_its_cpu(sandbox, busy):
     assert first.verdict is Verdict.TLE, (first, retried)
     assert first.message.startswith("used ") and first.message.endswith(" s of CPU (limit 1 s)")
     assert 1000 < first.time_ms < 2000, first  # stopped at the guard, 1.7 s of it, or the cap
+
+
+# -- compiling ------------------------------------------------------------------------------
+FOOTHOLDS = problems.get("footholds")
+CPP_ACCEPTED = (
+    Path(__file__).parents[1] / "submissions/cpp/accepted/footholds_minimax_pair.cpp"
+).read_text()
+
+
+def test_a_compile_slowed_by_load_leaves_the_run_its_budget(sandbox):
+    """A run's budget counts its compile's CPU, not the time the compiler waited for a CPU
+    that other work held: with a budget the compile's CPU fits in (with no build cache, as a
+    new source is) and one core three times over-subscribed, the run compiles and answers.
+    Before, the compile's wall time was capped at the budget and this was a compile error."""
+    quiet = run_cases(FOOTHOLDS, CPP_ACCEPTED, sandbox=sandbox, language="cpp")
+    assert quiet.status == DONE, quiet.message
+    tight = dataclasses.replace(
+        FOOTHOLDS, LIMITS=dataclasses.replace(FOOTHOLDS.LIMITS, total_s=4.0)
+    )
+    retried: list[str] = []
+    with busy_machine():
+        started = time.monotonic()
+        result = as_the_worker_does(
+            lambda: run_cases(tight, CPP_ACCEPTED, sandbox=sandbox, language="cpp"), retried
+        )
+        took_s = time.monotonic() - started
+    assert result.status == DONE, (result.message, retried)
+    assert {case.verdict for case in result.results} == {Verdict.AC}, result.results
+    assert took_s > tight.LIMITS.total_s, took_s  # the load did stretch it past the budget
