@@ -71,9 +71,7 @@ def upgrade() -> None:
         sa.Column("lineitems_url", sa.String(2048), nullable=True),
         _fk("lti_contexts", "platform_id", "lti_platforms", "CASCADE"),
         sa.PrimaryKeyConstraint("id", name=op.f("pk_lti_contexts")),
-        sa.UniqueConstraint(
-            "platform_id", "context_id", name="uq_lti_contexts_platform_context"
-        ),
+        sa.UniqueConstraint("platform_id", "context_id", name="uq_lti_contexts_platform_context"),
     )
     op.create_table(
         "lti_line_items",
