@@ -12,7 +12,7 @@ import threading
 from store import repo
 from store.repo import problem_packages
 from store.transient import first_line, is_transient
-from worker import package_check, startup
+from worker import lti_scores, package_check, startup
 from worker.queue import CheckEnqueuer, Enqueuer
 from worker.runtime import Runtime
 
@@ -86,6 +86,7 @@ def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
             sweep_once(runtime, enqueue)
             sweep_runs_once(runtime)
             sweep_checks_once(runtime, enqueue_check)
+            lti_scores.post_due(runtime.session_factory, runtime.settings.lti_timeout_s)
         except Exception as exc:  # database down for a moment: the next pass tries again
             log.warning("sweep failed: %s", first_line(exc), exc_info=not is_transient(exc))
         stop.wait(runtime.settings.sweep_interval_s)

@@ -3,6 +3,7 @@ every claim the judge keeps or follows has a type, a size and (for URLs) a schem
 
 from __future__ import annotations
 
+import hashlib
 import ipaddress
 import re
 from collections.abc import Mapping
@@ -26,6 +27,8 @@ DEEP_LINK = "LtiDeepLinkingRequest"
 MAX_ID = 255
 MAX_URL = 2048
 MAX_ROLES = 50
+# Room for a "-N" suffix within the 32 characters a username may have (api.schemas).
+USERNAME_CHARS = 28
 _INSTRUCTOR = re.compile(r"(membership#Instructor|membership/Instructor#\w+|person#Administrator)$")
 _USERNAME_CHARS = re.compile(r"[^A-Za-z0-9_.-]+")
 
@@ -91,10 +94,10 @@ def username_for(body: Mapping[str, Any], sub: str) -> str:
     for claim in ("preferred_username", "name", "given_name"):
         value = body.get(claim)
         if isinstance(value, str):
-            name = _USERNAME_CHARS.sub("-", value).strip("-.")[:48]
-            if name:
+            name = _USERNAME_CHARS.sub("-", value).strip("-.")[:USERNAME_CHARS]
+            if len(name) >= 3:
                 return name
-    return "lti-" + _USERNAME_CHARS.sub("-", sub)[:40]
+    return "lti-" + hashlib.sha256(sub.encode()).hexdigest()[:12]
 
 
 def is_instructor(roles: Any) -> bool:

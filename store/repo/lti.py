@@ -115,7 +115,7 @@ def linked_user(*, session: Session, platform_id: int, sub: str) -> User | None:
 
 
 def _free_username(session: Session, wanted: str) -> str:
-    base = wanted[:56] or "lti"
+    base = wanted[:28] or "lti"
     taken = set(
         session.scalars(
             select(User.username).where(User.username.like(base.replace("%", "") + "%"))
