@@ -9,6 +9,7 @@ tried again with a growing wait; a post succeeds or waits, never disappears.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -24,6 +25,8 @@ from store.repo import assignments as repo_assignments
 from store.repo import gradebook, lti_scores
 from store.repo import lti as repo_lti
 from store.repo import users as repo_users
+from store.transient import first_line, is_transient
+from worker.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +72,12 @@ def _public_pem(private_pem: str) -> str:
     )
 
 
-def _post_one(session: Session, post: lti_scores.Pending, timeout_s: float) -> int:
+Connectors = dict[int, ServiceConnector]
+
+
+def _post_one(
+    session: Session, post: lti_scores.Pending, timeout_s: float, connectors: Connectors
+) -> int:
     """Post the student's current score to every line item of the assignment that their
     platform knows them in; returns how many."""
     assignment = repo_assignments.get_assignment(session=session, assignment_id=post.assignment_id)
@@ -96,7 +104,12 @@ def _post_one(session: Session, post: lti_scores.Pending, timeout_s: float) -> i
             .set_grading_progress("Pending" if pending else "FullyGraded")
             .set_user_id(target.sub)
         )
-        connector = ServiceConnector(_registration(session, target.platform_id), _Http(timeout_s))
+        connector = connectors.get(target.platform_id)
+        if connector is None:  # one per platform and pass: it keeps its access token
+            registration = _registration(session, target.platform_id)
+            connector = connectors[target.platform_id] = ServiceConnector(
+                registration, _Http(timeout_s)
+            )
         ags = AssignmentsGradesService(
             connector, {"scope": [SCORE_SCOPE], "lineitem": target.line_item_url}
         )
@@ -107,12 +120,13 @@ def _post_one(session: Session, post: lti_scores.Pending, timeout_s: float) -> i
 def post_due(session_factory: Callable[[], Session], timeout_s: float) -> tuple[int, int]:
     """One pass over the due posts; returns (posted, failed)."""
     done = failed = 0
+    connectors: Connectors = {}
     with session_factory() as session:
         due = lti_scores.due(session=session)
     for post in due:
         with session_factory() as session:
             try:
-                _post_one(session, post, timeout_s)
+                _post_one(session, post, timeout_s, connectors)
             except Exception as exc:  # the platform's doing, or gone: try again later
                 session.rollback()
                 lti_scores.failed(session=session, post=post, error=f"{type(exc).__name__}: {exc}")
@@ -128,3 +142,16 @@ def post_due(session_factory: Callable[[], Session], timeout_s: float) -> tuple[
             lti_scores.posted(session=session, post=post)
             done += 1
     return done, failed
+
+
+def run(runtime: Runtime, stop: threading.Event) -> None:
+    """The sweeper's thread for posting: a platform that hangs for its whole timeout on
+    every post delays only the scores, never the sweeper's resends of lost gradings."""
+    while not stop.is_set():
+        try:
+            post_due(runtime.session_factory, runtime.settings.lti_timeout_s)
+        except Exception as exc:  # the database away for a moment: the next pass tries again
+            log.warning(
+                "LTI score posting failed: %s", first_line(exc), exc_info=not is_transient(exc)
+            )
+        stop.wait(runtime.settings.sweep_interval_s)

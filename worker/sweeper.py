@@ -77,6 +77,11 @@ def sweep_checks_once(runtime: Runtime, enqueue_check: CheckEnqueuer) -> list[in
 
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
     enqueue_check = CheckEnqueuer(enqueue.app)
+    # A daemon: a post cut short at exit stays in its table and is posted again (the same
+    # score and timestamp: idempotent).
+    threading.Thread(
+        target=lti_scores.run, args=(runtime, stop), name="lti-scores", daemon=True
+    ).start()
     while not stop.is_set():
         try:  # what killed gradings left in /tmp, when the workers share this host's
             startup.remove_leftovers()
@@ -86,7 +91,6 @@ def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
             sweep_once(runtime, enqueue)
             sweep_runs_once(runtime)
             sweep_checks_once(runtime, enqueue_check)
-            lti_scores.post_due(runtime.session_factory, runtime.settings.lti_timeout_s)
         except Exception as exc:  # database down for a moment: the next pass tries again
             log.warning("sweep failed: %s", first_line(exc), exc_info=not is_transient(exc))
         stop.wait(runtime.settings.sweep_interval_s)
