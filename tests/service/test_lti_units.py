@@ -4,18 +4,21 @@ missing password."""
 
 from __future__ import annotations
 
+import contextlib
 from datetime import timedelta
 
 import pytest
 from sqlalchemy.orm import Session
 
-from api.lti import claims
+from api.lti import claims, keys
 from api.security import verify_password
 from store import repo
 from store.models import Assignment, LtiScorePost, Role, utcnow
 from store.repo import assignments as repo_assignments
 from store.repo import lti as repo_lti
 from store.repo import lti_scores
+from tests.service.stack import free_port
+from worker.lti_scores import post_due
 
 pytestmark = pytest.mark.services
 
@@ -191,3 +194,17 @@ def test_launch_claims_are_typed_and_bounded() -> None:
             claims.parse(_launch(**bad), allow_http=False)
     assert claims.username_for({"name": "Ada Lovelace"}, "s") == "Ada-Lovelace"
     assert claims.username_for({}, "s").startswith("lti-")
+
+
+def test_a_post_to_a_platform_that_is_down_waits_in_the_table(session: Session) -> None:
+    """The sweeper's step against a platform nobody answers for: the row stays, with why."""
+    assignment_id, user_id = _linked_assignment(session)
+    platform = repo_lti.list_platforms(session=session)[0]
+    platform.auth_token_url = f"http://127.0.0.1:{free_port()}/token"  # nothing listens
+    keys.signing_key(session=session)
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
+    session.commit()
+    assert post_due(lambda: contextlib.nullcontext(session), timeout_s=5) == (0, 1)
+    [row] = lti_scores.pending(session=session)
+    assert row.tries == 1 and "ConnectionError" in (row.last_error or "")
+    assert row.due_at > utcnow()
