@@ -19,6 +19,12 @@ from store.repo import lti_scores
 
 router = APIRouter(tags=["lti"])
 
+URL_FIELDS = {
+    "auth_login_url": "the authentication request URL",
+    "auth_token_url": "the access token URL",
+    "key_set_url": "the public keyset URL",
+}
+
 Id = Annotated[str, Field(min_length=1, max_length=255)]
 Url = Annotated[str, Field(min_length=1, max_length=claims.MAX_URL)]
 
@@ -95,8 +101,8 @@ def register_platform(
 ) -> PlatformPublic:
     fields = body.model_dump()
     try:
-        for name in ("auth_login_url", "auth_token_url", "key_set_url"):
-            claims.url(fields[name], what=name, allow_http=settings.lti_allow_http)
+        for name, what in URL_FIELDS.items():
+            claims.url(fields[name], what=what, allow_http=settings.lti_allow_http)
     except claims.BadClaim as exc:
         raise HTTPException(status.HTTP_422_UNPROCESSABLE_CONTENT, detail=str(exc)) from exc
     fields["deployment_ids"] = sorted(set(body.deployment_ids))

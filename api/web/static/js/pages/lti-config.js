@@ -50,6 +50,7 @@ if (user.role === "instructor") {
     try {
       await api("/lti/platforms", { method: "POST", json: data });
       form.reset();
+      $(".form-error", form).hidden = true;
       await load();
     } catch (error) {
       showAlert($(".form-error", form), error.message);
