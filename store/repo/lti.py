@@ -14,7 +14,6 @@ from sqlalchemy.orm import Session
 
 from store.db import rowcount
 from store.models import (
-    Assignment,
     LtiAccount,
     LtiCache,
     LtiContext,
@@ -130,7 +129,13 @@ def _free_username(session: Session, wanted: str) -> str:
 
 
 def link_user(
-    *, session: Session, platform_id: int, sub: str, username: str, instructor: bool
+    *,
+    session: Session,
+    platform_id: int,
+    sub: str,
+    username: str,
+    instructor: bool,
+    retry: bool = True,
 ) -> tuple[User, bool]:
     """The judge account of the LMS user, created (without a password) on first sight; an
     LMS instructor's account becomes an instructor's (never the other way: a demotion is an
@@ -138,15 +143,33 @@ def link_user(
     user = linked_user(session=session, platform_id=platform_id, sub=sub)
     created = user is None
     if user is None:
-        user = User(
-            username=_free_username(session, username),
-            password_hash=NO_PASSWORD,
-            role=Role.INSTRUCTOR if instructor else Role.STUDENT,
-        )
-        session.add(user)
-        session.flush()
-        session.add(LtiAccount(platform_id=platform_id, sub=sub, user_id=user.id))
-        session.flush()
+        try:
+            with session.begin_nested():
+                user = User(
+                    username=_free_username(session, username),
+                    password_hash=NO_PASSWORD,
+                    role=Role.INSTRUCTOR if instructor else Role.STUDENT,
+                )
+                session.add(user)
+                session.flush()
+                session.add(LtiAccount(platform_id=platform_id, sub=sub, user_id=user.id))
+                session.flush()
+        except IntegrityError:
+            # The same user's other launch (or a roster sync) linked them first, or took the
+            # name: theirs, if linked now; else the name again, once.
+            user = linked_user(session=session, platform_id=platform_id, sub=sub)
+            if user is not None:
+                return user, False
+            if not retry:
+                raise
+            return link_user(
+                session=session,
+                platform_id=platform_id,
+                sub=sub,
+                username=username + "-" + sub[-4:],
+                instructor=instructor,
+                retry=False,
+            )
     elif instructor and user.role != Role.INSTRUCTOR:
         user.role = Role.INSTRUCTOR
         session.flush()
@@ -220,10 +243,6 @@ def score_targets(*, session: Session, assignment_id: int, user_id: int) -> list
         .order_by(LtiLineItem.context_id)
     )
     return [Target(p, url, sub) for p, url, sub in rows]
-
-
-def assignment_exists(*, session: Session, assignment_id: int) -> bool:
-    return session.get(Assignment, assignment_id) is not None
 
 
 # ---- pylti1p3's launch storage --------------------------------------------------------------
