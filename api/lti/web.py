@@ -7,7 +7,8 @@ validation, the audience, the claims) runs before the first write.
 
 from __future__ import annotations
 
-from typing import Any
+import logging
+from typing import Any, Final
 from urllib.parse import urlsplit
 
 from fastapi import APIRouter, Request
@@ -20,16 +21,19 @@ from pylti1p3.lineitem import LineItem
 from api import catalog
 from api.deps import get_services
 from api.lti import claims, keys
-from api.lti.adapter import Lti, LtiRequest
+from api.lti.adapter import Lti, LtiMessageLaunch, LtiRequest
 from api.security import create_token
 from api.services import Services, services_of
 from api.web.pages import SECURITY_HEADERS, page
-from store.models import Role
+from store.models import Assignment, Role
 from store.repo import assignments as repo_assignments
 from store.repo import lti as repo_lti
 from store.repo import lti_scores
 
 router = APIRouter(include_in_schema=False)
+log = logging.getLogger(__name__)
+
+LINEITEM_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 
 MAX_PARAM_CHARS = 32 * 1024  # an id_token is a few kilobytes
 
@@ -140,12 +144,21 @@ def _launch(request: Request, services: Services, lti_request: LtiRequest) -> Re
             if parsed.assignment_id is not None
             else None
         )
-        if assignment is not None and context is not None and parsed.lineitem_url:
+        line_item = parsed.lineitem_url
+        if (
+            assignment is not None
+            and context is not None
+            and not line_item
+            and not repo_lti.has_line_item(
+                session=session, context_pk=context.id, assignment_id=assignment.id
+            )
+        ):
+            line_item = _find_or_create_line_item(
+                message, assignment, parsed.lineitems_url, settings.lti_allow_http
+            )
+        if assignment is not None and context is not None and line_item:
             repo_lti.set_line_item(
-                session=session,
-                context_pk=context.id,
-                assignment_id=assignment.id,
-                url=parsed.lineitem_url,
+                session=session, context_pk=context.id, assignment_id=assignment.id, url=line_item
             )
             if user.role == Role.STUDENT:  # a score made before the first launch goes too
                 lti_scores.queue_for_student(
@@ -174,6 +187,48 @@ def _launch(request: Request, services: Services, lti_request: LtiRequest) -> Re
         next_path=next_path,
         username=user.username,
     )
+
+
+def _find_or_create_line_item(
+    message: LtiMessageLaunch, assignment: Assignment, lineitems_url: str | None, allow_http: bool
+) -> str | None:
+    """The assignment's line item in the course, for a link that came without one (made by
+    hand in the LMS): found on the first page of the course's line items by its resource id,
+    or created (AGS). None when the platform does not offer it or fails: the launch goes on,
+    and the next launch tries again."""
+    resource_id = f"assignment-{assignment.id}"
+    try:
+        if lineitems_url is None or not message.has_ags():
+            return None
+        ags = message.get_ags()
+        if not (ags.can_read_lineitem() and ags.can_create_lineitem()):
+            return None
+        # One page: pylti1p3's find_or_create follows a platform's "next" links unbounded.
+        items, _ = ags.get_lineitems_page()
+        found = next(
+            (i for i in items if isinstance(i, dict) and i.get("resourceId") == resource_id),
+            None,
+        )
+        if found is None:
+            new = (
+                LineItem()
+                .set_resource_id(resource_id)
+                .set_label(assignment.title)
+                .set_score_maximum(sum(p.points for p in assignment.problems) or 1.0)
+            )
+            created = message.get_service_connector().make_service_request(
+                [LINEITEM_SCOPE],
+                lineitems_url,
+                is_post=True,
+                data=new.get_value(),
+                content_type="application/vnd.ims.lis.v2.lineitem+json",
+                accept="application/vnd.ims.lis.v2.lineitem+json",
+            )
+            found = created["body"] if isinstance(created["body"], dict) else {}
+        return claims.url(found.get("id"), what="the line item", allow_http=allow_http)
+    except (LtiException, claims.BadClaim, OSError, ValueError) as exc:
+        log.warning("no line item for assignment %d: %s", assignment.id, exc)
+        return None
 
 
 def _picker(request: Request, session: Any, launch_id: str, token: str) -> Response:

@@ -212,6 +212,10 @@ def list_contexts(*, session: Session) -> list[LtiContext]:
     return list(session.scalars(select(LtiContext).order_by(LtiContext.id)))
 
 
+def has_line_item(*, session: Session, context_pk: int, assignment_id: int) -> bool:
+    return session.get(LtiLineItem, (context_pk, assignment_id)) is not None
+
+
 def set_line_item(*, session: Session, context_pk: int, assignment_id: int, url: str) -> None:
     row = session.get(LtiLineItem, (context_pk, assignment_id))
     if row is None:

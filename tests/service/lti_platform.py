@@ -183,7 +183,9 @@ class Grades(AssignmentsGradesService):
         return LINE_ITEMS[line_item_id]
 
     def create_lineitem(self, lineitem: Any) -> Any:
-        raise NotImplementedError
+        n = str(len(LINE_ITEMS) + 1)
+        LINE_ITEMS[n] = {**lineitem, "id": f"{self.ags.lineitems_url}/{n}", "resourceLinkId": ""}
+        return LINE_ITEMS[n]
 
     def update_lineitem(self, lineitem: Any) -> Any:
         raise NotImplementedError
@@ -218,7 +220,10 @@ def create_app(base: str, tool: str) -> FastAPI:
         return Conf(base=base, tool=tool)
 
     def reply(response: Any) -> Response:
-        return JSONResponse(response.result, status_code=response.code)
+        result = response.result
+        if isinstance(result, dict) and "content" in result:
+            result = result["content"]  # the spec's container is an array, not the package's page
+        return JSONResponse(result, status_code=response.code)
 
     @app.get("/jwks")
     def jwks() -> Any:
@@ -258,7 +263,7 @@ def create_app(base: str, tool: str) -> FastAPI:
             launch.set_ags(
                 base + "/lineitems",
                 lineitem_url=item["id"] if item else None,
-                allow_creating_lineitems=False,
+                allow_creating_lineitems=True,
             )
         return launch.lti_launch()
 
@@ -283,6 +288,21 @@ def create_app(base: str, tool: str) -> FastAPI:
                 url = f"{base}/lineitems/{n}"
                 LINE_ITEMS[str(n)] = {**item["lineItem"], "id": url, "resourceLinkId": link_id}
         return {"placed": list(LINKS)}
+
+    @app.post("/links")
+    def add_link(link_id: str, assignment: str) -> Any:
+        """A link made by hand in the LMS (no deep linking, so no line item)."""
+        LINKS[link_id] = {"type": "ltiResourceLink", "custom": {"assignment": assignment}}
+        return LINKS[link_id]
+
+    @app.api_route("/lineitems", methods=["GET", "POST"])
+    async def lineitems(request: Request) -> Response:
+        req = await read(request)
+        grades = Grades(req, conf(), base + "/lineitems")
+        grades.platform_config.get_registration()
+        if request.method == "GET":
+            return reply(grades.handle_resp(grades.handle_get_lineitems))
+        return reply(grades.handle_resp(grades.handle_create_lineitem))
 
     @app.post("/lineitems/{n}/scores")
     async def scores(n: str, request: Request) -> Response:

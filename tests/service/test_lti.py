@@ -226,6 +226,41 @@ def test_deep_linked_assignment_scores_reach_the_platform(
     assert "Student-Two" in [row["user"] for row in book.json()["rows"]]
 
 
+def test_a_link_made_by_hand_gets_its_line_item_through_ags(
+    stack: Stack, platform: str, registered: dict[str, Any], teacher: str
+) -> None:
+    """No deep linking, so no line item in the launch: the tool finds or creates it (AGS
+    line items), and the student's score goes there."""
+    now = utcnow()
+    assignment = stack.request(
+        "POST",
+        "/api/v1/assignments",
+        teacher,
+        json={
+            "title": "By hand",
+            "release_at": (now - timedelta(days=1)).isoformat(),
+            "due_at": (now + timedelta(days=1)).isoformat(),
+            "problems": [{"problem": "footholds", "points": 5}],
+        },
+    ).json()
+    link = f"manual-{assignment['id']}"
+    httpx.post(platform + "/links", params={"link_id": link, "assignment": assignment["id"]})
+    for _ in range(2):  # the second launch finds the line item the first one made
+        landing(launched(platform, "stu1", link)[1])
+    items = [
+        i
+        for i in httpx.get(platform + "/state").json()["line_items"].values()
+        if i.get("resourceId") == f"assignment-{assignment['id']}"
+    ]
+    assert len(items) == 1 and items[0]["scoreMaximum"] == 5 and items[0]["label"] == "By hand"
+
+    def posted() -> bool:
+        scores = httpx.get(platform + "/state").json()["scores"]
+        return any(s["line_item"] == items[0]["id"].rsplit("/", 1)[1] for s in scores)
+
+    wait_for(posted, timeout=60, what="a score on the line item made through AGS")
+
+
 def test_a_deep_linked_problem_opens_its_page(
     stack: Stack, platform: str, registered: dict[str, Any]
 ) -> None:
