@@ -270,6 +270,14 @@ def test_a_deep_linked_problem_opens_its_page(
     assert next_path == "/problems/numbergame"
 
 
+def test_an_lms_instructor_is_a_judge_instructor(
+    stack: Stack, platform: str, registered: dict[str, Any]
+) -> None:
+    token, _ = landing(launched(platform, "prof", "link-1")[1])
+    me = stack.request("GET", "/api/v1/users/me", token).json()
+    assert me["role"] == "instructor" and me["username"] == "Prof-Ada"
+
+
 def test_a_student_cannot_deep_link(
     stack: Stack, platform: str, registered: dict[str, Any]
 ) -> None:
