@@ -21,6 +21,7 @@ from api.routers import (
     board_notes,
     health,
     languages,
+    lti,
     problem_packages,
     problems,
     progress,
@@ -141,6 +142,7 @@ def create_app(
         runs,
         strength,
         assignments,
+        lti,
     ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)

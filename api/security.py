@@ -21,7 +21,8 @@ def hash_password(password: str) -> str:
 
 
 def verify_password(password: str, password_hash: str | None) -> bool:
-    if password_hash is None:
+    # None: no such user; not a "$..." hash: an account without a password (an LMS user's).
+    if password_hash is None or not password_hash.startswith("$"):
         _hasher.verify(password, _DUMMY_HASH)
         return False
     return _hasher.verify(password, password_hash)

@@ -107,6 +107,11 @@ class Settings(BaseSettings):
     # repository's problems/.
     problems_dir: Path | None = None
 
+    # LTI 1.3 (docs/lti.md): a platform's URLs must be https unless this allows http (a
+    # platform on loopback in tests); how long one call to a platform may take.
+    lti_allow_http: bool = False
+    lti_timeout_s: float = Field(default=10.0, gt=0)
+
     @model_validator(mode="after")
     def _problems_dir_exists(self) -> Settings:
         if self.problems_dir is not None and not self.problems_dir.is_dir():

@@ -623,3 +623,115 @@ class ScoreOverride(Base):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     author: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[author_id])
+
+
+# ---- LTI 1.3 (docs/lti.md) ----------------------------------------------------------------
+
+
+class LtiPlatform(Base):
+    """An LMS registered by an instructor: what identifies its messages (issuer, client id,
+    deployments) and where the tool reaches it (login, token and key set URLs)."""
+
+    __tablename__ = "lti_platforms"
+    __table_args__ = (
+        UniqueConstraint("issuer", "client_id", name="uq_lti_platforms_issuer_client"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    issuer: Mapped[str] = mapped_column(String(255))
+    client_id: Mapped[str] = mapped_column(String(255))
+    deployment_ids: Mapped[Any] = mapped_column(JSON)  # list of strings
+    auth_login_url: Mapped[str] = mapped_column(String(2048))
+    auth_token_url: Mapped[str] = mapped_column(String(2048))
+    key_set_url: Mapped[str] = mapped_column(String(2048))
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class LtiKey(Base):
+    """The tool's own RSA keys: the newest unretired one signs; retired ones stay in the
+    published key set for a while, so tokens signed just before a rotation still verify."""
+
+    __tablename__ = "lti_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kid: Mapped[str] = mapped_column(String(64), unique=True)
+    private_pem: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    retired_at: Mapped[datetime | None] = mapped_column()
+
+
+class LtiAccount(Base):
+    """An LMS user (the platform's `sub`) linked to a judge account."""
+
+    __tablename__ = "lti_accounts"
+    __table_args__ = (Index("ix_lti_accounts_user", "user_id"),)
+
+    platform_id: Mapped[int] = mapped_column(
+        ForeignKey("lti_platforms.id", ondelete="CASCADE"), primary_key=True
+    )
+    sub: Mapped[str] = mapped_column(String(255), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+
+
+class LtiContext(Base):
+    """A course of a platform the tool was launched from, with its service endpoints."""
+
+    __tablename__ = "lti_contexts"
+    __table_args__ = (
+        UniqueConstraint("platform_id", "context_id", name="uq_lti_contexts_platform_context"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    platform_id: Mapped[int] = mapped_column(ForeignKey("lti_platforms.id", ondelete="CASCADE"))
+    context_id: Mapped[str] = mapped_column(String(255))
+    title: Mapped[str] = mapped_column(String(255), default="")
+    memberships_url: Mapped[str | None] = mapped_column(String(2048))
+    lineitems_url: Mapped[str | None] = mapped_column(String(2048))
+
+
+class LtiLineItem(Base):
+    """The platform's gradebook column of an assignment in a course."""
+
+    __tablename__ = "lti_line_items"
+    __table_args__ = (Index("ix_lti_line_items_assignment", "assignment_id"),)
+
+    context_id: Mapped[int] = mapped_column(
+        ForeignKey("lti_contexts.id", ondelete="CASCADE"), primary_key=True
+    )
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True
+    )
+    url: Mapped[str] = mapped_column(String(2048))
+
+
+class LtiScorePost(Base):
+    """A student's assignment score still to be posted to the platforms (worker/lti_scores.py).
+    One row per (assignment, student): a newer change replaces the older one, and the score
+    is computed when it is posted, so the platform only ever gets the latest."""
+
+    __tablename__ = "lti_score_posts"
+    __table_args__ = (Index("ix_lti_score_posts_due", "due_at"),)
+
+    assignment_id: Mapped[int] = mapped_column(
+        ForeignKey("assignments.id", ondelete="CASCADE"), primary_key=True
+    )
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    changed_at: Mapped[datetime] = mapped_column()  # the score's timestamp
+    due_at: Mapped[datetime] = mapped_column()  # the next try
+    tries: Mapped[int] = mapped_column(Integer, default=0)
+    last_error: Mapped[str | None] = mapped_column(Text)
+
+
+class LtiCache(Base):
+    """pylti1p3's launch storage (nonces, states, launch data) shared by every API process:
+    a nonce is taken once by deleting its row."""
+
+    __tablename__ = "lti_cache"
+    __table_args__ = (Index("ix_lti_cache_expires", "expires_at"),)
+
+    key: Mapped[str] = mapped_column(String(255), primary_key=True)
+    value: Mapped[Any] = mapped_column(JSON)
+    expires_at: Mapped[datetime] = mapped_column()

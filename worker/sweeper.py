@@ -12,7 +12,7 @@ import threading
 from store import repo
 from store.repo import problem_packages
 from store.transient import first_line, is_transient
-from worker import package_check, startup
+from worker import lti_scores, package_check, startup
 from worker.queue import CheckEnqueuer, Enqueuer
 from worker.runtime import Runtime
 
@@ -77,6 +77,11 @@ def sweep_checks_once(runtime: Runtime, enqueue_check: CheckEnqueuer) -> list[in
 
 def run(runtime: Runtime, enqueue: Enqueuer, stop: threading.Event) -> None:
     enqueue_check = CheckEnqueuer(enqueue.app)
+    # A daemon: a post cut short at exit stays in its table and is posted again (the same
+    # score and timestamp: idempotent).
+    threading.Thread(
+        target=lti_scores.run, args=(runtime, stop), name="lti-scores", daemon=True
+    ).start()
     while not stop.is_set():
         try:  # what killed gradings left in /tmp, when the workers share this host's
             startup.remove_leftovers()

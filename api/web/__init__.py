@@ -19,6 +19,7 @@ from fastapi.exception_handlers import http_exception_handler
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from api.lti import web as lti_web
 from api.web import endpoints, pages
 from api.web.paths import STATIC_DIR
 
@@ -28,6 +29,7 @@ NOT_PAGES = ("/api/", "/static/", "/docs", "/redoc", "/openapi.json", "/healthz"
 def install(app: FastAPI) -> None:
     app.include_router(endpoints.router, prefix="/api/v1")
     app.include_router(pages.router)
+    app.include_router(lti_web.router)  # /lti/...: what an LMS talks to (docs/lti.md)
     app.mount("/static", StaticFiles(directory=STATIC_DIR), name="static")
 
     previous = app.exception_handlers.get(StarletteHTTPException, http_exception_handler)

@@ -32,7 +32,11 @@ Modules with one reader each are not re-exported; their callers import them by n
 - `problem_packages`: uploaded problems, their versions and states (the API, the run lane's
   check, the worker resolving a published package, the sweeper);
 - `heartbeats`: the workers' heartbeats per lane and the queue's health (the worker, the
-  sweeper, /healthz and the pages).
+  sweeper, /healthz and the pages);
+- `lti`: LTI 1.3 platforms, the tool's keys, linked LMS accounts, courses, line items and the
+  launch storage (the API, the sweeper's score posts);
+- `lti_scores`: the scores waiting to be posted to an LMS, queued with every credit change
+  (`judging`, `assignments`) and drained by the sweeper.
 
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
 whose functions commit themselves: each is one atomic step of the judging protocol.

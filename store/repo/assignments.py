@@ -32,6 +32,7 @@ from store.models import (
     User,
     utcnow,
 )
+from store.repo import lti_scores
 
 ASSIGNMENT_FIELDS = (
     "title",
@@ -95,6 +96,7 @@ def update_assignment(
     _set_problems(assignment, problems)
     assignment.updated_at = utcnow()
     session.flush()
+    lti_scores.queue_for_assignment(session=session, assignment_id=assignment.id)
     return assignment
 
 
@@ -170,6 +172,7 @@ def set_extension(
     ext.due_at, ext.late_until, ext.reason = due_at, late_until, reason
     ext.granted_by, ext.granted_at = granted_by, utcnow()
     session.flush()
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     return ext
 
 
@@ -179,6 +182,7 @@ def delete_extension(*, session: Session, assignment_id: int, user_id: int) -> b
             Extension.assignment_id == assignment_id, Extension.user_id == user_id
         )
     )
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
@@ -211,6 +215,7 @@ def set_override(
     author_id: int,
 ) -> ScoreOverride | None:
     """Set the score (None: back to the computed one)."""
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     row = session.get(ScoreOverride, (assignment_id, user_id, problem))
     if score is None:
         if row is not None:

@@ -29,6 +29,7 @@ from store.models import (
 )
 from store.outcome import JudgingOutcome
 from store.release import release_moment, student_figures
+from store.repo import lti_scores
 from store.repo.boards import hidden_cases
 
 HAND_ON_SLACK_S = 0.05  # a message sent for a release arrives this late: a timer may fire early
@@ -449,6 +450,10 @@ def finish(
             finished_at=now,
             **fields,
         )
+    )
+    # The student's LMS grade follows, posted later from this row (store/repo/lti_scores.py).
+    lti_scores.queue_for_problem(
+        session=session, user_id=submission.user_id, problem=submission.problem
     )
     session.commit()
     return True

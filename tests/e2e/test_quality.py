@@ -153,6 +153,7 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assign
         ("/instructor/progress", "progress"),
         ("/instructor/users", "users"),
         ("/instructor/problems", "packages"),
+        ("/instructor/lti", "lti"),
         (f"/instructor/problems/{uploaded}/versions", "versions"),
         ("/assignments", "all-assignments"),
         ("/instructor/assignments/new", "assignment-new"),
