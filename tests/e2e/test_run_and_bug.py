@@ -68,9 +68,10 @@ def test_run_with_prints_then_where_is_the_bug(service, open_page):
     answer = page.locator("#case-preview #preview-answer")
     expect(answer).to_be_visible()
     expect(page.locator("#case-preview .replay")).to_be_visible()  # the optimal line
-    expected = answer.inner_text()
     page.get_by_role("button", name="Add this board").click()
     expect(page.locator("#case-list .case-item")).to_have_count(1)
+    # The answer shown is the 2x3 board's (previewed at the latest when it was added).
+    expected = answer.inner_text()
     expect(page.locator("#case-list .case-item")).to_contain_text(f"expected {expected}")
     page.get_by_role("button", name="Run", exact=True).click()
     expect(status).to_contain_text(

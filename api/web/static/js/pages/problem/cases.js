@@ -123,8 +123,15 @@ export class OwnCases {
     return false;
   }
 
-  addCurrent() {
+  async addCurrent() {
     this.say("");
+    if (this.current && this.canPreview && this.previewed !== JSON.stringify(this.current)) {
+      // Its preview is still to come (a click right after an edit): the board as it is now
+      // is previewed at once, so the answer stored with it is its own, never the last one's.
+      clearTimeout(this.timer);
+      if (this.inflight) this.inflight.abort();
+      await this.preview(this.current);
+    }
     if (!this.current || (this.canPreview && this.previewed !== JSON.stringify(this.current))) {
       this.say("This board is not ready: fix it (or wait for its preview) first.");
       return;
