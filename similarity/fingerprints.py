@@ -8,7 +8,8 @@ one fingerprint, and a source has about 2 / (W + 1) fingerprints per token, whic
 index stores. The index only finds candidates; the score is measured on every k-gram (below).
 
 K is small because students' solutions are short (often 60 to 150 tokens): a whole
-numbergame solution in Python is about 90. Chosen by `make bench` (bench/similarity.py).
+numbergame solution in Python is about 90. K, W and THRESHOLD were chosen on the labelled
+set of `make bench` (bench/similarity.py; docs/similarity.md has the numbers).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from dataclasses import dataclass
 
 from similarity.tokens import Token
 
-K = 10  # tokens per k-gram
-W = 6  # k-grams per winnowing window
+K = 12  # tokens per k-gram
+W = 8  # k-grams per winnowing window: a shared run of W + K - 1 = 19 tokens is found
+THRESHOLD = 0.8  # the default score from which a pair is suspicious (measured: docs/similarity.md)
 
 
 def kgram_hashes(tokens: Sequence[Token], k: int = K) -> list[int]:
@@ -72,10 +74,10 @@ class Fragment:
 
 @dataclass(frozen=True)
 class Comparison:
-    score: float  # the share of the smaller source's own tokens covered by shared k-grams
+    score: float  # the mean of the two coverages below
     a_coverage: float  # the share of a's own tokens (not the template's) in shared k-grams
     b_coverage: float
-    matched: int  # tokens of the smaller source covered
+    matched: int  # the fewer of the two sources' covered tokens
     fragments: tuple[Fragment, ...]
 
 
@@ -113,12 +115,14 @@ def compare(
     m_b = sum(c and o for c, o in zip(cov_b, own_b, strict=True))
     a_coverage = m_a / n_a if n_a else 0.0
     b_coverage = m_b / n_b if n_b else 0.0
-    smaller = (a_coverage, m_a) if n_a <= n_b else (b_coverage, m_b)
+    # The mean, not the smaller file's coverage alone: a short solution pasted whole into a
+    # long one still scores high, but two short textbook recurrences that share one line
+    # (the hard negatives of the bench) no longer do.
     return Comparison(
-        score=smaller[0],
+        score=(a_coverage + b_coverage) / 2,
         a_coverage=a_coverage,
         b_coverage=b_coverage,
-        matched=smaller[1],
+        matched=min(m_a, m_b),
         fragments=tuple(_fragments(a, b, ha, hb, shared, k)),
     )
 
