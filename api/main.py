@@ -26,6 +26,7 @@ from api.routers import (
     progress,
     roster,
     runs,
+    similarity,
     strength,
     submission_events,
     submissions,
@@ -141,6 +142,7 @@ def create_app(
         runs,
         strength,
         assignments,
+        similarity,
     ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)

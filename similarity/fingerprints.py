@@ -15,7 +15,7 @@ set of `make bench` (bench/similarity.py; docs/similarity.md has the numbers).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from similarity.tokens import Token
@@ -53,12 +53,15 @@ def winnow(hashes: Sequence[int], w: int = W) -> list[tuple[int, int]]:
 
 
 def fingerprints(
-    tokens: Sequence[Token], ignored: Iterable[int] = (), k: int = K, w: int = W
+    tokens: Sequence[Token], template: Sequence[bool] | None = None, k: int = K, w: int = W
 ) -> list[tuple[int, int]]:
-    """What the index stores of a source: its winnowed k-grams, less those of `ignored`
-    (the starter template's k-grams: every student's source has them)."""
-    skip = set(ignored)
-    return [(h, p) for h, p in winnow(kgram_hashes(tokens, k), w) if h not in skip]
+    """What the index stores of a source: its winnowed k-grams, less those lying wholly in
+    the starter template (`template`: which tokens are the template's, see templates.py)."""
+    return [
+        (h, p)
+        for h, p in winnow(kgram_hashes(tokens, k), w)
+        if template is None or not all(template[p : p + k])
+    ]
 
 
 @dataclass(frozen=True)
@@ -81,16 +84,6 @@ class Comparison:
     fragments: tuple[Fragment, ...]
 
 
-def _own(hashes: Sequence[int], n: int, ignored: set[int], k: int) -> list[bool]:
-    """Which tokens are the student's own: not inside one of the template's k-grams."""
-    own = [True] * n
-    for i, h in enumerate(hashes):
-        if h in ignored:
-            for j in range(i, min(i + k, n)):
-                own[j] = False
-    return own
-
-
 def _covered(hashes: Sequence[int], n: int, shared: set[int], k: int) -> list[bool]:
     covered = [False] * n
     for i, h in enumerate(hashes):
@@ -101,18 +94,22 @@ def _covered(hashes: Sequence[int], n: int, shared: set[int], k: int) -> list[bo
 
 
 def compare(
-    a: Sequence[Token], b: Sequence[Token], ignored: Iterable[int] = (), k: int = K
+    a: Sequence[Token],
+    b: Sequence[Token],
+    a_template: Sequence[bool] | None = None,
+    b_template: Sequence[bool] | None = None,
+    k: int = K,
 ) -> Comparison:
-    """How much of a and b is the same code, once renamed, reordered or recommented: the
-    tokens covered by the k-grams they share (not the template's), over each one's own."""
-    skip = set(ignored)
+    """How much of a and b is the same code, once renamed, reordered or recommented: each
+    one's own tokens (not its template's) covered by the k-grams they share."""
     ha, hb = kgram_hashes(a, k), kgram_hashes(b, k)
-    shared = (set(ha) & set(hb)) - skip
-    own_a, own_b = _own(ha, len(a), skip, k), _own(hb, len(b), skip, k)
+    shared = set(ha) & set(hb)
+    mask_a = a_template if a_template is not None else [False] * len(a)
+    mask_b = b_template if b_template is not None else [False] * len(b)
     cov_a, cov_b = _covered(ha, len(a), shared, k), _covered(hb, len(b), shared, k)
-    n_a, n_b = sum(own_a), sum(own_b)
-    m_a = sum(c and o for c, o in zip(cov_a, own_a, strict=True))
-    m_b = sum(c and o for c, o in zip(cov_b, own_b, strict=True))
+    n_a, n_b = mask_a.count(False), mask_b.count(False)
+    m_a = sum(c and not t for c, t in zip(cov_a, mask_a, strict=True))
+    m_b = sum(c and not t for c, t in zip(cov_b, mask_b, strict=True))
     a_coverage = m_a / n_a if n_a else 0.0
     b_coverage = m_b / n_b if n_b else 0.0
     # The mean, not the smaller file's coverage alone: a short solution pasted whole into a
@@ -150,7 +147,9 @@ def _fragments(
         best_j, best_len = -1, 0
         for j in where.get(ha[i], ()):
             length = 0
-            while i + length < len(ha) and j + length < len(hb) and ha[i + length] == hb[j + length]:
+            while (
+                i + length < len(ha) and j + length < len(hb) and ha[i + length] == hb[j + length]
+            ):
                 length += 1
             if length > best_len:
                 best_j, best_len = j, length

@@ -645,9 +645,7 @@ class Fingerprint(Base):
     submission so a student's own earlier submissions are left out in the index itself."""
 
     __tablename__ = "similarity_fingerprints"
-    __table_args__ = (
-        Index("ix_similarity_fingerprints_lookup", "problem", "language", "hash"),
-    )
+    __table_args__ = (Index("ix_similarity_fingerprints_lookup", "problem", "language", "hash"),)
 
     submission_id: Mapped[int] = mapped_column(
         ForeignKey("submissions.id", ondelete="CASCADE"), primary_key=True

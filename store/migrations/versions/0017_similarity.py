@@ -78,9 +78,7 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("id", name=op.f("pk_similarity_pairs")),
         sa.UniqueConstraint("problem", "user_a", "user_b", name="uq_similarity_pairs_users"),
     )
-    op.create_index(
-        "ix_similarity_pairs_problem_score", "similarity_pairs", ["problem", "score"]
-    )
+    op.create_index("ix_similarity_pairs_problem_score", "similarity_pairs", ["problem", "score"])
 
 
 def downgrade() -> None:
