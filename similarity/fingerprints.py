@@ -99,6 +99,8 @@ def compare(
     a_template: Sequence[bool] | None = None,
     b_template: Sequence[bool] | None = None,
     k: int = K,
+    *,
+    fragments: bool = True,
 ) -> Comparison:
     """How much of a and b is the same code, once renamed, reordered or recommented: each
     one's own tokens (not its template's) covered by the k-grams they share."""
@@ -120,7 +122,7 @@ def compare(
         a_coverage=a_coverage,
         b_coverage=b_coverage,
         matched=min(m_a, m_b),
-        fragments=tuple(_fragments(a, b, ha, hb, shared, k)),
+        fragments=tuple(_fragments(a, b, ha, hb, shared, k)) if fragments else (),
     )
 
 

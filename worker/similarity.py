@@ -8,13 +8,14 @@ the verdict already, and a failure here is logged and never touches the grading.
 from __future__ import annotations
 
 import logging
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from sqlalchemy.orm import Session
 
 from similarity import fingerprints as fp
 from similarity.templates import template_mask
-from similarity.tokens import LEXERS, tokenize
+from similarity.tokens import LEXERS, Token, tokenize
 from store.repo import similarity as index
 
 # For annotations only: the tests call index_submission without the sandbox a Runtime loads.
@@ -23,9 +24,19 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-CANDIDATES = 20  # earlier submissions compared exactly, of those sharing the most fingerprints
+Tokens = tuple[list[Token], list[bool]]
+
+CANDIDATES = 10  # earlier submissions compared exactly, of those sharing the most fingerprints
 MIN_SHARED = 2  # fingerprints in common before a candidate is worth comparing
 KEEP_FROM = 0.5  # pairs scoring less are not stored (the pages' threshold starts higher)
+
+
+@lru_cache(maxsize=4096)
+def _tokens(submission_id: int, source: str, problem: str, language: str) -> Tokens:
+    """A submission's tokens and template mask. Kept: a source never changes, and the same
+    earlier submissions are the candidates of many new ones (lexing is most of the cost)."""
+    tokens = tokenize(source, language)
+    return tokens, template_mask(tokens, problem, language)
 
 
 def index_submission(session: Session, submission_id: int) -> str:
@@ -36,8 +47,9 @@ def index_submission(session: Session, submission_id: int) -> str:
         return "no such submission"
     if submission.language not in LEXERS:
         return "language not indexed"
-    tokens = tokenize(submission.source, submission.language)
-    template = template_mask(tokens, submission.problem, submission.language)
+    tokens, template = _tokens(
+        submission.id, submission.source, submission.problem, submission.language
+    )
     prints = fp.fingerprints(tokens, template)
     if not index.add(
         session=session,
@@ -45,7 +57,7 @@ def index_submission(session: Session, submission_id: int) -> str:
         tokens=template.count(False),
         fingerprints=prints,
     ):
-        return "indexed already"
+        return "indexed already"  # (a second delivery of the message)
     found = index.candidates(
         session=session,
         submission=submission,
@@ -53,19 +65,17 @@ def index_submission(session: Session, submission_id: int) -> str:
         limit=CANDIDATES,
     )
     recorded = 0
-    for other_id, shared in found:
-        if shared < MIN_SHARED:
-            break
-        other = index.source(session=session, submission_id=other_id)
-        if other is None:
-            continue
-        other_tokens = tokenize(other.source, other.language)
-        other_template = template_mask(other_tokens, other.problem, other.language)
-        result = fp.compare(other_tokens, tokens, other_template, template)
+    worth = [other_id for other_id, shared in found if shared >= MIN_SHARED]
+    for other in index.sources(session=session, submission_ids=worth):
+        other_tokens, other_template = _tokens(
+            other.id, other.source, other.problem, other.language
+        )
+        result = fp.compare(other_tokens, tokens, other_template, template, fragments=False)
         if result.score < KEEP_FROM:
             continue
         match = index.Match(result.score, result.a_coverage, result.b_coverage, result.matched)
         recorded += index.record(session=session, earlier=other, later=submission, match=match)
+    session.commit()
     return f"indexed, {len(found)} candidates, {recorded} pairs recorded"
 
 

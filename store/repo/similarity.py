@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
@@ -48,6 +48,17 @@ def source(*, session: Session, submission_id: int) -> Source | None:
     )
 
 
+def sources(*, session: Session, submission_ids: Sequence[int]) -> list[Source]:
+    rows = session.scalars(select(Submission).where(Submission.id.in_(list(submission_ids))))
+    found = {
+        row.id: Source(
+            row.id, row.user_id, row.problem, row.language, row.style, row.source, row.created_at
+        )
+        for row in rows
+    }
+    return [found[i] for i in submission_ids if i in found]
+
+
 def is_indexed(*, session: Session, submission_id: int) -> bool:
     return session.get(SimilarityDocument, submission_id) is not None
 
@@ -56,10 +67,15 @@ def add(
     *, session: Session, submission: Source, tokens: int, fingerprints: Sequence[tuple[int, int]]
 ) -> bool:
     """Put a submission's fingerprints (hash, position) in the index; False when it was
-    there already (a redelivered message). Commits."""
-    session.add(SimilarityDocument(submission_id=submission.id, tokens=tokens))
+    there already (a redelivered message). The caller commits, once for the fingerprints and
+    the pairs: on PostgreSQL without waiting for the disk (synchronous_commit off), since a
+    crash can only lose whole transactions of the index, which the submission is then
+    simply missing from, never half of one."""
+    if session.get_bind().dialect.name == "postgresql":
+        session.execute(text("SET LOCAL synchronous_commit = off"))
     try:
-        session.flush()
+        with session.begin_nested():
+            session.add(SimilarityDocument(submission_id=submission.id, tokens=tokens))
     except IntegrityError:
         session.rollback()
         return False
@@ -76,7 +92,6 @@ def add(
     ]
     for start in range(0, len(rows), FINGERPRINT_BATCH):
         session.execute(insert(Fingerprint), rows[start : start + FINGERPRINT_BATCH])
-    session.commit()
     return True
 
 
@@ -114,7 +129,8 @@ class Match:
 
 def record(*, session: Session, earlier: Source, later: Source, match: Match) -> bool:
     """Keep the two students' best match for the problem; True when this one is it (new, or
-    better than the one stored, whose "reviewed" mark it then clears). Commits."""
+    better than the one stored, whose "reviewed" mark it then clears). The caller commits
+    (one commit for all of a submission's pairs)."""
     low, high = sorted((earlier.user_id, later.user_id))
     values = {
         "submission_a": earlier.id if earlier.user_id == low else later.id,
@@ -136,21 +152,19 @@ def record(*, session: Session, earlier: Source, later: Source, match: Match) ->
         stored = session.scalar(select(SimilarPair.score).where(*key))
         if stored is not None:
             if stored >= match.score:
-                session.rollback()
                 return False
             session.execute(update(SimilarPair).where(*key).values(values))
-            session.commit()
             return True
         try:
-            session.execute(
-                insert(SimilarPair).values(
-                    problem=earlier.problem, user_a=low, user_b=high, **values
+            with session.begin_nested():
+                session.execute(
+                    insert(SimilarPair).values(
+                        problem=earlier.problem, user_a=low, user_b=high, **values
+                    )
                 )
-            )
-            session.commit()
             return True
         except IntegrityError:
-            session.rollback()
+            continue
     return False
 
 
