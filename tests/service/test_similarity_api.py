@@ -101,3 +101,10 @@ def test_students_are_refused(client, alice, copied) -> None:
     assert client.put("/api/v1/similarity/pairs/1/review", json={"reviewed": True},
                       headers=alice).status_code == 403  # fmt: skip
     assert client.get("/api/v1/similarity/pairs?problem=numbergame").status_code == 401
+
+
+def test_the_pages_are_served(client, copied) -> None:
+    # (the pages ask the API as the logged-in instructor; the browser tests drive them)
+    assert "Code similarity" in client.get("/instructor/similarity").text
+    assert 'id="side-a"' in client.get("/instructor/similarity/1").text
+    assert client.get("/instructor/similarity/x").status_code == 404
