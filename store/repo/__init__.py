@@ -32,7 +32,10 @@ Modules with one reader each are not re-exported; their callers import them by n
 - `problem_packages`: uploaded problems, their versions and states (the API, the run lane's
   check, the worker resolving a published package, the sweeper);
 - `heartbeats`: the workers' heartbeats per lane and the queue's health (the worker, the
-  sweeper, /healthz and the pages).
+  sweeper, /healthz and the pages);
+- `similarity`: the code-similarity index (fingerprints by hash) and the pairs it finds (the
+  worker writes them, the API reads them and keeps the reviewed mark); the worker's
+  `index_submission` commits once for a submission's fingerprints and pairs.
 
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
 whose functions commit themselves: each is one atomic step of the judging protocol.
