@@ -20,6 +20,7 @@ from pydantic import BaseModel, Field
 
 from api.deps import Instructor, SessionDep
 from api.routers.progress import csv_lines, csv_response
+from api.schemas import DbId, Slug
 from similarity import fingerprints as fp
 from similarity.templates import template_mask
 from similarity.tokens import tokenize
@@ -29,6 +30,7 @@ from store.repo import similarity as index
 router = APIRouter(tags=["similarity"])
 
 Threshold = Annotated[float, Query(ge=0.0, le=1.0)]
+AssignmentId = Annotated[int | None, Query(ge=1, le=2**31 - 1)]  # beyond int4 is just absent
 
 
 class PairPublic(BaseModel):
@@ -141,8 +143,8 @@ def _rows(
 def list_pairs(
     session: SessionDep,
     _: Instructor,
-    problem: str | None = None,
-    assignment: int | None = None,
+    problem: Slug | None = None,
+    assignment: AssignmentId = None,
     threshold: Threshold = fp.THRESHOLD,
     reviewed: bool = True,
 ) -> PairsPublic:
@@ -169,8 +171,8 @@ def _csv_row(p: PairPublic) -> tuple[object, ...]:
 def pairs_csv(
     session: SessionDep,
     _: Instructor,
-    problem: str | None = None,
-    assignment: int | None = None,
+    problem: Slug | None = None,
+    assignment: AssignmentId = None,
     threshold: Threshold = fp.THRESHOLD,
     reviewed: bool = True,
 ) -> Response:
@@ -180,7 +182,7 @@ def pairs_csv(
 
 
 @router.get("/similarity/pairs/{pair_id}", response_model=PairDetail)
-def pair_detail(pair_id: int, session: SessionDep, _: Instructor) -> PairDetail:
+def pair_detail(pair_id: DbId, session: SessionDep, _: Instructor) -> PairDetail:
     row = index.pair(session=session, pair_id=pair_id)
     if row is None:
         raise HTTPException(status.HTTP_404_NOT_FOUND, "no such pair")
@@ -204,7 +206,7 @@ def pair_detail(pair_id: int, session: SessionDep, _: Instructor) -> PairDetail:
 
 
 @router.put("/similarity/pairs/{pair_id}/review", response_model=PairPublic)
-def review_pair(pair_id: int, body: Review, session: SessionDep, user: Instructor) -> PairPublic:
+def review_pair(pair_id: DbId, body: Review, session: SessionDep, user: Instructor) -> PairPublic:
     if not index.mark_reviewed(
         session=session, pair_id=pair_id, by=user.id, reviewed=body.reviewed
     ):
