@@ -15,7 +15,7 @@ export default [
     },
   },
   {
-    files: ["eslint.config.js"],
+    files: ["eslint.config.js", "bench/**/*.mjs"],
     languageOptions: { globals: globals.node },
   },
   {

@@ -27,6 +27,7 @@ from api.routers import (
     progress,
     roster,
     runs,
+    similarity,
     strength,
     submission_events,
     submissions,
@@ -143,6 +144,7 @@ def create_app(
         strength,
         assignments,
         lti,
+        similarity,
     ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)

@@ -27,7 +27,17 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=5, help="repetitions per measurement")
     parser.add_argument(
         "--only",
-        choices=("judge", "languages", "packages", "service", "load", "burst", "workers", "phases"),
+        choices=(
+            "judge",
+            "languages",
+            "packages",
+            "service",
+            "load",
+            "burst",
+            "workers",
+            "phases",
+            "similarity",
+        ),
         help="run one group",
     )
     args = parser.parse_args()
@@ -74,6 +84,11 @@ def main() -> int:
 
         print("== workers on one PostgreSQL + Redis (python -m bench --only workers)")
         scaling.run(report)
+    if args.only in (None, "similarity"):
+        from bench import similarity
+
+        print("== code similarity: quality, Dolos beside it, the index (--only similarity)")
+        similarity.run(report)
     return 0
 
 

@@ -735,3 +735,59 @@ class LtiCache(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
     expires_at: Mapped[datetime] = mapped_column()
+class SimilarityDocument(Base):
+    """A submission fingerprinted for the similarity index (similarity/), with its count of
+    tokens (the student's own, the template's discounted). One row per submission, written
+    once, so the index knows what it has seen even of a source too short to fingerprint."""
+
+    __tablename__ = "similarity_documents"
+
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), primary_key=True
+    )
+    tokens: Mapped[int] = mapped_column(Integer)
+    indexed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Fingerprint(Base):
+    """One winnowed k-gram of a submission: the index, looked up by (problem, language, hash),
+    so it grows with submissions, not with pairs of them. user_id is copied from the
+    submission so a student's own earlier submissions are left out in the index itself."""
+
+    __tablename__ = "similarity_fingerprints"
+    __table_args__ = (Index("ix_similarity_fingerprints_lookup", "problem", "language", "hash"),)
+
+    submission_id: Mapped[int] = mapped_column(
+        ForeignKey("submissions.id", ondelete="CASCADE"), primary_key=True
+    )
+    position: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=False)
+    hash: Mapped[int] = mapped_column(BigInteger)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    problem: Mapped[str] = mapped_column(String(64))
+    language: Mapped[str] = mapped_column(String(16))
+
+
+class SimilarPair(Base):
+    """Two students' most similar submissions of one problem (user_a < user_b), with the
+    score, and an instructor's "reviewed: not copied" mark. A better match between the
+    two replaces the submissions and clears the mark: it is new evidence."""
+
+    __tablename__ = "similarity_pairs"
+    __table_args__ = (
+        UniqueConstraint("problem", "user_a", "user_b", name="uq_similarity_pairs_users"),
+        Index("ix_similarity_pairs_problem_score", "problem", "score"),
+    )
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    problem: Mapped[str] = mapped_column(String(64))
+    user_a: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    user_b: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    submission_a: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
+    submission_b: Mapped[int] = mapped_column(ForeignKey("submissions.id", ondelete="CASCADE"))
+    score: Mapped[float] = mapped_column(Float)
+    a_coverage: Mapped[float] = mapped_column(Float)
+    b_coverage: Mapped[float] = mapped_column(Float)
+    matched: Mapped[int] = mapped_column(Integer)
+    found_at: Mapped[datetime] = mapped_column(default=utcnow)
+    reviewed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    reviewed_at: Mapped[datetime | None] = mapped_column()

@@ -28,7 +28,7 @@ from judge.verdict import TestResult
 from store import repo
 from store.outcome import JudgingOutcome
 from store.transient import first_line, is_transient
-from worker import outcomes, packages, startup
+from worker import outcomes, packages, similarity, startup
 from worker.app import GRADE_TASK
 from worker.hidden import SendToHiddenLane
 from worker.queue import Enqueuer
@@ -158,6 +158,8 @@ def run_judging(
     outcome = _judge_claimed(runtime, claim, retry_in_s)
     if enqueue is not None:
         _hand_on(runtime, submission_id, enqueue)
+    if outcome == "finished":  # the verdict is stored and the next one handed on: off the path
+        similarity.after_verdict(runtime, submission_id)
     return outcome
 
 

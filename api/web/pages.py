@@ -252,13 +252,13 @@ def assignment_new(request: Request) -> Response:
     )
 
 
-def _assignment_id(value: str) -> int | None:
+def _row_id(value: str) -> int | None:
     return int(value) if value.isdigit() and 0 < int(value) < 2**31 else None
 
 
 @router.get("/instructor/assignments/{assignment_id}", response_class=HTMLResponse)
 def assignment_edit(request: Request, assignment_id: str) -> Response:
-    found = _assignment_id(assignment_id)
+    found = _row_id(assignment_id)
     if found is None:
         return not_found(request, "That is not an assignment number.")
     return page(
@@ -273,7 +273,7 @@ def assignment_edit(request: Request, assignment_id: str) -> Response:
 
 @router.get("/instructor/assignments/{assignment_id}/gradebook", response_class=HTMLResponse)
 def gradebook(request: Request, assignment_id: str) -> Response:
-    found = _assignment_id(assignment_id)
+    found = _row_id(assignment_id)
     if found is None:
         return not_found(request, "That is not an assignment number.")
     return page(
@@ -281,6 +281,26 @@ def gradebook(request: Request, assignment_id: str) -> Response:
         "gradebook.html",
         title="Gradebook",
         nav="assignments",
+        instructor=True,
+        page_data={"id": found},
+    )
+
+
+@router.get("/instructor/similarity", response_class=HTMLResponse)
+def similarity(request: Request) -> Response:
+    return page(request, "similarity.html", title="Similarity", nav="instructor", instructor=True)
+
+
+@router.get("/instructor/similarity/{pair_id}", response_class=HTMLResponse)
+def similarity_pair(request: Request, pair_id: str) -> Response:
+    found = _row_id(pair_id)
+    if found is None:
+        return not_found(request, "That is not a pair number.")
+    return page(
+        request,
+        "similarity_pair.html",
+        title="Similar pair",
+        nav="instructor",
         instructor=True,
         page_data={"id": found},
     )

@@ -36,7 +36,10 @@ Modules with one reader each are not re-exported; their callers import them by n
 - `lti`: LTI 1.3 platforms, the tool's keys, linked LMS accounts, courses, line items and the
   launch storage (the API, the sweeper's score posts);
 - `lti_scores`: the scores waiting to be posted to an LMS, queued with every credit change
-  (`judging`, `assignments`) and drained by the sweeper.
+  (`judging`, `assignments`) and drained by the sweeper;
+- `similarity`: the code-similarity index (fingerprints by hash) and the pairs it finds (the
+  worker writes them, the API reads them and keeps the reviewed mark); the worker's
+  `index_submission` commits once for a submission's fingerprints and pairs.
 
 Callers own the session and the transaction boundaries, except in `judging` and `sweep`,
 whose functions commit themselves: each is one atomic step of the judging protocol.
