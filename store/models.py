@@ -735,6 +735,8 @@ class LtiCache(Base):
     key: Mapped[str] = mapped_column(String(255), primary_key=True)
     value: Mapped[Any] = mapped_column(JSON)
     expires_at: Mapped[datetime] = mapped_column()
+
+
 class SimilarityDocument(Base):
     """A submission fingerprinted for the similarity index (similarity/), with its count of
     tokens (the student's own, the template's discounted). One row per submission, written
