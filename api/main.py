@@ -24,6 +24,7 @@ from api.routers import (
     problem_packages,
     problems,
     progress,
+    regrades,
     roster,
     runs,
     strength,
@@ -141,6 +142,7 @@ def create_app(
         runs,
         strength,
         assignments,
+        regrades,
     ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)
