@@ -35,6 +35,9 @@ class Change:
     new_total: float
     overridden: bool
     reason: str
+    # The submissions credited before and after: a rejudge must regrade them for the score
+    # to follow (with "tests" scoring, one whose verdict stays may still score otherwise).
+    credited: tuple[int, ...] = ()
 
 
 def substituted(
@@ -67,9 +70,10 @@ def problem_change(
     if old is None or new is None or old.score == new.score:
         return None
     total = round(sum(overrides.get(c.problem, c.score) for c in before), 4)
+    credited = tuple(sorted({i for i in (old.submission_id, new.submission_id) if i is not None}))
     if problem in overrides:
         kept = overrides[problem]
         reason = f"set by an instructor: stays {kept:g} (computed {old.score:g} -> {new.score:g})"
-        return Change(problem, kept, kept, total, total, True, reason)
+        return Change(problem, kept, kept, total, total, True, reason, credited)
     new_total = round(total - old.score + new.score, 4)
-    return Change(problem, old.score, new.score, total, new_total, False, new.reason)
+    return Change(problem, old.score, new.score, total, new_total, False, new.reason, credited)

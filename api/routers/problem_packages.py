@@ -382,7 +382,9 @@ def preview_public(
     scores = []
     if row.status == previews.READY:
         scores = [
-            PreviewScoreChange(**{k: v for k, v in asdict(c).items() if k != "user_id"})
+            PreviewScoreChange(
+                **{k: v for k, v in asdict(c).items() if k not in ("user_id", "credited")}
+            )
             for c in regrades.changes(session=session, slug=slug, row=row)
         ]
     return RejudgePreview(

@@ -100,9 +100,10 @@ def get_rejudge_preview(slug: str, session: SessionDep, user: Instructor) -> Rej
 
 
 def apply_preview(session: Session, slug: str, key: str, user_id: int) -> list[int]:
-    """Rejudge the submissions whose result the ready, current preview `key` changes and
-    keep the scores they replace (committed by the caller); the ids queued. 409 when the
-    preview is not ready, or is not of the problem and its submissions as they are now."""
+    """Rejudge the submissions whose verdict the ready, current preview `key` changes (and
+    any whose new test counts change a score by tests) and keep the scores they replace
+    (committed by the caller); the ids queued. 409 when the preview is not ready, or is not
+    of the problem and its submissions as they are now."""
     current, _, _ = current_preview_key(session, slug)
     row: StrengthReport | None = previews.find(session=session, key=key)
     if row is None or key != current:
@@ -115,10 +116,13 @@ def apply_preview(session: Session, slug: str, key: str, user_id: int) -> list[i
         raise HTTPException(
             status.HTTP_409_CONFLICT, detail=f"the preview is {row.status}, not ready"
         )
-    changed = [c.submission_id for c in previews.changes(row) if c.regraded]
+    changed = {c.submission_id for c in previews.changes(row) if c.changed}
     kept = regrades.changes(session=session, slug=slug, row=row)
+    # A score by tests may change with a verdict that stays: its submission follows too.
+    changed.update(sid for c in kept for sid in c.credited if str(sid) in row.report["results"])
     regrades.record(session=session, key=key, found=kept, applied_by=user_id)
-    return repo.rejudge(session=session, submission_ids=changed) if changed else []
+    ids = sorted(changed)
+    return repo.rejudge(session=session, submission_ids=ids) if ids else []
 
 
 @router.get("/assignments/{assignment_id}/regrades", response_model=RegradeList, responses=_ERRORS)

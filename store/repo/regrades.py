@@ -39,6 +39,7 @@ class ScoreChange:
     new_total: float
     overridden: bool
     reason: str
+    credited: tuple[int, ...]  # the submissions credited before and after
 
 
 def regraded(row: StrengthReport) -> dict[int, score_changes.Regraded]:
@@ -58,7 +59,7 @@ def changes(*, session: Session, slug: str, row: StrengthReport) -> list[ScoreCh
     new = regraded(row)
     if not new:
         return []
-    names = dict(session.execute(select(User.id, User.username)).tuples().all())
+    names = {uid: name for uid, name in session.execute(select(User.id, User.username))}
     chosen = select(Assignment).join(AssignmentProblem).where(AssignmentProblem.problem == slug)
     found: list[ScoreChange] = []
     for assignment in session.scalars(chosen.order_by(Assignment.id)):
@@ -100,6 +101,7 @@ def changes(*, session: Session, slug: str, row: StrengthReport) -> list[ScoreCh
                         change.new_total,
                         change.overridden,
                         change.reason,
+                        change.credited,
                     )
                 )
     found.sort(key=lambda c: (c.assignment_id, c.student))

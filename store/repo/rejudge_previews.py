@@ -320,14 +320,6 @@ class Change:
     def changed(self) -> bool:
         return self.new_verdict is not None and self.new_verdict != self.old_verdict
 
-    @property
-    def regraded(self) -> bool:
-        """Its verdict or its passed tests change: a score by tests may change with them."""
-        return self.changed or (
-            self.new_verdict is not None
-            and (self.new_passed, self.new_total) != (self.old_passed, self.old_total)
-        )
-
 
 def changes(row: StrengthReport) -> list[Change]:
     """Every submission of the preview with its old and (once graded) new verdict."""
