@@ -59,7 +59,8 @@ def changes(*, session: Session, slug: str, row: StrengthReport) -> list[ScoreCh
     new = regraded(row)
     if not new:
         return []
-    names = {uid: name for uid, name in session.execute(select(User.id, User.username))}
+    # Students only, as in the gradebook (an instructor's own submissions score nothing).
+    names = {s.id: s.username for s in repo_assignments.students(session=session)}
     chosen = select(Assignment).join(AssignmentProblem).where(AssignmentProblem.problem == slug)
     found: list[ScoreChange] = []
     for assignment in session.scalars(chosen.order_by(Assignment.id)):
@@ -81,7 +82,7 @@ def changes(*, session: Session, slug: str, row: StrengthReport) -> list[ScoreCh
             overrides.setdefault(uid, {})[problem] = o.score
         rules = repo_assignments.rules_of(assignment)
         for uid, attempts in tries.items():
-            if not any(a.id in new for a in attempts):
+            if uid not in names or not any(a.id in new for a in attempts):
                 continue
             when = repo_assignments.deadline_for(assignment, exts.get(uid))
             change = score_changes.problem_change(
@@ -93,7 +94,7 @@ def changes(*, session: Session, slug: str, row: StrengthReport) -> list[ScoreCh
                         assignment.id,
                         assignment.title,
                         uid,
-                        names.get(uid, "?"),
+                        names[uid],
                         change.problem,
                         change.old,
                         change.new,

@@ -17,6 +17,8 @@ from sqlalchemy.orm import Session
 from config import Settings
 from store import repo
 from store.models import Priority, Role, Status, Submission, User, utcnow
+from store.repo import assignments as repo_assignments
+from store.repo import rejudge_previews as previews
 from tests.service.conftest import api_client
 from tests.service.conftest import make_account as account
 from tests.service.stack import solution
@@ -129,6 +131,10 @@ def test_a_hidden_board_regrade_previews_exactly_the_changed_scores_then_applies
 
         body = client.get(preview, headers=teacher).json()
         assert (body["status"], body["done"], body["changed"]) == ("ready", 5, 4), body
+        # Per kind, as a score by tests reads them: the trap fails its one hidden board.
+        results = previews.find(session=session, key=key).report["results"]
+        assert results[str(ids["ann"])]["kinds"]["hidden"] == [0, 1]
+        assert results[str(ids["dan"])]["kinds"]["hidden"] == [1, 1]
         verdicts = {c["user"]: (c["old_verdict"], c["new_verdict"]) for c in body["changes"]}
         assert verdicts["dan"] == ("AC", "AC") and verdicts["eve"] == ("AC", "WA")
         scores = {
@@ -173,3 +179,47 @@ def test_a_hidden_board_regrade_previews_exactly_the_changed_scores_then_applies
         assert (
             client.get(f"/api/v1/assignments/{assignment}/regrades", headers=ann).status_code == 403
         )
+
+
+def test_a_preview_grades_every_submission_that_can_count_up_to_its_bound(session, monkeypatch):
+    """Not only each student's latest: every one made inside an assignment's window (its
+    release up to the latest cutoff, an extension's included); none outside it but the
+    latest; the newest kept when the bound cuts, and the cut said."""
+    teacher, _ = account(session, "teacher", Role.INSTRUCTOR)
+    ann, bob = account(session, "ann")[0], account(session, "bob")[0]
+    now = utcnow()
+    due = now - 3 * DAY
+    assignment = repo_assignments.create_assignment(
+        session=session,
+        fields={"title": "Week 1", "release_at": due - 5 * DAY, "due_at": due},
+        problems=[repo_assignments.ProblemSpec("footholds", 10)],
+        user_id=teacher.id,
+    )
+    repo_assignments.set_extension(
+        session=session,
+        assignment_id=assignment.id,
+        user_id=bob.id,
+        due_at=due + DAY,
+        late_until=None,
+        reason="ill",
+        granted_by=teacher.id,
+    )
+    session.commit()
+    before_release = submitted(session, ann, "x", due - 6 * DAY)
+    first = submitted(session, ann, "x", due - 2 * DAY)
+    second = submitted(session, ann, "x", due - DAY)
+    after_cutoff = submitted(session, ann, "x", due + 2 * HOUR)  # ann's latest: graded
+    inside_extension = submitted(session, bob, "x", due + 2 * HOUR)
+    after_extension = submitted(session, bob, "x", due + 2 * DAY)  # bob's latest
+    items, truncated = previews.preview_submissions(session=session, slug="footholds")
+    assert [i.id for i in items] == [
+        after_extension,
+        inside_extension,
+        after_cutoff,
+        second,
+        first,
+    ]
+    assert before_release not in {i.id for i in items} and not truncated
+    monkeypatch.setattr(previews, "MAX_SUBMISSIONS", 2)
+    items, truncated = previews.preview_submissions(session=session, slug="footholds")
+    assert [i.id for i in items] == [after_extension, inside_extension] and truncated
