@@ -339,7 +339,8 @@ def publish(
     """Students see this version and are graded against it from now on (state published).
     409 unless its check passed. `{"rejudge": true}`: the submissions whose verdict the
     version's preview changes are rejudged against it on the rejudge queue (409 unless that
-    preview is ready and of the submissions as they are now)."""
+    preview is ready and of the submissions as they are now), the scores they replace kept
+    (store/repo/regrades.py)."""
     problem, version = _passed(session, slug, version_id)
     rejudge: list[int] = []
     if body is not None and body.rejudge:
@@ -351,8 +352,8 @@ def publish(
                 f"are now: POST /api/v1/problems/{slug}/versions/{version_id}/preview first, "
                 "or publish without rejudge",
             )
-        rejudge = [c.submission_id for c in previews.changes(row) if c.changed]
         kept = regrades.changes(session=session, slug=slug, row=row)
+        rejudge = regrades.to_rejudge(row, kept)
         regrades.record(session=session, key=row.key, found=kept, applied_by=user.id)
     packages.publish(session=session, problem=problem, version=version)
     queued = repo.rejudge(session=session, submission_ids=rejudge) if rejudge else []

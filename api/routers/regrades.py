@@ -116,12 +116,9 @@ def apply_preview(session: Session, slug: str, key: str, user_id: int) -> list[i
         raise HTTPException(
             status.HTTP_409_CONFLICT, detail=f"the preview is {row.status}, not ready"
         )
-    changed = {c.submission_id for c in previews.changes(row) if c.changed}
     kept = regrades.changes(session=session, slug=slug, row=row)
-    # A score by tests may change with a verdict that stays: its submission follows too.
-    changed.update(sid for c in kept for sid in c.credited if str(sid) in row.report["results"])
+    ids = regrades.to_rejudge(row, kept)
     regrades.record(session=session, key=key, found=kept, applied_by=user_id)
-    ids = sorted(changed)
     return repo.rejudge(session=session, submission_ids=ids) if ids else []
 
 

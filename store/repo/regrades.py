@@ -24,6 +24,7 @@ from store.models import (
     utcnow,
 )
 from store.repo import assignments as repo_assignments
+from store.repo import rejudge_previews as previews
 
 
 @dataclass(frozen=True)
@@ -107,6 +108,21 @@ def changes(*, session: Session, slug: str, row: StrengthReport) -> list[ScoreCh
                 )
     found.sort(key=lambda c: (c.assignment_id, c.student))
     return found
+
+
+def to_rejudge(row: StrengthReport, found: list[ScoreChange]) -> list[int]:
+    """What applying the preview rejudges: the submissions whose verdict it changes, and
+    those a changed score credits whose test counts change (a score by tests moves with
+    them while the verdict stays); no other, so a board every submission passes moves none."""
+    ids = {c.submission_id for c in previews.changes(row) if c.changed}
+    results = row.report["results"]
+    for item in row.report["items"]:
+        new = results.get(str(item["id"]), {})
+        credited = any(item["id"] in c.credited for c in found)
+        counts = (new.get("passed"), new.get("total")) != (item["passed"], item["total"])
+        if credited and new.get("verdict") is not None and counts:
+            ids.add(item["id"])
+    return sorted(ids)
 
 
 def record(*, session: Session, key: str, found: list[ScoreChange], applied_by: int | None) -> None:

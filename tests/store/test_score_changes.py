@@ -1,13 +1,16 @@
 """A regrade's score changes (store/score_changes.py): a student's attempts credited again
 with a preview's new verdicts substituted, at the boundaries that decide whether a score
 changes: the due time and an extension's, the late window's end, the attempt limit, best or
-last, tests scoring, and an override (it stays, marked). Pure: no database, no clock."""
+last, tests scoring, and an override (it stays, marked); and which submissions applying it
+rejudges. Pure: no database, no clock."""
 
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
 from store.credit import Attempt, ProblemRule, Rules, deadline
+from store.models import StrengthReport
+from store.repo.regrades import ScoreChange, to_rejudge
 from store.score_changes import Regraded, problem_change, substituted
 
 RELEASE = datetime(2026, 11, 20, 9, 0, tzinfo=UTC)
@@ -95,3 +98,27 @@ def test_an_override_stays_and_the_computed_change_is_marked():
 def test_a_pending_submission_is_not_substituted():
     pending = made(1, DUE, None)
     assert substituted([pending], {1: AC}) == [pending]
+
+
+def _item(id: int, verdict: str, passed: int, total: int) -> dict:
+    return {"id": id, "user": "ann", "language": "python", "style": "function", "token": 1} | {
+        "verdict": verdict,
+        "passed": passed,
+        "total": total,
+    }
+
+
+def test_applying_rejudges_changed_verdicts_and_only_the_credited_ones_whose_counts_move():
+    items = [_item(1, "AC", 5, 5), _item(2, "WA", 3, 5), _item(3, "AC", 5, 5), _item(4, "AC", 5, 5)]
+    results = {
+        "1": {"verdict": "WA", "passed": 5, "total": 6},  # verdict changes
+        "2": {"verdict": "WA", "passed": 4, "total": 6},  # counts change, credited
+        "3": {"verdict": "AC", "passed": 6, "total": 6},  # counts change, credited by nobody
+        "4": {"verdict": "AC", "passed": 5, "total": 5},  # nothing changes, credited
+    }
+    row = StrengthReport(report={"items": items, "results": results})
+    found = [
+        ScoreChange(1, "Week 1", 7, "ann", "footholds", 5, 3, 5, 3, False, "", (1, 2)),
+        ScoreChange(2, "Week 2", 7, "ann", "footholds", 5, 4, 5, 4, False, "", (4,)),
+    ]
+    assert to_rejudge(row, found) == [1, 2]
