@@ -223,3 +223,71 @@ def test_a_preview_grades_every_submission_that_can_count_up_to_its_bound(sessio
     monkeypatch.setattr(previews, "MAX_SUBMISSIONS", 2)
     items, truncated = previews.preview_submissions(session=session, slug="footholds")
     assert [i.id for i in items] == [after_extension, inside_extension] and truncated
+
+
+def test_a_rejudge_preview_goes_stale_with_a_board_and_an_override_stays(session, db_engine):
+    """API side, the worker's steps recorded through the repository: an override's score
+    stays in the preview, marked; a board added since makes the preview stale (404, 409 on
+    applying); students may neither preview, apply nor read the history."""
+    _, teacher = account(session, "teacher", Role.INSTRUCTOR)
+    ann, ann_h = account(session, "ann")
+    bob = account(session, "bob")[0]
+    sent: list[str] = []
+    with api_client(
+        session, db_engine, request_preview=lambda key: sent.append(key) is None
+    ) as client:
+        now = utcnow()
+        made = client.post(
+            "/api/v1/assignments",
+            headers=teacher,
+            json={
+                "title": "Week 1",
+                "release_at": (now - 3 * DAY).isoformat(),
+                "due_at": (now + DAY).isoformat(),
+                "problems": [{"problem": "footholds", "points": 10}],
+            },
+        ).json()
+        ids = [submitted(session, who, "x", now - HOUR) for who in (ann, bob)]
+        set_score = client.put(
+            f"/api/v1/assignments/{made['id']}/scores/bob/footholds",
+            json={"score": 6, "comment": "on paper"},
+            headers=teacher,
+        )
+        assert set_score.status_code == 200, set_score.text
+        preview = "/api/v1/problems/footholds/rejudge/preview"
+        assert client.post(preview, headers=ann_h).status_code == 403
+        unknown = client.post("/api/v1/problems/nope/rejudge/preview", headers=teacher)
+        assert unknown.status_code == 404
+        key = client.post(preview, headers=teacher).json()["key"]
+        for _ in ids:
+            step = previews.next_step(session=session, key=key)
+            assert step is not None and step.version_id is None
+            previews.record(
+                session=session,
+                key=key,
+                submission_id=step.submission_id,
+                verdict="WA",
+                passed=0,
+                total=1,
+            )
+        assert previews.next_step(session=session, key=key) is None
+        body = client.get(preview, headers=teacher).json()
+        scores = {
+            c["student"]: (c["old"], c["new"], c["overridden"]) for c in body["score_changes"]
+        }
+        assert scores == {"ann": (10, 0, False), "bob": (6, 6, True)}
+        assert "computed 10 -> 0" in body["score_changes"][1]["reason"]
+        apply = {"preview": key}
+        refused = client.post("/api/v1/problems/footholds/rejudge", headers=ann_h, json=apply)
+        assert refused.status_code == 403
+
+        board = client.post(
+            "/api/v1/problems/footholds/boards", headers=teacher, json={"input": TRAP_BOARD}
+        )
+        assert board.status_code == 201
+        assert client.get(preview, headers=teacher).status_code == 404
+        stale = client.post("/api/v1/problems/footholds/rejudge", headers=teacher, json=apply)
+        assert stale.status_code == 409 and "board" in stale.json()["detail"]
+        regrades = f"/api/v1/assignments/{made['id']}/regrades"
+        assert client.get(regrades, headers=teacher).json() == {"items": []}
+        assert client.get(regrades, headers=ann_h).status_code == 403
