@@ -590,6 +590,36 @@ def test_a_new_board_offers_a_rejudge_and_the_rejudge_shows_progress(service, op
         service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
 
 
+def test_a_new_board_offers_a_preview_of_what_a_rejudge_changes(service, open_page):
+    admin = service.login(*service.admin)
+    _, token = student(service)
+    sid = submit(service, token, "numbergame", ZERO)
+    before = service.wait_done(token, sid)["verdict"]
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/numbergame/boards")
+    row = [secrets.randbelow(2000) - 1000 for _ in range(9)]
+    page.get_by_role("textbox", name="Numbers").fill(" ".join(map(str, row)))
+    save = page.get_by_role("button", name="Save as hidden board")
+    expect(save).to_be_enabled()
+    save.click()
+    saved = page.locator("#save-note")
+    expect(saved).to_contain_text("Saved as hidden board #")
+    board_id = int(re.search(r"#(\d+)", saved.inner_text()).group(1))
+    try:
+        offer = page.locator("#rejudge-offer")
+        offer.get_by_role("button", name="Preview what changes").click()
+        # Graded again, nothing stored: the summary, then the offer to apply it.
+        expect(offer.locator("#regrade-live")).to_have_text(
+            re.compile(r"^\d+ of \d+ verdicts? changes?; \d+ assignment scores? changes?"),
+            timeout=GRADE_TIMEOUT_MS,
+        )
+        expect(offer.get_by_role("button", name="Rejudge the changed ones")).to_be_visible()
+        assert service.detail(token, sid)["verdict"] == before  # nothing rejudged
+    finally:
+        service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
+
+
 def test_login_and_register_say_who_is_logged_in(service, open_page):
     username, _ = student(service)
     page = open_page()
