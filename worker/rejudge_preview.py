@@ -16,6 +16,7 @@ import logging
 from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from typing import Any
 
 from celery import Celery, Task
 
@@ -76,7 +77,7 @@ def step(runtime: Runtime, key: str) -> str:
 @contextmanager
 def _against(
     runtime: Runtime, slug: str, version: tuple[str, object] | None
-) -> Iterator[tuple[packages.Resolved, list]]:
+) -> Iterator[tuple[packages.Resolved, list[dict[str, Any]]]]:
     """The problem to grade against and its hidden tier: the candidate version with its
     stored answers, or (None) the problem now, a built-in's hidden tier its stored boards."""
     if version is not None:
