@@ -222,3 +222,9 @@ def test_publishing_a_new_version_previews_and_applies_the_rejudge(service, open
     expect(page.locator("#versions-note")).to_contain_text("1 submission sent to be rejudged")
     expect(preview).to_be_hidden()
     assert service.wait_done(student, submission, judgings=2)["verdict"] == "WA"
+    # The assignment's gradebook keeps the score the regrade replaced.
+    page.goto(f"/instructor/assignments/{made.json()['id']}/gradebook")
+    regraded = page.locator("#rg-body tr")
+    expect(regraded).to_have_count(1)
+    expect(regraded).to_contain_text(name)
+    expect(regraded).to_contain_text("10 → 0")
