@@ -25,6 +25,7 @@ from api.routers import (
     problem_packages,
     problems,
     progress,
+    regrades,
     roster,
     runs,
     similarity,
@@ -145,6 +146,7 @@ def create_app(
         assignments,
         lti,
         similarity,
+        regrades,
     ):
         app.include_router(module.router, prefix="/api/v1")
     app.include_router(health.router)

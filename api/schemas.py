@@ -531,17 +531,63 @@ class PreviewChange(BaseModel):
     changed: bool
 
 
+class PreviewScoreChange(BaseModel):
+    """One student's score of the problem in an assignment that the regrade changes."""
+
+    assignment_id: int
+    assignment: str  # its title
+    student: str
+    problem: str
+    old: float
+    new: float
+    old_total: float  # the assignment's total, before
+    new_total: float
+    overridden: bool  # an instructor's score: it stays (old == new), the computed one changes
+    reason: str
+
+
 class RejudgePreview(BaseModel):
-    """What publishing a version would do to the problem's submissions' verdicts."""
+    """What publishing a version, or rejudging the problem as it is now (version_id None),
+    would do to the problem's submissions' verdicts and to assignment scores."""
 
     slug: str
-    version_id: int
+    version_id: int | None
+    key: str  # what POST /problems/{slug}/rejudge {"preview": key} applies
     status: str  # computing, ready or failed
     done: int  # submissions graded so far
     total: int  # submissions in the preview
+    truncated: bool  # more submissions could count than a preview grades (the newest kept)
     changed: int  # of those graded, how many get another verdict
     changes: list[PreviewChange]  # every submission of the preview, changed ones first
+    score_changes: list[PreviewScoreChange]  # once ready: every score that changes
     error: str | None
+
+
+class RejudgeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    # The key of a ready preview of the problem as it is now: rejudge the submissions whose
+    # result it changes, and keep the scores they replace.
+    preview: str = Field(min_length=1, max_length=64)
+
+
+class RegradeScorePublic(BaseModel):
+    id: int
+    student: str
+    problem: str
+    preview_key: str
+    applied_by: str | None
+    applied_at: datetime
+    old_score: float
+    new_score: float  # what the preview expected
+    old_total: float
+    new_total: float
+    overridden: bool
+    reason: str
+
+
+class RegradeList(BaseModel):
+    items: list[RegradeScorePublic]
 
 
 class ProblemManagedList(BaseModel):

@@ -793,3 +793,27 @@ class SimilarPair(Base):
     found_at: Mapped[datetime] = mapped_column(default=utcnow)
     reviewed_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     reviewed_at: Mapped[datetime | None] = mapped_column()
+
+
+class RegradeScore(Base):
+    """A regrade applied (a rejudge from a ready preview): one student's score of one
+    problem of an assignment before, and the score the preview expected after, with who
+    applied it, when and from which preview. The history a gradebook shows: the rejudge
+    replaces verdicts, this keeps the scores they gave."""
+
+    __tablename__ = "regrade_scores"
+    __table_args__ = (Index("ix_regrade_scores_assignment", "assignment_id", "applied_at"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    problem: Mapped[str] = mapped_column(String(64))
+    preview_key: Mapped[str] = mapped_column(String(64))
+    applied_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    applied_at: Mapped[datetime] = mapped_column(default=utcnow)
+    old_score: Mapped[float] = mapped_column(Float)
+    new_score: Mapped[float] = mapped_column(Float)
+    old_total: Mapped[float] = mapped_column(Float)
+    new_total: Mapped[float] = mapped_column(Float)
+    overridden: Mapped[bool] = mapped_column(Boolean, default=False)
+    reason: Mapped[str] = mapped_column(Text, default="")

@@ -1,5 +1,7 @@
-"""The rejudge preview task: a problem's submissions graded against a candidate version,
-nothing stored but the verdicts in the preview (store/repo/rejudge_previews.py).
+"""The rejudge preview task: a problem's submissions graded against a candidate version, or
+against the problem as a rejudge now grades it (its published version, or a built-in with
+its stored hidden boards), nothing stored but the verdicts in the preview
+(store/repo/rejudge_previews.py), with each one's passed and total tests per kind.
 
 It runs on the rejudge queue, one submission per message: each step sends the next, so a
 live submission arriving meanwhile is taken before the preview's next step (the queue's
@@ -11,13 +13,18 @@ once: a step graded twice records the same verdict twice. A lost step leaves the
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections import Counter
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from celery import Celery, Task
 
 import judge.grading.grade
 from judge.problems.host import ProblemError
+from judge.verdict import GradeResult, Verdict
 from store.repo import rejudge_previews as previews
+from store.repo.boards import hidden_cases
 from worker import packages
 from worker.app import PREVIEW_TASK, REJUDGE_QUEUE
 from worker.queue import RETRY_POLICY
@@ -36,15 +43,20 @@ def step(runtime: Runtime, key: str) -> str:
         todo = previews.next_step(session=session, key=key)
         if todo is None:
             return "done"
-        version = previews.version_of(session=session, slug=todo.slug, version_id=todo.version_id)
+        version = None
+        if todo.version_id is not None:
+            version = previews.version_of(
+                session=session, slug=todo.slug, version_id=todo.version_id
+            )
         job = previews.graded(session=session, submission_id=todo.submission_id)
-    if version is None:
+    if todo.version_id is not None and version is None:
         with runtime.session() as session:
             previews.fail(session=session, key=key, error="the version is gone")
         return "failed"
     verdict, passed, total = None, 0, 0  # a submission deleted since: no new verdict
+    kinds: dict[str, tuple[int, int]] = {}
     if job is not None:
-        verdict, passed, total = _grade(runtime, todo.slug, version, job)
+        verdict, passed, total, kinds = _grade(runtime, todo.slug, version, job)
 
     def record() -> None:
         with runtime.session() as session:
@@ -55,26 +67,55 @@ def step(runtime: Runtime, key: str) -> str:
                 verdict=verdict,
                 passed=passed,
                 total=total,
+                kinds=kinds,
             )
 
     with_retries(f"preview {key[:12]}: storing submission {todo.submission_id}", record)
     return "next"
 
 
-def _grade(
-    runtime: Runtime, slug: str, version: tuple[str, object], job: previews.Graded
-) -> tuple[str, int, int]:
-    """The verdict `job` gets against the version, as a rejudge would grade it (its seed,
-    the version's stored answers), its tests stored nowhere."""
-    digest, answers = version
-    try:
+@contextmanager
+def _against(
+    runtime: Runtime, slug: str, version: tuple[str, object] | None
+) -> Iterator[tuple[packages.Resolved, list[dict[str, Any]]]]:
+    """The problem to grade against and its hidden tier: the candidate version with its
+    stored answers, or (None) the problem now, a built-in's hidden tier its stored boards."""
+    if version is not None:
+        digest, answers = version
         with packages.version_resolved(runtime, slug, digest, answers) as problem:
+            yield problem, problem.hidden_cases or []
+        return
+    with packages.resolved(runtime, slug) as problem:
+        boards = problem.hidden_cases
+        if boards is None:
+            with runtime.session() as session:
+                boards = hidden_cases(session=session, problem=slug)
+        yield problem, boards
+
+
+def kinds_of(result: GradeResult) -> dict[str, tuple[int, int]]:
+    """kind -> (passed, total) over the grading's tests (what "tests" scoring reads)."""
+    passed: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for test in result.tests:
+        total[test.kind.value] += 1
+        passed[test.kind.value] += test.verdict is Verdict.AC
+    return {kind: (passed[kind], total[kind]) for kind in total}
+
+
+def _grade(
+    runtime: Runtime, slug: str, version: tuple[str, object] | None, job: previews.Graded
+) -> tuple[str, int, int, dict[str, tuple[int, int]]]:
+    """The verdict `job` gets against the version (None: the problem now), as a rejudge
+    would grade it (its seed, the version's stored answers), its tests stored nowhere."""
+    try:
+        with _against(runtime, slug, version) as (problem, boards):
             result = judge.grading.grade.grade(
                 problem.spec,
                 job.source,
                 language=job.language,
                 style=job.style,
-                hidden_cases=problem.hidden_cases or [],
+                hidden_cases=boards,
                 seed=job.seed,
                 random_count=runtime.settings.random_count,
                 max_source_bytes=runtime.settings.max_source_bytes,
@@ -85,11 +126,11 @@ def _grade(
         raise
     except ProblemError as exc:  # the candidate's code failed: what a rejudge would show
         log.warning("preview of %s: problem error: %s", slug, exc.message)
-        return "IE", 0, 0
+        return "IE", 0, 0, {}
     except Exception:  # a style the version no longer offers...: IE, as a rejudge gives
         log.exception("preview of %s: grading failed", slug)
-        return "IE", 0, 0
-    return result.verdict.value, result.passed, result.total
+        return "IE", 0, 0, {}
+    return result.verdict.value, result.passed, result.total, kinds_of(result)
 
 
 def register(app: Celery, runtime: Runtime) -> None:

@@ -23,6 +23,7 @@ from api.deps import Instructor, ServicesDep, SessionDep
 from api.schemas import (
     Message,
     PreviewChange,
+    PreviewScoreChange,
     ProblemManaged,
     ProblemManagedList,
     ProblemPublished,
@@ -47,6 +48,7 @@ from store.models import (
     StrengthReport,
 )
 from store.repo import problem_packages as packages
+from store.repo import regrades
 from store.repo import rejudge_previews as previews
 
 router = APIRouter(tags=["problem packages"])
@@ -337,7 +339,8 @@ def publish(
     """Students see this version and are graded against it from now on (state published).
     409 unless its check passed. `{"rejudge": true}`: the submissions whose verdict the
     version's preview changes are rejudged against it on the rejudge queue (409 unless that
-    preview is ready and of the submissions as they are now)."""
+    preview is ready and of the submissions as they are now), the scores they replace kept
+    (store/repo/regrades.py)."""
     problem, version = _passed(session, slug, version_id)
     rejudge: list[int] = []
     if body is not None and body.rejudge:
@@ -349,7 +352,9 @@ def publish(
                 f"are now: POST /api/v1/problems/{slug}/versions/{version_id}/preview first, "
                 "or publish without rejudge",
             )
-        rejudge = [c.submission_id for c in previews.changes(row) if c.changed]
+        kept = regrades.changes(session=session, slug=slug, row=row)
+        rejudge = regrades.to_rejudge(row, kept)
+        regrades.record(session=session, key=row.key, found=kept, applied_by=user.id)
     packages.publish(session=session, problem=problem, version=version)
     queued = repo.rejudge(session=session, submission_ids=rejudge) if rejudge else []
     session.commit()
@@ -361,23 +366,39 @@ def publish(
 
 def _current_preview(session: Session, slug: str, version: ProblemVersion) -> StrengthReport | None:
     """The version's preview of the problem's submissions as they are now, if asked for."""
-    items = previews.latest_submissions(session=session, slug=slug)
+    items, _ = previews.preview_submissions(session=session, slug=slug)
     return previews.find(session=session, key=previews.preview_key(version.id, items))
 
 
-def preview_public(slug: str, version_id: int, row: StrengthReport) -> RejudgePreview:
+def preview_public(
+    session: Session, slug: str, version_id: int | None, row: StrengthReport
+) -> RejudgePreview:
+    """The preview as the versions page shows it; its score changes once it is ready
+    (computed from the assignments as they are now, not stored: an extension or an
+    override granted since is seen)."""
     found = previews.changes(row)
     graded = [c for c in found if c.new_verdict is not None]
     changed = [c for c in graded if c.changed]
     found.sort(key=lambda c: not c.changed)  # changed ones first, newest first within
+    scores = []
+    if row.status == previews.READY:
+        scores = [
+            PreviewScoreChange(
+                **{k: v for k, v in asdict(c).items() if k not in ("user_id", "credited")}
+            )
+            for c in regrades.changes(session=session, slug=slug, row=row)
+        ]
     return RejudgePreview(
         slug=slug,
         version_id=version_id,
+        key=row.key,
         status=row.status,
         done=len(row.report["results"]),
         total=len(found),
+        truncated=bool(row.report.get("truncated")),
         changed=len(changed),
         changes=[PreviewChange(**asdict(c), changed=c.changed) for c in found],
+        score_changes=scores,
         error=row.error,
     )
 
@@ -397,13 +418,21 @@ def start_preview(
     user: Instructor,
 ) -> RejudgePreview:
     """Grade the problem's submissions (each student's latest finished one per language and
-    style) against this version, storing no judging: which verdicts publishing it would
-    change. A worker computes it on the rejudge queue; follow the Location. A preview of
-    the same submissions computed already is answered as it is (200)."""
+    style, and every one that can count for an assignment) against this version, storing
+    no judging: which verdicts and assignment scores publishing it would change. A worker
+    computes it on the rejudge queue; follow the Location. A preview of the same
+    submissions computed already is answered as it is (200)."""
     _, version = _passed(session, slug, version_id)
-    items = previews.latest_submissions(session=session, slug=slug)
+    items, truncated = previews.preview_submissions(session=session, slug=slug)
     key = previews.preview_key(version.id, items)
-    send = previews.start(session=session, key=key, slug=slug, version_id=version.id, items=items)
+    send = previews.start(
+        session=session,
+        key=key,
+        slug=slug,
+        version_id=version.id,
+        items=items,
+        truncated=truncated,
+    )
     if send:
         services.request_preview(key)  # lost: the next request finds it lost and sends it
     row = previews.find(session=session, key=key)
@@ -411,7 +440,7 @@ def start_preview(
     response.headers["Location"] = f"/api/v1/problems/{slug}/versions/{version_id}/preview"
     if row.status == previews.READY:
         response.status_code = status.HTTP_200_OK
-    return preview_public(slug, version_id, row)
+    return preview_public(session, slug, version_id, row)
 
 
 @router.get(
@@ -433,7 +462,7 @@ def get_preview(
             detail=f"no rejudge preview of version {version.number} for the submissions as "
             f"they are now: POST /api/v1/problems/{slug}/versions/{version_id}/preview",
         )
-    return preview_public(slug, version_id, row)
+    return preview_public(session, slug, version_id, row)
 
 
 @router.patch("/problems/{slug}", response_model=ProblemManaged, responses=_ERRORS)

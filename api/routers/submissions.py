@@ -22,11 +22,13 @@ from api.deps import (
 from api.offered_languages import choose
 from api.presenters import students_view, submission_public, summary_public
 from api.routers.problems import find_problem
+from api.routers.regrades import apply_preview
 from api.schemas import (
     DbId,
     HeldSubmission,
     Message,
     RejudgeQueued,
+    RejudgeRequest,
     Slug,
     SubmissionPage,
     SubmissionPublic,
@@ -227,14 +229,29 @@ def rejudge_one(
     status_code=status.HTTP_202_ACCEPTED,
     response_model=RejudgeQueued,
     tags=["problems"],
-    responses={401: {"model": Message}, 403: {"model": Message}, 404: {"model": Message}},
+    responses={
+        401: {"model": Message},
+        403: {"model": Message},
+        404: {"model": Message},
+        409: {"model": Message},
+    },
 )
 def rejudge_problem(
-    slug: str, session: SessionDep, user: Instructor, enqueue: EnqueueDep
+    slug: str,
+    session: SessionDep,
+    user: Instructor,
+    enqueue: EnqueueDep,
+    body: RejudgeRequest | None = None,
 ) -> RejudgeQueued:
-    """Rejudge every submission of a problem on the low-priority queue."""
+    """Rejudge every submission of a problem on the low-priority queue. With `{"preview":
+    key}` (POST /problems/{slug}/rejudge/preview): only those whose result that ready
+    preview changes, the assignment scores they replace kept (GET /assignments/{id}/
+    regrades); 409 when it is not ready or not of the submissions and boards as they are."""
     find_problem(slug, session, instructor=True)
-    ids = repo.rejudge(session=session, problem=slug)
+    if body is not None:
+        ids = apply_preview(session, slug, body.preview, user.id)
+    else:
+        ids = repo.rejudge(session=session, problem=slug)
     session.commit()
     for sid in ids:
         enqueue(sid, priority=Priority.REJUDGE)

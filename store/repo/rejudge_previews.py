@@ -1,11 +1,16 @@
-"""Rejudge previews: before a new version of an uploaded problem is published, the verdicts
-of its submissions graded against it, without storing any judging.
+"""Rejudge previews: before a new version of an uploaded problem is published, or before a
+problem is rejudged against its current boards (a hidden board added), the verdicts of its
+submissions graded again, without storing any judging.
 
 What is graded: each student's latest finished submission per language and style (the one
-that stands for that student's work in it; older ones were superseded by the student), at
-most MAX_SUBMISSIONS of them, newest first. A preview is keyed by the version and that set
-(each submission with its claim token, which every rejudge bumps), so a new submission or
-a rejudge since asks for a new preview and an old one is simply not read.
+that stands for that student's work in it), and every finished submission that can count
+for an assignment with the problem (made from its release up to the latest cutoff any
+student has there: store/repo/regrades.py computes the scores from them), at most
+MAX_SUBMISSIONS of them, newest first; `truncated` in the report says the bound was hit.
+A preview is keyed by what it grades against (a version, or the problem as it is now with
+its hidden boards) and that set (each submission with its claim token, which every rejudge
+bumps), so a new submission, a rejudge or a board since asks for a new preview and an old
+one is simply not read.
 
 Previews are kept in the `strength_reports` table (a worker's report cached under the key
 of what it depends on, which is what that table is), their `problem` the slug: no table of
@@ -25,7 +30,19 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from store.models import ProblemVersion, Status, StrengthReport, Submission, User, utcnow
+from store.models import (
+    Assignment,
+    AssignmentProblem,
+    Extension,
+    ProblemVersion,
+    Status,
+    StrengthReport,
+    Submission,
+    User,
+    utcnow,
+)
+from store.repo import assignments as repo_assignments
+from store.repo.boards import hidden_cases
 
 COMPUTING, READY, FAILED = "computing", "ready", "failed"
 MAX_SUBMISSIONS = 1000
@@ -49,7 +66,7 @@ class Item:
     total: int | None
 
 
-def latest_submissions(*, session: Session, slug: str) -> list[Item]:
+def _latest_ids(session: Session, slug: str) -> set[int]:
     """Each student's latest finished submission of `slug` per language and style."""
     ranked = (
         select(
@@ -64,6 +81,35 @@ def latest_submissions(*, session: Session, slug: str) -> list[Item]:
         .where(Submission.problem == slug, Submission.status == Status.DONE)
         .subquery()
     )
+    return set(session.scalars(select(ranked.c.id).where(ranked.c.rank == 1)))
+
+
+def _counting_ids(session: Session, slug: str) -> set[int]:
+    """The finished submissions of `slug` made inside the window of an assignment with it:
+    from its release to the latest cutoff any student has (their extensions included)."""
+    found: set[int] = set()
+    chosen = select(Assignment).join(AssignmentProblem).where(AssignmentProblem.problem == slug)
+    for assignment in session.scalars(chosen):
+        exts = session.scalars(select(Extension).where(Extension.assignment_id == assignment.id))
+        cutoffs = [repo_assignments.deadline_for(assignment, ext).cutoff for ext in exts]
+        cutoffs.append(repo_assignments.deadline_for(assignment, None).cutoff)
+        found.update(
+            session.scalars(
+                select(Submission.id).where(
+                    Submission.problem == slug,
+                    Submission.status == Status.DONE,
+                    Submission.created_at >= assignment.release_at,
+                    Submission.created_at <= max(cutoffs),
+                )
+            )
+        )
+    return found
+
+
+def preview_submissions(*, session: Session, slug: str) -> tuple[list[Item], bool]:
+    """What a preview of `slug` grades, newest first, and whether MAX_SUBMISSIONS cut it."""
+    ids = _latest_ids(session, slug) | _counting_ids(session, slug)
+    kept = sorted(ids, reverse=True)[:MAX_SUBMISSIONS]
     rows = session.execute(
         select(
             Submission.id,
@@ -75,17 +121,25 @@ def latest_submissions(*, session: Session, slug: str) -> list[Item]:
             Submission.passed,
             Submission.total,
         )
-        .join(ranked, ranked.c.id == Submission.id)
         .join(User, User.id == Submission.user_id)
-        .where(ranked.c.rank == 1)
+        .where(Submission.id.in_(kept))
         .order_by(Submission.id.desc())
-        .limit(MAX_SUBMISSIONS)
     )
-    return [Item(*row) for row in rows]
+    return [Item(*row) for row in rows], len(ids) > MAX_SUBMISSIONS
 
 
-def preview_key(version_id: int, items: list[Item]) -> str:
-    material = {"preview": version_id, "of": sorted([i.id, i.token] for i in items)}
+def current_target(*, session: Session, slug: str, published_version_id: int | None) -> str:
+    """What a rejudge now grades `slug` against: its published version (an uploaded problem
+    grades on its package's boards) or, for a built-in, its stored hidden boards."""
+    if published_version_id is not None:
+        return f"current:version:{published_version_id}"
+    boards = [[case["id"], case["answer"]] for case in hidden_cases(session=session, problem=slug)]
+    return "current:boards:" + json.dumps(boards, separators=(",", ":"))
+
+
+def preview_key(target: int | str, items: list[Item]) -> str:
+    """`target`: a version's id, or current_target()."""
+    material = {"preview": target, "of": sorted([i.id, i.token] for i in items)}
     text = json.dumps(material, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(text.encode()).hexdigest()
 
@@ -94,12 +148,26 @@ def find(*, session: Session, key: str) -> StrengthReport | None:
     return session.scalar(select(StrengthReport).where(StrengthReport.key == key))
 
 
-def start(*, session: Session, key: str, slug: str, version_id: int, items: list[Item]) -> bool:
+def start(
+    *,
+    session: Session,
+    key: str,
+    slug: str,
+    version_id: int | None,
+    items: list[Item],
+    truncated: bool = False,
+) -> bool:
     """Make sure the preview is on its way; True when the caller must send its first step
-    to a worker (new, lost or failed). Commits. With no submissions it is ready at once."""
+    to a worker (new, lost or failed). Commits. With no submissions it is ready at once.
+    `version_id` None: graded against the problem as a rejudge now grades it."""
     now = utcnow()
     row = find(session=session, key=key)
-    report = {"version_id": version_id, "items": [asdict(i) for i in items], "results": {}}
+    report: dict[str, Any] = {
+        "version_id": version_id,
+        "items": [asdict(i) for i in items],
+        "results": {},
+        "truncated": truncated,
+    }
     if row is None:
         status = READY if not items else COMPUTING
         try:
@@ -142,11 +210,12 @@ def _forget_old(session: Session, slug: str) -> None:
 
 @dataclass(frozen=True)
 class Step:
-    """The next submission a preview grades, against which version."""
+    """The next submission a preview grades, against which version (None: the problem as
+    a rejudge now grades it)."""
 
     key: str
     slug: str
-    version_id: int
+    version_id: int | None
     submission_id: int
 
 
@@ -160,7 +229,8 @@ def next_step(*, session: Session, key: str) -> Step | None:
     done = report["results"]
     for item in report["items"]:
         if str(item["id"]) not in done:
-            return Step(key, row.problem, int(report["version_id"]), int(item["id"]))
+            version = report["version_id"]
+            return Step(key, row.problem, None if version is None else int(version), item["id"])
     row.status, row.finished_at = READY, utcnow()
     session.commit()
     return None
@@ -203,16 +273,23 @@ def record(
     verdict: str | None,
     passed: int,
     total: int,
+    kinds: dict[str, tuple[int, int]] | None = None,
 ) -> None:
     """One submission's verdict against the candidate (a second delivery overwrites it with
-    the same). The row is locked while read and written: two steps may end at once."""
+    the same), with its passed and total tests per kind (what the "tests" scoring rule
+    reads). The row is locked while read and written: two steps may end at once."""
     row = session.scalar(select(StrengthReport).where(StrengthReport.key == key).with_for_update())
     if row is None or row.status != COMPUTING:
         session.rollback()
         return
     report = dict(row.report)
     results = dict(report["results"])
-    results[str(submission_id)] = {"verdict": verdict, "passed": passed, "total": total}
+    results[str(submission_id)] = {
+        "verdict": verdict,
+        "passed": passed,
+        "total": total,
+        "kinds": {kind: list(counts) for kind, counts in (kinds or {}).items()},
+    }
     report["results"] = results
     row.report = report  # a new object: the JSON column sees the change
     row.requested_at = utcnow()  # progress: not lost

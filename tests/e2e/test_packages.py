@@ -7,6 +7,7 @@ version of a problem with a submission is published through its rejudge preview.
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 import pytest
 from playwright.sync_api import expect
@@ -176,7 +177,17 @@ def test_publishing_a_new_version_previews_and_applies_the_rejudge(service, open
     first = checked(service, teacher, upload(service, teacher, package_zip(slug)))
     base = f"/api/v1/problems/{slug}/versions"
     assert service.request("POST", f"{base}/{first['id']}/publish", teacher).status_code == 200
-    student = service.register(unique("rjp"))
+    now = datetime.now(UTC)
+    week = {
+        "title": f"Week {slug}",
+        "release_at": (now - timedelta(days=1)).isoformat(),
+        "due_at": (now + timedelta(days=1)).isoformat(),
+        "problems": [{"problem": slug, "points": 10}],
+    }
+    made = service.request("POST", "/api/v1/assignments", teacher, json=week)
+    assert made.status_code == 201, made.text
+    name = unique("rjp")
+    student = service.register(name)
     accepted = (TICTACTOE / "submissions" / "accepted" / "minimax.py").read_text()
     submission = service.submit(student, slug, accepted)
     assert service.wait_done(student, submission)["verdict"] == "AC"
@@ -192,8 +203,13 @@ def test_publishing_a_new_version_previews_and_applies_the_rejudge(service, open
     expect(preview).to_be_visible()
     expect(page.locator("#preview-title")).to_be_focused()
     expect(page.locator("#preview-live")).to_have_text(
-        "1 of 1 verdicts change.", timeout=GRADE_TIMEOUT_MS
+        "1 of 1 verdicts change. 1 assignment score changes.", timeout=GRADE_TIMEOUT_MS
     )
+    score = preview.locator("#scores-body tr")
+    expect(score).to_have_count(1)
+    expect(score).to_contain_text(f"Week {slug}")
+    expect(score).to_contain_text(name)
+    expect(score).to_contain_text("10 → 0")
     row = preview.locator(f'#preview-body tr[data-submission="{submission}"]')
     expect(row).to_contain_text("AC")
     expect(row).to_contain_text("WA")
@@ -206,3 +222,9 @@ def test_publishing_a_new_version_previews_and_applies_the_rejudge(service, open
     expect(page.locator("#versions-note")).to_contain_text("1 submission sent to be rejudged")
     expect(preview).to_be_hidden()
     assert service.wait_done(student, submission, judgings=2)["verdict"] == "WA"
+    # The assignment's gradebook keeps the score the regrade replaced.
+    page.goto(f"/instructor/assignments/{made.json()['id']}/gradebook")
+    regraded = page.locator("#rg-body tr")
+    expect(regraded).to_have_count(1)
+    expect(regraded).to_contain_text(name)
+    expect(regraded).to_contain_text("10 → 0")

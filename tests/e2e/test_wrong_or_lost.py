@@ -3,8 +3,10 @@ or left the user stuck, one test each, with screenshots in tests/artifacts/."""
 
 from __future__ import annotations
 
+import json
 import re
 import secrets
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
@@ -25,6 +27,7 @@ from tests.e2e.test_strength import ready_report
 pytestmark = pytest.mark.e2e
 
 PASSWORD = "a long enough password"
+SUBTRACTION = Path(__file__).resolve().parents[2] / "problems" / "subtraction"
 
 
 def student(service) -> tuple[str, str]:
@@ -588,6 +591,41 @@ def test_a_new_board_offers_a_rejudge_and_the_rejudge_shows_progress(service, op
         assert len(hidden) >= 1
     finally:
         service.request("DELETE", f"/api/v1/problems/numbergame/boards/{board_id}", admin)
+
+
+def test_a_new_board_offers_a_preview_of_what_a_rejudge_changes(service, open_page):
+    """subtraction: few submissions in the shared service, so the preview grades few."""
+    admin = service.login(*service.admin)
+    _, token = student(service)
+    accepted = SUBTRACTION / "submissions" / "accepted" / "subtraction_grundy.py"
+    sid = submit(service, token, "subtraction", accepted.read_text())
+    before = service.wait_done(token, sid)["verdict"]
+    page = open_page()
+    log_in(page, *service.admin)
+    page.goto("/instructor/problems/subtraction/boards")
+    editor = page.locator("#board-editor")
+    editor.get_by_role("button", name="JSON", exact=True).click()
+    piles = [secrets.randbelow(500) + 1 for _ in range(3)]
+    case = {"piles": piles, "moves": [1, 3, 4]}
+    editor.get_by_label("The whole case as JSON").fill(json.dumps(case))
+    save = page.get_by_role("button", name="Save as hidden board")
+    expect(save).to_be_enabled()
+    save.click()
+    saved = page.locator("#save-note")
+    expect(saved).to_contain_text("Saved as hidden board #")
+    board_id = int(re.search(r"#(\d+)", saved.inner_text()).group(1))
+    try:
+        offer = page.locator("#rejudge-offer")
+        offer.get_by_role("button", name="Preview what changes").click()
+        # Graded again, nothing stored: the summary, then the offer to apply it.
+        expect(offer.locator("#regrade-live")).to_have_text(
+            re.compile(r"^0 of \d+ verdicts? change; 0 assignment scores change\.$"),
+            timeout=GRADE_TIMEOUT_MS,
+        )
+        expect(offer.get_by_role("button", name="Rejudge the changed ones")).to_be_disabled()
+        assert service.detail(token, sid)["verdict"] == before  # nothing rejudged
+    finally:
+        service.request("DELETE", f"/api/v1/problems/subtraction/boards/{board_id}", admin)
 
 
 def test_login_and_register_say_who_is_logged_in(service, open_page):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
+from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
@@ -13,7 +14,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from judge.problems.archive import MAX_ARCHIVE_BYTES
-from store.models import Priority, ProblemVersion, Status, Submission
+from store.models import Priority, ProblemVersion, Status, Submission, utcnow
 from store.repo import problem_packages
 from store.repo import rejudge_previews as previews
 from tests.service.conftest import api_client
@@ -269,6 +270,18 @@ def test_a_rejudge_preview_is_keyed_by_the_submissions_and_publishing_applies_it
             row = session.get(Submission, sid)
             row.status, row.verdict, row.passed, row.total = Status.DONE, verdict, 3, 3
         session.commit()
+        now = utcnow()
+        week = client.post(
+            "/api/v1/assignments",
+            headers=teacher,
+            json={
+                "title": "Week 1",
+                "release_at": (now - timedelta(days=1)).isoformat(),
+                "due_at": (now + timedelta(days=1)).isoformat(),
+                "problems": [{"problem": slug, "points": 10}],
+            },
+        )
+        assert week.status_code == 201, week.text
 
         second = upload(client, teacher, package_zip(slug, edit=_restated), slug).json()
         checked(session, second["id"], PASSED)
@@ -307,6 +320,8 @@ def test_a_rejudge_preview_is_keyed_by_the_submissions_and_publishing_applies_it
             "AC",
             True,
         )
+        scores = [(c["student"], c["old"], c["new"]) for c in ready["score_changes"]]
+        assert scores == [("bob", 0, 10)]
 
         applied = client.post(publish, headers=teacher, json={"rejudge": True})
         assert applied.status_code == 200, applied.text
@@ -316,6 +331,10 @@ def test_a_rejudge_preview_is_keyed_by_the_submissions_and_publishing_applies_it
         session.expire_all()
         assert session.get(Submission, ids[1]).status == Status.QUEUED
         assert session.get(Submission, ids[0]).verdict == "AC"
+        kept = client.get(f"/api/v1/assignments/{week.json()['id']}/regrades", headers=teacher)
+        assert [(r["student"], r["old_score"], r["new_score"]) for r in kept.json()["items"]] == [
+            ("bob", 0, 10)
+        ]
         # The set changed (a rejudge bumps its token): that preview is no longer the one.
         assert client.get(preview, headers=teacher).status_code == 404
         wrong = client.post(publish, headers=teacher, json={"rejudge": "yes please"})

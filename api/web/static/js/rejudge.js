@@ -22,11 +22,13 @@ async function statuses(slug, ids) {
 }
 
 // Rejudges `slug` and shows the progress in `note` (replaced); resolves when all are done.
-export async function rejudgeWithProgress(slug, note) {
-  const result = await api(`/problems/${encodeURIComponent(slug)}/rejudge`, { method: "POST" });
+// `preview`: the key of a ready regrade preview (regrade.js): only the submissions it changes.
+export async function rejudgeWithProgress(slug, note, preview = null) {
+  const options = preview ? { method: "POST", json: { preview } } : { method: "POST" };
+  const result = await api(`/problems/${encodeURIComponent(slug)}/rejudge`, options);
   const ids = result.queued;
   if (!ids.length) {
-    note.replaceChildren("There are no submissions to rejudge yet.");
+    note.replaceChildren(preview ? "No verdict changes: nothing to rejudge." : "There are no submissions to rejudge yet.");
     return 0;
   }
   const bar = h("progress", { max: String(ids.length), value: "0", class: "rejudge-progress",

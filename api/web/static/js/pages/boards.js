@@ -5,6 +5,7 @@ import { api, requireUser } from "../api.js";
 import { makeEditor } from "../board-editor.js";
 import { invalidBox, plainWords, previewBoard, previewContent } from "../board-preview.js";
 import { boardNotes, loadReports } from "../board-notes.js";
+import { previewRegrade } from "../regrade.js";
 import { rejudgeWithProgress } from "../rejudge.js";
 import { drawCase } from "../boards.js";
 import { $, $$, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
@@ -245,7 +246,19 @@ function offerRejudge() {
   box.replaceChildren(
     h("span", {}, "Submissions graded before this board have not been tested on it. "),
     h("button", { type: "button", class: "btn btn-small", id: "rejudge-after-save" }, "Rejudge all submissions"),
+    " ",
+    h("button", { type: "button", class: "btn btn-small", id: "regrade-after-save" }, "Preview what changes"),
   );
+  $("#regrade-after-save").addEventListener("click", async (event) => {
+    event.currentTarget.disabled = true;
+    try {
+      await previewRegrade(slug, box);
+    } catch (error) {
+      box.replaceChildren();
+      box.hidden = true;
+      pageAlert(`Could not preview the regrade: ${error.message}`);
+    }
+  });
   $("#rejudge-after-save").addEventListener("click", async (event) => {
     event.currentTarget.disabled = true;
     const progress = h("span", { id: "rejudge-progress" });

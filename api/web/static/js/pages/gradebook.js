@@ -1,9 +1,10 @@
 // An assignment's gradebook (instructors): one row per student with their deadline, each
 // problem's score and reason, the total; sorted by clicking a column head and filtered by
 // name, both kept in the address (?student=&sort=&dir=desc) as on the progress page; a
-// score set by hand with a comment; the CSVs for Canvas and Moodle.
+// score set by hand with a comment; the CSVs for Canvas and Moodle; the regrades applied (the
+// scores a rejudge replaced, kept).
 import { api, requireUser } from "../api.js";
-import { $, formatDate, h, pageAlert, pageData, plural, showAlert } from "../dom.js";
+import { $, formatDate, h, pageAlert, pageData, plural, showAlert, timeCell } from "../dom.js";
 import { download } from "../download.js";
 
 const user = await requireUser();
@@ -98,6 +99,24 @@ async function load() {
   if (chosen[0]) $("#ov-user").value = chosen[0];
   if (chosen[1]) $("#ov-problem").value = chosen[1];
   draw();
+  await loadRegrades();
+}
+
+function regradeRow(r) {
+  return h("tr", {},
+    h("td", { "data-label": "When" }, timeCell(r.applied_at)),
+    h("td", { "data-label": "Student" }, r.student),
+    h("td", { "data-label": "Problem" }, r.problem),
+    h("td", { "data-label": "Score", class: "num" }, `${points(r.old_score)} → ${points(r.new_score)}`),
+    h("td", { "data-label": "Total", class: "num" }, `${points(r.old_total)} → ${points(r.new_total)}`),
+    h("td", { "data-label": "Applied by" }, r.applied_by || "—"),
+    h("td", { "data-label": "Why" }, r.overridden ? `Override kept: ${r.reason}` : r.reason));
+}
+
+async function loadRegrades() {
+  const { items } = await api(`/assignments/${id}/regrades`);
+  $("#rg-body").replaceChildren(...items.map(regradeRow));
+  $("#rg-card").hidden = !items.length;
 }
 
 $("#gb-head").addEventListener("click", (event) => {

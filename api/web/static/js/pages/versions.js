@@ -230,6 +230,24 @@ function changeRow(change) {
       h("span", { class: "muted small" }, `${change.new_passed}/${change.new_total} tests`))));
 }
 
+// One score a rejudge changes: the problem's and the assignment's, before and after (an
+// instructor's override stays: its row says so).
+function scoreRow(change) {
+  const assignment = h("a", { href: `/instructor/assignments/${change.assignment_id}/gradebook` },
+    change.assignment);
+  return h("tr", {},
+    h("td", { "data-label": "Assignment" }, assignment),
+    h("td", { "data-label": "Student" }, change.student),
+    h("td", { "data-label": "Problem", class: "num" }, `${change.old} → ${change.new}`),
+    h("td", { "data-label": "Assignment", class: "num" }, `${change.old_total} → ${change.new_total}`),
+    h("td", { "data-label": "Why" }, change.overridden ? `Override kept: ${change.reason}` : change.reason));
+}
+
+function scoresText(count) {
+  if (!count) return "";
+  return count === 1 ? " 1 assignment score changes." : ` ${count} assignment scores change.`;
+}
+
 function showPreview(preview) {
   const computing = preview.status === "computing";
   $("#preview-progress").hidden = !computing;
@@ -239,13 +257,16 @@ function showPreview(preview) {
   const changed = preview.changes.filter((c) => c.changed);
   $("#preview-body").replaceChildren(...changed.map(changeRow));
   $("#preview-changes").hidden = computing || !changed.length;
+  $("#preview-truncated").hidden = !preview.truncated;
+  $("#scores-body").replaceChildren(...preview.score_changes.map(scoreRow));
+  $("#preview-scores").hidden = !preview.score_changes.length;
   $("#publish-rejudge").disabled = preview.status !== "ready" || !changed.length;
   const number = previewed.number;
   $("#preview-live").textContent = computing
     ? `Grading ${preview.done} of ${plural(preview.total, "submission")} against version ${number}…`
     : preview.status === "failed"
       ? `The preview failed: ${preview.error || "no reason given"}. You can still publish without rejudge.`
-      : `${preview.changed} of ${preview.total} verdicts change.`;
+      : `${preview.changed} of ${preview.total} verdicts change.${scoresText(preview.score_changes.length)}`;
 }
 
 function closePreview() {
