@@ -2,9 +2,11 @@
 
 Fills a fresh, uniquely named PostgreSQL database (dropped afterwards) through the project's
 own models: N submissions from N/100 students (at least 20), 45 test rows and one judging row
-each, spread over 120 days; then serves it (API + one worker with Redis, as in production) and
-reports p50/p95 of every page and API call the scale issue names, 20 students opening the
-problems page at once (also while verdicts keep arriving), and the strength report.
+each, spread over 120 days, and an assignment of two problems (its window the fourth month, a
+late rule, extensions for one student in twenty); then serves it (API + one worker with Redis,
+as in production) and reports p50/p95 of every page and API call the scale issue names, the
+assignment's gradebook and the CSV exports, 20 students opening the problems page at once
+(also while verdicts keep arriving), and the strength report.
 
     from bench import scale
     numbers = scale.run(report, submissions=200_000)
@@ -33,7 +35,17 @@ from sqlalchemy import insert, select, text, update
 from bench.report import percentile
 from judge import problems
 from store.db import make_engine, make_session_factory
-from store.models import Board, Judging, Role, Submission, TestRow, User
+from store.models import (
+    Assignment,
+    AssignmentProblem,
+    Board,
+    Extension,
+    Judging,
+    Role,
+    Submission,
+    TestRow,
+    User,
+)
 from tests.service.stack import Stack, service_env, wait_for
 
 PG = "postgres@127.0.0.1:5432"
@@ -264,8 +276,10 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
             .where(Submission.status == "done")
             .limit(1)
         ).one()
+        assignment = _assignment(session, start)
     engine.dispose()
     return {
+        "assignment": assignment,
         "students": students,
         "tests": len(done) * TESTS_PER_SUBMISSION,
         "fill_s": fill_s,
@@ -274,6 +288,50 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
         "student": student.username,
         "student_submission": student.id,
     }
+
+
+def _assignment(session: Any, start: datetime) -> int:
+    """Footholds and numbergame, the 60th to 90th day with two weeks late at 10% a day,
+    footholds scored by tests with weights, numbergame on AC with 20 attempts; one student in
+    twenty extended by a week. Its gradebook reads every student's submissions then."""
+    due = start + timedelta(days=90)
+    assignment = Assignment(
+        title="Midterm games",
+        release_at=start + timedelta(days=60),
+        due_at=due,
+        late_rule="per_day",
+        late_until=due + timedelta(days=14),
+        late_percent=10.0,
+        counts="best",
+    )
+    slugs = ["footholds", "numbergame"]
+    weights = {"sample": 1, "small": 1, "worst": 2, "random": 1, "hidden": 3}
+    assignment.problems = [
+        AssignmentProblem(
+            position=i,
+            problem=slug,
+            points=10.0,
+            scoring="tests" if slug == "footholds" else "ac",
+            weights=weights if slug == "footholds" else None,
+            max_attempts=None if slug == "footholds" else 20,
+        )
+        for i, slug in enumerate(slugs)
+    ]
+    session.add(assignment)
+    session.flush()
+    students = session.scalars(select(User.id).where(User.role == Role.STUDENT)).all()
+    session.add_all(
+        Extension(
+            assignment_id=assignment.id,
+            user_id=user_id,
+            due_at=due + timedelta(days=7),
+            late_until=due + timedelta(days=21),
+            reason="accommodation",
+        )
+        for user_id in students[::20]
+    )
+    session.commit()
+    return assignment.id
 
 
 # ---- measuring --------------------------------------------------------------------------
@@ -502,6 +560,14 @@ def measure(
                     "/api/v1/problems/footholds/boards/report",
                     teacher,
                 ),
+                (
+                    "instructor: an assignment's gradebook (JSON)",
+                    f"/api/v1/assignments/{info['assignment']}/gradebook",
+                    teacher,
+                ),
+                ("instructor: gradebook CSV (Canvas)", "/api/v1/gradebook.canvas.csv", teacher),
+                ("instructor: gradebook CSV (Moodle)", "/api/v1/gradebook.moodle.csv", teacher),
+                ("student: own assignments and scores", "/api/v1/assignments/mine", student),
                 ("page: /submissions (HTML)", "/submissions", student),
                 ("page: /problems (HTML)", "/problems", student),
             ]

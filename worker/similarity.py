@@ -31,10 +31,25 @@ MIN_SHARED = 2  # fingerprints in common before a candidate is worth comparing
 KEEP_FROM = 0.5  # pairs scoring less are not stored (the pages' threshold starts higher)
 
 
-@lru_cache(maxsize=4096)
+CACHED_SOURCE_CHARS = 16_000  # sources this long or shorter are kept lexed (most are ~1-3 KB)
+
+
 def _tokens(submission_id: int, source: str, problem: str, language: str) -> Tokens:
-    """A submission's tokens and template mask. Kept: a source never changes, and the same
-    earlier submissions are the candidates of many new ones (lexing is most of the cost)."""
+    """A submission's tokens and template mask."""
+    if len(source) <= CACHED_SOURCE_CHARS:
+        return _cached_tokens(submission_id, source, problem, language)
+    return _lexed(source, problem, language)
+
+
+# Kept: a source never changes, and the same earlier submissions are the candidates of many
+# new ones (lexing is most of the cost). Bounded in size as well as number: a token takes
+# about a hundred bytes, and students choose how long their sources are.
+@lru_cache(maxsize=1024)
+def _cached_tokens(submission_id: int, source: str, problem: str, language: str) -> Tokens:
+    return _lexed(source, problem, language)
+
+
+def _lexed(source: str, problem: str, language: str) -> Tokens:
     tokens = tokenize(source, language)
     return tokens, template_mask(tokens, problem, language)
 
