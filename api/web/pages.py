@@ -252,37 +252,34 @@ def assignment_new(request: Request) -> Response:
     )
 
 
-def _row_id(value: str) -> int | None:
-    return int(value) if value.isdigit() and 0 < int(value) < 2**31 else None
+def _row_page(
+    request: Request, value: str, what: str, template: str, title: str, nav: str
+) -> Response:
+    """An instructor's page about one row (an assignment, a pair), its id from the path: a
+    number the database can hold, else the not-found page; the script reads the row."""
+    row_id = int(value) if value.isdigit() and 0 < int(value) < 2**31 else None
+    if row_id is None:
+        return not_found(request, f"That is not {what}.")
+    title = title.format(id=row_id)
+    return page(request, template, title=title, nav=nav, instructor=True, page_data={"id": row_id})
 
 
 @router.get("/instructor/assignments/{assignment_id}", response_class=HTMLResponse)
 def assignment_edit(request: Request, assignment_id: str) -> Response:
-    found = _row_id(assignment_id)
-    if found is None:
-        return not_found(request, "That is not an assignment number.")
-    return page(
+    return _row_page(
         request,
+        assignment_id,
+        "an assignment number",
         "assignment_edit.html",
-        title=f"Assignment {found}",
-        nav="assignments",
-        instructor=True,
-        page_data={"id": found},
+        "Assignment {id}",
+        "assignments",
     )
 
 
 @router.get("/instructor/assignments/{assignment_id}/gradebook", response_class=HTMLResponse)
 def gradebook(request: Request, assignment_id: str) -> Response:
-    found = _row_id(assignment_id)
-    if found is None:
-        return not_found(request, "That is not an assignment number.")
-    return page(
-        request,
-        "gradebook.html",
-        title="Gradebook",
-        nav="assignments",
-        instructor=True,
-        page_data={"id": found},
+    return _row_page(
+        request, assignment_id, "an assignment number", "gradebook.html", "Gradebook", "assignments"
     )
 
 
@@ -293,16 +290,8 @@ def similarity(request: Request) -> Response:
 
 @router.get("/instructor/similarity/{pair_id}", response_class=HTMLResponse)
 def similarity_pair(request: Request, pair_id: str) -> Response:
-    found = _row_id(pair_id)
-    if found is None:
-        return not_found(request, "That is not a pair number.")
-    return page(
-        request,
-        "similarity_pair.html",
-        title="Similar pair",
-        nav="instructor",
-        instructor=True,
-        page_data={"id": found},
+    return _row_page(
+        request, pair_id, "a pair number", "similarity_pair.html", "Similar pair", "instructor"
     )
 
 

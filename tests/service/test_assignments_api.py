@@ -302,3 +302,18 @@ def test_only_the_first_attempts_count_in_the_gradebook(client, course, session)
     cell = book["rows"][0]["cells"][0]
     assert cell["score"] == 0 and cell["attempts"] == 1
     assert cell["reason"].endswith("(only the first 1 attempts count)")
+
+
+def test_an_assignment_page_takes_a_number_the_database_can_hold(client) -> None:
+    """The pages are served to anyone (their scripts ask the API, which checks the role);
+    the path's id is checked first."""
+    edit = client.get("/instructor/assignments/3")
+    assert edit.status_code == 200 and "<title>Assignment 3" in edit.text
+    assert client.get("/instructor/assignments/3/gradebook").status_code == 200
+    for wrong in ("x", "0", str(2**31), "-1"):
+        for path in (
+            f"/instructor/assignments/{wrong}",
+            f"/instructor/assignments/{wrong}/gradebook",
+        ):
+            answer = client.get(path)
+            assert answer.status_code == 404 and "That is not an assignment number." in answer.text
