@@ -56,8 +56,15 @@ def test_the_package_passes_every_check_on_the_command_line():
     assert all(set(c) == {"name", "ok", "message"} and c["ok"] for c in report["checks"])
     strength = report["checks"][-1]["message"]
     assert "generated mutants killed" in strength
-    # The one survivor is an equivalent mutant: the memo's early return deleted.
-    assert "surviving: line 11: statement deleted" in strength
+    # The one survivor is an equivalent mutant: the memo's early return deleted. Without its
+    # memo the search takes close to the 1 s limit, so on some runs a TLE kills it too; no
+    # other mutant may survive.
+    assert strength.endswith(
+        (
+            "23 of 24 generated mutants killed; surviving: line 11: statement deleted",
+            "24 of 24 generated mutants killed",
+        )
+    ), strength
 
     out = judge("problem", "check", str(TICTACTOE), "--no-strength")
     assert out.returncode == 0, out.stdout + out.stderr
