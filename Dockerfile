@@ -21,6 +21,8 @@ COPY config config
 COPY store store
 COPY api api
 COPY worker worker
+COPY similarity similarity
+COPY lti lti
 RUN pip install .
 
 # The built-in problem packages (judge/ is installed as a package; they stay beside it here).

@@ -11,16 +11,16 @@ from __future__ import annotations
 import logging
 import threading
 from collections.abc import Callable
-from typing import Any, Final
+from typing import Final
 
-import requests
-from cryptography.hazmat.primitives import serialization
 from pylti1p3.assignments_grades import AssignmentsGradesService
 from pylti1p3.grade import Grade
 from pylti1p3.registration import Registration
 from pylti1p3.service_connector import ServiceConnector
 from sqlalchemy.orm import Session
 
+from lti import connection
+from lti.connection import TimeoutSession
 from store.repo import assignments as repo_assignments
 from store.repo import gradebook, lti_scores
 from store.repo import lti as repo_lti
@@ -33,43 +33,12 @@ log = logging.getLogger(__name__)
 SCORE_SCOPE: Final = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 
 
-class _Http(requests.Session):
-    """Every call to a platform with a timeout (requests has none by default)."""
-
-    def __init__(self, timeout_s: float) -> None:
-        super().__init__()
-        self.timeout_s = timeout_s
-
-    def request(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("timeout", self.timeout_s)
-        kwargs.setdefault("allow_redirects", False)
-        return super().request(*args, **kwargs)
-
-
 def _registration(session: Session, platform_id: int) -> Registration:
     platform = repo_lti.get_platform(session=session, platform_id=platform_id)
     key = repo_lti.signing_key(session=session)
     if platform is None or key is None:
         raise LookupError("the platform or the tool's key is gone")
-    return (
-        Registration()
-        .set_issuer(platform.issuer)
-        .set_client_id(platform.client_id)
-        .set_auth_login_url(platform.auth_login_url)
-        .set_auth_token_url(platform.auth_token_url)
-        .set_key_set_url(platform.key_set_url)
-        .set_tool_private_key(key.private_pem)
-        .set_tool_public_key(_public_pem(key.private_pem))
-    )
-
-
-def _public_pem(private_pem: str) -> str:
-    private = serialization.load_pem_private_key(private_pem.encode(), password=None)
-    return (
-        private.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
+    return connection.registration(platform, key.private_pem)
 
 
 Connectors = dict[int, ServiceConnector]
@@ -108,7 +77,7 @@ def _post_one(
         if connector is None:  # one per platform and pass: it keeps its access token
             registration = _registration(session, target.platform_id)
             connector = connectors[target.platform_id] = ServiceConnector(
-                registration, _Http(timeout_s)
+                registration, TimeoutSession(timeout_s)
             )
         ags = AssignmentsGradesService(
             connector, {"scope": [SCORE_SCOPE], "lineitem": target.line_item_url}

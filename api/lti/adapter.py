@@ -16,7 +16,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
-import requests
 from fastapi.responses import RedirectResponse, Response
 from pylti1p3.cookie import CookieService
 from pylti1p3.deployment import Deployment
@@ -32,6 +31,8 @@ from pylti1p3.tool_config.abstract import ToolConfAbstract
 from sqlalchemy.orm import Session
 
 from api.lti import keys
+from lti import connection
+from lti.connection import TimeoutSession
 from store.models import LtiPlatform
 from store.repo import lti as repo_lti
 
@@ -39,32 +40,8 @@ SessionFactory = Callable[[], Session]
 REQUIRED_CLAIMS = ["exp", "iat", "iss", "aud", "sub", "nonce"]
 
 
-class TimeoutSession(requests.Session):
-    """requests without a timeout waits forever on a platform that stopped answering."""
-
-    def __init__(self, timeout_s: float) -> None:
-        super().__init__()
-        self.timeout_s = timeout_s
-        self.headers["User-Agent"] = "footholds-judge LTI tool"
-
-    def request(self, *args: Any, **kwargs: Any) -> Any:
-        kwargs.setdefault("timeout", self.timeout_s)
-        kwargs.setdefault("allow_redirects", False)
-        return super().request(*args, **kwargs)
-
-
 def registration_of(platform: LtiPlatform, session: Session) -> Registration:
-    key = keys.signing_key(session=session)
-    return (
-        Registration()
-        .set_issuer(platform.issuer)
-        .set_client_id(platform.client_id)
-        .set_auth_login_url(platform.auth_login_url)
-        .set_auth_token_url(platform.auth_token_url)
-        .set_key_set_url(platform.key_set_url)
-        .set_tool_private_key(key.private_pem)
-        .set_tool_public_key(keys.public_pem(key))
-    )
+    return connection.registration(platform, keys.signing_key(session=session).private_pem)
 
 
 class LtiRequest(Request):

@@ -10,6 +10,7 @@ from cryptography.hazmat.primitives.asymmetric import rsa
 from pylti1p3.registration import Registration
 from sqlalchemy.orm import Session
 
+from lti import connection
 from store.models import LtiKey
 from store.repo import lti as repo_lti
 
@@ -27,7 +28,7 @@ def rotate(*, session: Session) -> LtiKey:
     """A new signing key (the earlier one is retired); committed. Its kid is its RFC 7638
     thumbprint, the one pylti1p3 puts in the headers of what it signs."""
     pem = _new_pem()
-    kid = str(Registration.get_jwk(_public_pem(pem))["kid"])
+    kid = str(Registration.get_jwk(connection.public_pem(pem))["kid"])
     key = repo_lti.add_key(session=session, kid=kid, private_pem=pem)
     session.commit()
     return key
@@ -39,16 +40,7 @@ def signing_key(*, session: Session) -> LtiKey:
 
 
 def public_pem(key: LtiKey) -> str:
-    return _public_pem(key.private_pem)
-
-
-def _public_pem(private_pem: str) -> str:
-    private = serialization.load_pem_private_key(private_pem.encode(), password=None)
-    return (
-        private.public_key()
-        .public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)
-        .decode()
-    )
+    return connection.public_pem(key.private_pem)
 
 
 def jwk(key: LtiKey) -> dict[str, Any]:

@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -43,8 +44,23 @@ def test_the_stack_has_its_services_and_one_judge_image() -> None:
     installs = " ".join(re.findall(r"apt-get install ([^&]+)", dockerfile))
     for package in ("g++", "openjdk-17-jdk-headless", "kotlin"):
         assert package in installs.split(), package
-    for copied in re.findall(r"^COPY (\S+)", dockerfile, flags=re.M):
-        assert (REPO / copied).exists(), copied
+    copied = re.findall(r"^COPY (\S+)", dockerfile, flags=re.M)
+    for path in copied:
+        assert (REPO / path).exists(), path
+
+
+def test_the_image_holds_every_package_pip_installs() -> None:
+    # `pip install .` in the image installs what was copied: a package the code imports but
+    # the Dockerfile forgot (similarity/ once) is an image whose worker cannot start.
+    pyproject = tomllib.loads((REPO / "pyproject.toml").read_text())
+    patterns = pyproject["tool"]["setuptools"]["packages"]["find"]["include"]
+    packages = {pattern.removesuffix("*") for pattern in patterns}
+    dockerfile = (REPO / "Dockerfile").read_text()
+    copied = set(re.findall(r"^COPY (\S+) \1$", dockerfile, flags=re.M))
+    assert packages <= copied, sorted(packages - copied)
+    # and every top-level package of the project is in that list
+    on_disk = {p.parent.name for p in REPO.glob("*/__init__.py")} - {"tests", "bench"}
+    assert on_disk <= packages, sorted(on_disk - packages)
 
 
 def test_datastores_persist_and_have_healthchecks() -> None:
