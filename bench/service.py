@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from bench.report import Report, percentile, print_line, report_numbers
+from tests.service.packages import package_zip, unique_slug
 from tests.service.stack import Stack, service_env, solution, wait_for
 
 SUBMISSIONS = 20
@@ -59,6 +60,26 @@ def run_time(stack: Stack, token: str, source: str) -> float:
         return None
 
     return wait_for(done, timeout=120, interval=0.02, what=path, context=stack.logs) - started
+
+
+def check_time(stack: Stack, token: str) -> float:
+    """An instructor's upload of the tic-tac-toe fixture package until its check's report
+    (the run lane runs every check but mutants in the sandbox), in seconds."""
+    started = time.monotonic()
+    files = {"file": ("package.zip", package_zip(unique_slug("bench")), "application/zip")}
+    response = stack.request("POST", "/api/v1/problems", token, files=files)
+    assert response.status_code == 202, response.text
+    version = response.json()
+    path = f"/api/v1/problems/{version['slug']}/versions/{version['id']}"
+
+    def done() -> float | None:
+        body = stack.request("GET", path, token).json()
+        if body["status"] == "checking":
+            return None
+        assert body["status"] == "passed", body["report"]
+        return time.monotonic()
+
+    return wait_for(done, timeout=180, interval=0.05, what="the package check") - started
 
 
 def burst(stack: Stack, source: str, students: int, tag: str) -> float:
@@ -128,6 +149,10 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
 
             # Throughput: a burst of submissions, until the last verdict.
             elapsed = burst(stack, source, submissions, "burst")
+
+            # An instructor's package upload until its check's report, on the idle service.
+            teacher = stack.instructor()
+            checks = [check_time(stack, teacher) for _ in range(min(submissions, 3))]
         finally:
             stack.stop()
     with cli_grading(source) as one:
@@ -144,6 +169,7 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
         "run_latency_p50_s": round(statistics.median(run_latencies), 3),
         "run_latency_p95_s": round(percentile(run_latencies, 0.95), 3),
         "throughput_per_min": round(throughput, 1),
+        "package_upload_to_checked_p50_s": round(statistics.median(checks), 2),
         "cli_floor_latency_p50_s": round(statistics.median(cli_latencies), 3),
         "cli_floor_throughput_per_min": round(cli_per_min, 1),
         "latency_p50_over_cli": round(

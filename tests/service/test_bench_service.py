@@ -20,7 +20,9 @@ def test_the_service_benchmark_runs():
         "service latency_p50_s",
         "service run_latency_p50_s",
         "service throughput_vs_cli",
+        "service package_upload_to_checked_p50_s",
     } <= set(lines)
+    assert numbers["package_upload_to_checked_p50_s"] > 0, numbers
 
 
 def test_the_load_benchmark_runs():
