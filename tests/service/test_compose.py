@@ -320,11 +320,22 @@ def test_scaled_workers_never_share_a_sandbox_uid(tmp_path, postgres, redis_main
             body = stack.wait_done(token, sid)
             assert body["verdict"] == "WA", (body["message"], body["tests"][:2])
             uids[sid] = body["tests"][0]["got"]
-        graded_by = {}
-        for name in replicas:
-            text = (stack.tmp / f"{name}.log").read_text(errors="replace")
-            for sid in map(int, re.findall(r"submission (\d+): finished", text)):
-                graded_by[sid] = name
+
+        def graded_by_replica() -> dict[int, str]:
+            found = {}
+            for name in replicas:
+                text = (stack.tmp / f"{name}.log").read_text(errors="replace")
+                for sid in map(int, re.findall(r"submission (\d+): finished", text)):
+                    found[sid] = name
+            return found
+
+        # A worker logs "finished" just after its commit: the API can show the verdict first.
+        graded_by = wait_for(
+            lambda: (found := graded_by_replica()).keys() >= set(ids) and found,
+            timeout=30,
+            what="every replica's log to say which submissions it finished",
+            context=lambda: repr(graded_by_replica()),
+        )
         assert set(graded_by) == set(ids)
         for sid, name in graded_by.items():
             assert uids[sid] in ranges[name], (sid, name, uids[sid], ranges)
