@@ -37,6 +37,7 @@ def main() -> int:
             "workers",
             "phases",
             "similarity",
+            "chaos",
         ),
         help="run one group",
     )
@@ -89,6 +90,11 @@ def main() -> int:
 
         print("== code similarity: quality, Dolos beside it, the index (--only similarity)")
         similarity.run(report)
+    if args.only in (None, "chaos"):
+        from bench import chaos
+
+        print("== faults: kills, a stopped worker, Redis, PostgreSQL, a full disk (--only chaos)")
+        chaos.run(report)
     return 0
 
 

@@ -182,8 +182,9 @@ class Stack:
             context=self.logs,
         )
 
-    def start_worker(self) -> None:
-        self._start_celery("worker", "worker.main")
+    def start_worker(self, name: str = "worker") -> None:
+        """A grading worker (`name` another than "worker" starts a second one beside it)."""
+        self._start_celery(name, "worker.main")
 
     def start_runner(self, **env: str) -> None:
         """The run lane's worker, as docker-compose's `runner` service runs it (with `env`

@@ -8,59 +8,16 @@ Uses a redis-server this test starts on its own loopback port, never the shared 
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 import redis
 
-from tests.service.stack import Stack, free_port, service_env, solution, wait_for
+from tests.service.redis_server import RedisServer
+from tests.service.stack import Stack, free_port, service_env, solution
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
-
-
-class RedisServer:
-    def __init__(self, port: int, log: Path) -> None:
-        self.port = port
-        self.log = log
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        with open(self.log, "ab") as log:
-            self.proc = subprocess.Popen(
-                [
-                    "redis-server",
-                    "--port",
-                    str(self.port),
-                    "--bind",
-                    "127.0.0.1",
-                    "--save",
-                    "",
-                    "--appendonly",
-                    "no",
-                    "--daemonize",
-                    "no",
-                ],
-                stdout=log,
-                stderr=subprocess.STDOUT,
-            )
-        client = redis.Redis(port=self.port, socket_connect_timeout=1)
-
-        def up() -> bool:
-            try:
-                return bool(client.ping())
-            except redis.ConnectionError:
-                return False
-
-        wait_for(up, timeout=30, what=f"redis-server on port {self.port}")
-        client.close()
-
-    def kill(self) -> None:
-        if self.proc is not None:
-            self.proc.kill()
-            self.proc.wait(10)
-            self.proc = None
 
 
 @pytest.fixture
