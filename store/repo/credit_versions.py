@@ -39,3 +39,13 @@ def bump_for_problems(*, session: Session, problems: list[str]) -> None:
         .values(credit_version=Assignment.credit_version + 1)
         .execution_options(synchronize_session="fetch")
     )
+
+
+def current(*, session: Session, assignment_id: int) -> int:
+    """The assignment's credit version as committed now (not the session's copy of it)."""
+    found = session.scalar(
+        select(Assignment.credit_version)
+        .where(Assignment.id == assignment_id)
+        .execution_options(populate_existing=True)
+    )
+    return found or 0
