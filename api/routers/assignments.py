@@ -235,7 +235,8 @@ def one(assignment_id: DbId, session: SessionDep, viewer: CurrentUser) -> Assign
 def edit(
     assignment_id: DbId, body: AssignmentBody, session: SessionDep, user: Instructor
 ) -> AssignmentPublic:
-    """Replace the assignment (its problems too); scores follow at once (nothing stored)."""
+    """Replace the assignment (its problems too); scores follow at once (its cached
+    gradebook is computed again)."""
     found = find_assignment(session, assignment_id, user)
     fields, problems = checked(session, body)
     repo_assignments.update_assignment(

@@ -98,8 +98,8 @@ def update_assignment(
     _set_problems(assignment, problems)
     assignment.updated_at = utcnow()
     session.flush()
-    lti_scores.queue_for_assignment(session=session, assignment_id=assignment.id)
     credit_versions.bump(session=session, assignment_id=assignment.id)
+    lti_scores.queue_for_assignment(session=session, assignment_id=assignment.id)
     return assignment
 
 
@@ -175,8 +175,8 @@ def set_extension(
     ext.due_at, ext.late_until, ext.reason = due_at, late_until, reason
     ext.granted_by, ext.granted_at = granted_by, utcnow()
     session.flush()
-    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     credit_versions.bump(session=session, assignment_id=assignment_id)
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     return ext
 
 
@@ -186,8 +186,8 @@ def delete_extension(*, session: Session, assignment_id: int, user_id: int) -> b
             Extension.assignment_id == assignment_id, Extension.user_id == user_id
         )
     )
-    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     credit_versions.bump(session=session, assignment_id=assignment_id)
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
@@ -220,8 +220,8 @@ def set_override(
     author_id: int,
 ) -> ScoreOverride | None:
     """Set the score (None: back to the computed one)."""
-    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     credit_versions.bump(session=session, assignment_id=assignment_id)
+    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     row = session.get(ScoreOverride, (assignment_id, user_id, problem))
     if score is None:
         if row is not None:

@@ -4,6 +4,9 @@ an extension, an override, an edit), so that a gradebook cached for a version is
 served once it is stale (store/repo/gradebook.py). The points are those that queue an LMS
 score post (store/repo/lti_scores.py), and a submission made or rejudged: the gradebook
 also shows what is pending and the attempts made.
+
+Bumped before the score post is queued: an edit locks the assignment's row and then its
+students' posts, so every transaction takes the assignment's row first (no deadlock).
 """
 
 from __future__ import annotations

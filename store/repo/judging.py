@@ -459,11 +459,11 @@ def finish(
             **fields,
         )
     )
+    credit_versions.bump_for_problems(session=session, problems=[submission.problem])
     # The student's LMS grade follows, posted later from this row (store/repo/lti_scores.py).
     lti_scores.queue_for_problem(
         session=session, user_id=submission.user_id, problem=submission.problem
     )
-    credit_versions.bump_for_problems(session=session, problems=[submission.problem])
     session.commit()
     return True
 
