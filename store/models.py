@@ -262,8 +262,10 @@ class Submission(StudentView, Base):
     problem_version: Mapped[str | None] = mapped_column(String(64))
     # The current judging's passed and total tests per kind ({"sample": [2, 3], ...}),
     # stored when it ends so that "tests" scoring reads no test rows (store/credit.py);
-    # None until then.
-    test_counts: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    # None until then (SQL NULL, not JSON null: the gradebook tells the two apart).
+    test_counts: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )
     # What students are shown of the current judging, and from when (StudentView).
 
     user: Mapped[User] = relationship(lazy="joined")

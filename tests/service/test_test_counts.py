@@ -85,6 +85,9 @@ def test_the_counts_are_written_when_a_judging_ends_and_cleared_by_a_rejudge(ses
     session.commit()
     session.refresh(sub)
     assert sub.status == Status.QUEUED and sub.test_counts is None
+    # SQL NULL, not JSON null (what the gradebook reads as "not counted").
+    nulls = select(Submission.id).where(Submission.test_counts.is_(None))
+    assert sub.id in set(session.scalars(nulls))
 
 
 def test_a_judging_without_tests_stores_empty_counts(session) -> None:
