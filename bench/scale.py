@@ -34,6 +34,7 @@ from sqlalchemy import insert, select, text, update
 
 from bench.report import percentile
 from judge import problems
+from store import credit
 from store.db import make_engine, make_session_factory
 from store.models import (
     Assignment,
@@ -46,6 +47,7 @@ from store.models import (
     TestRow,
     User,
 )
+from store.repo import credit_versions
 from tests.service.stack import Stack, service_env, wait_for
 
 PG = "postgres@127.0.0.1:5432"
@@ -112,6 +114,22 @@ def _copy(connection: Any, model: Any, columns: list[str], rows: Iterator[tuple]
     with raw.cursor() as cursor, cursor.copy(statement) as copy:
         for row in rows:
             copy.write_row(row)
+
+
+def _kind(index: int) -> str:
+    """The kind of a filled submission's test `index` (what test_rows writes)."""
+    if index >= TESTS_PER_SUBMISSION - 6:
+        return "hidden"
+    return "sample" if index < 4 else "random"
+
+
+def _test_counts(passed: int) -> dict[str, list[int]]:
+    """`submissions.test_counts` of a filled submission whose first `passed` tests pass (what
+    the judging's end stores)."""
+    counts = credit.count_by_kind(
+        (_kind(i), "AC" if i < passed else "WA") for i in range(TESTS_PER_SUBMISSION)
+    )
+    return {kind: list(pair) for kind, pair in counts.items()}
 
 
 def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
@@ -185,6 +203,7 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
                 "enqueued_at": created,
                 "started_at": None if pending else created + timedelta(seconds=0.2),
                 "finished_at": None if pending else created + timedelta(seconds=1),
+                "test_counts": None if pending else _test_counts(passed),
             }
         )
     missing = unfilled(Submission, list(submission_rows[0]), python_defaults=True)
@@ -205,8 +224,8 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
         for row in done:
             failing = row["passed"]
             for index in range(TESTS_PER_SUBMISSION):
-                hidden = index >= TESTS_PER_SUBMISSION - 6
-                kind = "hidden" if hidden else "sample" if index < 4 else "random"
+                kind = _kind(index)
+                hidden = kind == "hidden"
                 verdict = "AC" if index < failing else row["verdict"]
                 yield (
                     row["id"],
@@ -398,6 +417,22 @@ def _crowd(
     return latencies, history
 
 
+def _gradebook_computed(stack: Stack, url: str, assignment_id: int, token: str, count: int):
+    """The gradebook's seconds when each read follows a credit change: computed, not cached."""
+    engine = make_engine(url)
+    path = f"/api/v1/assignments/{assignment_id}/gradebook"
+    latencies = []
+    try:
+        for _ in range(count):
+            with make_session_factory(engine)() as session:
+                credit_versions.bump(session=session, assignment_id=assignment_id)
+                session.commit()
+            latencies += _timed(stack, path, token, count=1)
+    finally:
+        engine.dispose()
+    return latencies
+
+
 def _verdicts_arriving(url: str) -> Callable[[threading.Event], None]:
     """Every 0.2 s a student submits and the oldest waiting submission gets its verdict (what
     a busy worker pool does), so the statistics keep changing."""
@@ -581,6 +616,8 @@ def measure(
                 rest = _timed(stack, path, token, sizes.samples)
                 ratio = statistics.median(rest) / floor
                 report(name, f"{_ms(rest)} ({ratio:.1f}x floor; first {1000 * first:.0f} ms)")
+            computed = _gradebook_computed(stack, url, info["assignment"], teacher, sizes.samples)
+            report("instructor: the gradebook after a credit change (computed)", _ms(computed))
             export = _timed(stack, "/api/v1/submissions.csv", teacher, count=1)[0]
             report("instructor: every submission as CSV (once)", f"{1000 * export:.0f} ms")
             crowd_size, rounds = sizes.crowd, sizes.crowd_rounds

@@ -19,7 +19,8 @@ Kept apart from store/repo so that it is tested at every boundary without a data
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
@@ -73,6 +74,22 @@ class Attempt:
     created_at: datetime
     verdict: str | None
     tests: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+
+
+def count_by_kind(tests: Iterable[tuple[str, str]]) -> dict[str, tuple[int, int]]:
+    """kind -> (passed, total) over a judging's tests, given as (kind, verdict) pairs: what
+    "tests" scoring reads (stored with each judging as `submissions.test_counts`)."""
+    passed: Counter[str] = Counter()
+    total: Counter[str] = Counter()
+    for kind, verdict in tests:
+        total[kind] += 1
+        passed[kind] += verdict == ACCEPTED
+    return {kind: (passed[kind], total[kind]) for kind in total}
+
+
+def stored_counts(value: Mapping[str, Sequence[int]]) -> dict[str, tuple[int, int]]:
+    """`submissions.test_counts` as credit reads it (JSON keeps the pairs as lists)."""
+    return {kind: (int(pair[0]), int(pair[1])) for kind, pair in value.items()}
 
 
 @dataclass(frozen=True)

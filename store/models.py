@@ -178,6 +178,10 @@ class StudentView:
     visible_total: Mapped[int | None] = mapped_column(Integer)
 
 
+# What an assignment's gradebook reads of each submission besides the index's key.
+GRADEBOOK_COLUMNS = ["user_id", "status", "verdict", "test_counts"]
+
+
 class Submission(StudentView, Base):
     __tablename__ = "submissions"
     __table_args__ = (
@@ -185,7 +189,14 @@ class Submission(StudentView, Base):
         # each filter's index ends with the order, so a page is an index range scan.
         Index("ix_submissions_created", "created_at", "id"),
         Index("ix_submissions_user_created", "user_id", "created_at", "id"),
-        Index("ix_submissions_problem_created", "problem", "created_at", "id"),
+        # Also the gradebook's attempts query, read from the index alone on PostgreSQL.
+        Index(
+            "ix_submissions_problem_created",
+            "problem",
+            "created_at",
+            "id",
+            postgresql_include=GRADEBOOK_COLUMNS,
+        ),
         Index("ix_submissions_verdict_created", "verdict", "created_at", "id"),
         Index("ix_submissions_language_created", "language", "created_at", "id"),
         Index("ix_submissions_status_enqueued", "status", "enqueued_at"),
@@ -249,6 +260,12 @@ class Submission(StudentView, Base):
     # The package digest (problem_versions.digest, or a built-in's) the current judging
     # graded against: which version of the problem a verdict is about.
     problem_version: Mapped[str | None] = mapped_column(String(64))
+    # The current judging's passed and total tests per kind ({"sample": [2, 3], ...}),
+    # stored when it ends so that "tests" scoring reads no test rows (store/credit.py);
+    # None until then (SQL NULL, not JSON null: the gradebook tells the two apart).
+    test_counts: Mapped[dict[str, Any] | None] = mapped_column(
+        JSON(none_as_null=True), nullable=True
+    )
     # What students are shown of the current judging, and from when (StudentView).
 
     user: Mapped[User] = relationship(lazy="joined")
@@ -553,6 +570,9 @@ class Assignment(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     updated_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Bumped by every change that may change a credit (store/repo/credit_versions.py): the
+    # cached gradebook is the one of this version.
+    credit_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     problems: Mapped[list[AssignmentProblem]] = relationship(
         order_by="AssignmentProblem.position",

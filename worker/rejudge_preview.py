@@ -13,7 +13,6 @@ once: a step graded twice records the same verdict twice. A lost step leaves the
 from __future__ import annotations
 
 import logging
-from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -22,7 +21,8 @@ from celery import Celery, Task
 
 import judge.grading.grade
 from judge.problems.host import ProblemError
-from judge.verdict import GradeResult, Verdict
+from judge.verdict import GradeResult
+from store.credit import count_by_kind
 from store.repo import rejudge_previews as previews
 from store.repo.boards import hidden_cases
 from worker import packages
@@ -95,12 +95,7 @@ def _against(
 
 def kinds_of(result: GradeResult) -> dict[str, tuple[int, int]]:
     """kind -> (passed, total) over the grading's tests (what "tests" scoring reads)."""
-    passed: Counter[str] = Counter()
-    total: Counter[str] = Counter()
-    for test in result.tests:
-        total[test.kind.value] += 1
-        passed[test.kind.value] += test.verdict is Verdict.AC
-    return {kind: (passed[kind], total[kind]) for kind in total}
+    return count_by_kind((test.kind.value, test.verdict.value) for test in result.tests)
 
 
 def _grade(

@@ -3,20 +3,23 @@ gradebook and a student's view read (the rules go to store/credit.py, pure).
 
 The gradebook reads one assignment's submissions in one query: its problems' submissions
 made between its release and the latest cutoff any student has, by problem and time from
-`ix_submissions_problem_created` (problem, created_at, id); the test counts of those scored
-by tests from the test rows' unique index (submission_id, lease_token, index).
+`ix_submissions_problem_created` (problem, created_at, id), which on PostgreSQL also holds
+every column the query reads, the per-kind test counts stored with each judging among them.
 """
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from itertools import groupby
 from typing import Any
 
-from sqlalchemy import and_, case, delete, func, select
+from sqlalchemy import Text, and_, cast, delete, func, select
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from store import credit
 from store.models import (
@@ -32,7 +35,7 @@ from store.models import (
     User,
     utcnow,
 )
-from store.repo import lti_scores
+from store.repo import credit_versions, lti_scores
 
 ASSIGNMENT_FIELDS = (
     "title",
@@ -45,6 +48,9 @@ ASSIGNMENT_FIELDS = (
     "counts",
     "feedback",
 )
+ID_BATCH = 500  # ids per IN (...) list
+# NULL until the judging ends (a cast keeps it so).
+COUNTS_TEXT: ColumnElement[str | None] = cast(Submission.test_counts, Text)
 
 
 @dataclass(frozen=True)
@@ -96,6 +102,7 @@ def update_assignment(
     _set_problems(assignment, problems)
     assignment.updated_at = utcnow()
     session.flush()
+    credit_versions.bump(session=session, assignment_id=assignment.id)
     lti_scores.queue_for_assignment(session=session, assignment_id=assignment.id)
     return assignment
 
@@ -172,6 +179,7 @@ def set_extension(
     ext.due_at, ext.late_until, ext.reason = due_at, late_until, reason
     ext.granted_by, ext.granted_at = granted_by, utcnow()
     session.flush()
+    credit_versions.bump(session=session, assignment_id=assignment_id)
     lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     return ext
 
@@ -182,6 +190,7 @@ def delete_extension(*, session: Session, assignment_id: int, user_id: int) -> b
             Extension.assignment_id == assignment_id, Extension.user_id == user_id
         )
     )
+    credit_versions.bump(session=session, assignment_id=assignment_id)
     lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     return bool(result.rowcount)  # type: ignore[attr-defined]
 
@@ -215,6 +224,7 @@ def set_override(
     author_id: int,
 ) -> ScoreOverride | None:
     """Set the score (None: back to the computed one)."""
+    credit_versions.bump(session=session, assignment_id=assignment_id)
     lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
     row = session.get(ScoreOverride, (assignment_id, user_id, problem))
     if score is None:
@@ -277,42 +287,58 @@ def attempts(
             Submission.created_at,
             Submission.status,
             Submission.verdict,
+            # As text: parsing each row's JSON was most of the query's time, and few texts
+            # differ (a few kinds, a few dozen tests), so each is parsed once (`parsed`).
+            COUNTS_TEXT,
         ).where(*where)
     ).all()
-    by_tests = [p.problem for p in assignment.problems if p.scoring == Scoring.TESTS]
-    counts = _test_counts(session, where, by_tests) if by_tests else {}
+    by_tests = {p.problem for p in assignment.problems if p.scoring == Scoring.TESTS}
+    # Judged before its counts were stored (none since 0020's backfill, but rows written
+    # otherwise may lack them): counted from its test rows.
+    unstored = [
+        sid
+        for sid, _, problem, _, status, _, counts in rows
+        if counts is None and status == Status.DONE and problem in by_tests
+    ]
+    counted = _test_counts(session, unstored)
+    parsed: dict[str, dict[str, tuple[int, int]]] = {}
     found: dict[int, list[credit.Attempt]] = defaultdict(list)
-    for sid, uid, problem, created_at, status, verdict in rows:
+    for sid, uid, problem, created_at, status, verdict, text in rows:
         # Held (waiting for an instructor) and queued or running: not judged yet.
         judged = verdict if status == Status.DONE else None
-        found[uid].append(credit.Attempt(sid, problem, created_at, judged, counts.get(sid, {})))
+        tests: dict[str, tuple[int, int]] = {}
+        if problem in by_tests:  # the other rules read no test counts
+            tests = counted.get(sid, {}) if text is None else _parse(parsed, text)
+        found[uid].append(credit.Attempt(sid, problem, created_at, judged, tests))
     return dict(found)
 
 
-def _test_counts(
-    session: Session, where: list[Any], problems: Iterable[str]
-) -> dict[int, dict[str, tuple[int, int]]]:
-    """submission id -> kind -> (passed, total) over its current judging's tests."""
-    rows = session.execute(
-        select(
-            TestRow.submission_id,
-            TestRow.kind,
-            func.sum(case((TestRow.verdict == "AC", 1), else_=0)),
-            func.count(),
-        )
-        .join(
-            Submission,
-            and_(
-                TestRow.submission_id == Submission.id,
-                TestRow.lease_token == Submission.lease_token,
-            ),
-        )
-        .where(*where, Submission.problem.in_(list(problems)), Submission.status == Status.DONE)
-        .group_by(TestRow.submission_id, TestRow.kind)
-    )
+def _parse(parsed: dict[str, dict[str, tuple[int, int]]], text: str) -> dict[str, tuple[int, int]]:
+    """`test_counts` as credit reads it, parsed once per distinct text (shared: not mutated)."""
+    found = parsed.get(text)
+    if found is None:
+        found = parsed[text] = credit.stored_counts(json.loads(text))
+    return found
+
+
+def _test_counts(session: Session, ids: list[int]) -> dict[int, dict[str, tuple[int, int]]]:
+    """submission id -> kind -> (passed, total) over its current judging's test rows."""
     counts: dict[int, dict[str, tuple[int, int]]] = defaultdict(dict)
-    for sid, kind, passed, total in rows:
-        counts[sid][kind] = (int(passed or 0), int(total))
+    for at in range(0, len(ids), ID_BATCH):
+        rows = session.execute(
+            select(TestRow.submission_id, TestRow.kind, TestRow.verdict)
+            .join(
+                Submission,
+                and_(
+                    TestRow.submission_id == Submission.id,
+                    TestRow.lease_token == Submission.lease_token,
+                ),
+            )
+            .where(Submission.id.in_(ids[at : at + ID_BATCH]))
+            .order_by(TestRow.submission_id)
+        )
+        for sid, tests in groupby(rows, key=lambda row: row[0]):
+            counts[sid] = credit.count_by_kind((kind, verdict) for _, kind, verdict in tests)
     return counts
 
 

@@ -1,9 +1,12 @@
 """An assignment's gradebook: per student and problem, the credit (store/credit.py) or an
-instructor's override, and the total. Two queries per assignment whatever the class size
-(store/repo/assignments.py says which indexes they read), then pure Python."""
+instructor's override, and the total. A few queries per assignment whatever the class size
+(store/repo/assignments.py says which indexes they read), then pure Python; the result is
+kept per assignment until a change that may change a credit (`_computed`)."""
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -12,6 +15,7 @@ from sqlalchemy.orm import Session
 from store import credit
 from store.models import Assignment, Extension
 from store.repo import assignments as repo_assignments
+from store.repo import credit_versions
 
 
 @dataclass(frozen=True)
@@ -74,8 +78,32 @@ def _cells(
     return cells
 
 
-def gradebook(*, session: Session, assignment: Assignment) -> list[Row]:
-    """One row per student (by username), whether they submitted or not."""
+@dataclass(frozen=True)
+class _Computed:
+    """An assignment's credit: per student with a submission, an extension or an override,
+    their deadline and cells; `default`, every other student's."""
+
+    rows: dict[int, tuple[credit.Deadline, tuple[Cell, ...]]]
+    default: tuple[credit.Deadline, tuple[Cell, ...]]
+
+
+# (database, assignment id) -> the stamp it was computed for and its credit. Computing it
+# reads every submission to the assignment's problems; a stamp holds until a change that
+# may change a credit bumps the version (store/repo/credit_versions.py), so a stale one is
+# never served. One per assignment; the least recently read go first.
+Stamp = tuple[datetime, datetime, int]
+CACHE_SIZE = 64
+_cache: OrderedDict[tuple[str, int], tuple[Stamp, _Computed]] = OrderedDict()
+_cache_lock = threading.Lock()
+
+
+def forget_cached() -> None:
+    """Empty the cache (tests)."""
+    with _cache_lock:
+        _cache.clear()
+
+
+def _compute(session: Session, assignment: Assignment) -> _Computed:
     exts = {
         ext.user_id: ext
         for ext, _, _ in repo_assignments.extensions(session=session, assignment_id=assignment.id)
@@ -88,11 +116,42 @@ def gradebook(*, session: Session, assignment: Assignment) -> list[Row]:
     ).items():
         author = o.author.username if o.author else None
         overridden.setdefault(uid, {})[problem] = (o.score, o.comment, author)
+    rows = {}
+    for uid in set(exts) | set(tries) | set(overridden):
+        when = repo_assignments.deadline_for(assignment, exts.get(uid))
+        cells = _cells(assignment, when, tries.get(uid, []), overridden.get(uid, {}))
+        rows[uid] = (when, tuple(cells))
+    when = repo_assignments.deadline_for(assignment, None)
+    return _Computed(rows, (when, tuple(_cells(assignment, when, [], {}))))
+
+
+def _computed(session: Session, assignment: Assignment) -> _Computed:
+    key = (str(session.get_bind().engine.url), assignment.id)
+    # The version is read before the submissions, so what is computed is at least as new as
+    # the version it is kept for; the rules are the loaded object's, hence its own stamps.
+    version = credit_versions.current(session=session, assignment_id=assignment.id)
+    stamp = (assignment.created_at, assignment.updated_at, version)
+    with _cache_lock:
+        held = _cache.get(key)
+        if held is not None and held[0] == stamp:
+            _cache.move_to_end(key)
+            return held[1]
+    computed = _compute(session, assignment)
+    with _cache_lock:
+        _cache[key] = (stamp, computed)
+        _cache.move_to_end(key)
+        while len(_cache) > CACHE_SIZE:
+            _cache.popitem(last=False)
+    return computed
+
+
+def gradebook(*, session: Session, assignment: Assignment) -> list[Row]:
+    """One row per student (by username), whether they submitted or not."""
+    computed = _computed(session, assignment)
     rows = []
     for student in repo_assignments.students(session=session):
-        when = repo_assignments.deadline_for(assignment, exts.get(student.id))
-        cells = _cells(assignment, when, tries.get(student.id, []), overridden.get(student.id, {}))
-        rows.append(Row(student.id, student.username, student.disabled, when, cells))
+        when, cells = computed.rows.get(student.id, computed.default)
+        rows.append(Row(student.id, student.username, student.disabled, when, list(cells)))
     return rows
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import and_, case, delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
+from store import credit
 from store.db import rowcount
 from store.models import (
     Judging,
@@ -29,7 +30,7 @@ from store.models import (
 )
 from store.outcome import JudgingOutcome
 from store.release import release_moment, student_figures
-from store.repo import lti_scores
+from store.repo import credit_versions, lti_scores
 from store.repo.boards import hidden_cases
 
 HAND_ON_SLACK_S = 0.05  # a message sent for a release arrives this late: a timer may fire early
@@ -389,6 +390,12 @@ def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_
     return True
 
 
+def test_counts(outcome: JudgingOutcome) -> dict[str, list[int]]:
+    """kind -> [passed, total] over the judging's tests, as `submissions.test_counts` keeps it."""
+    found = credit.count_by_kind((str(t["kind"]), str(t["verdict"])) for t in outcome.tests)
+    return {kind: list(pair) for kind, pair in found.items()}
+
+
 def finish(
     *,
     session: Session,
@@ -428,6 +435,7 @@ def finish(
         finished_at=now,
         sandboxed=outcome.sandboxed,
         hold_reason=None,
+        test_counts=test_counts(outcome),
         **fields,
     )
     if not finished:
@@ -451,6 +459,7 @@ def finish(
             **fields,
         )
     )
+    credit_versions.bump_for_problems(session=session, problems=[submission.problem])
     # The student's LMS grade follows, posted later from this row (store/repo/lti_scores.py).
     lti_scores.queue_for_problem(
         session=session, user_id=submission.user_id, problem=submission.problem

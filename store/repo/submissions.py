@@ -11,6 +11,7 @@ from sqlalchemy import and_, case, func, literal, or_, select, true, tuple_, upd
 from sqlalchemy.orm import Session
 
 from store.models import Judging, Priority, Role, Status, Submission, TestRow, User, utcnow
+from store.repo import credit_versions
 from store.repo.limits import RateLimited, check_rate, lock_user, made_since
 from store.repo.live import Progress, ProgressCursor
 from store.repo.releases import StudentsView
@@ -40,6 +41,8 @@ def create_submission(
     )
     session.add(submission)
     session.flush()
+    # A new attempt (pending) in the gradebook of every assignment with the problem.
+    credit_versions.bump_for_problems(session=session, problems=[problem])
     return submission
 
 
@@ -326,6 +329,7 @@ def rejudge(
         visible_verdict=None,
         visible_passed=None,
         visible_total=None,
+        test_counts=None,
     )
     ids_query = select(Submission.id).order_by(Submission.id)
     if submission_ids is not None:
@@ -335,6 +339,10 @@ def rejudge(
     ids = list(session.scalars(ids_query))
     if ids:
         session.execute(query.where(Submission.id.in_(ids)))
+        rejudged = session.scalars(
+            select(Submission.problem).where(Submission.id.in_(ids)).distinct()
+        )
+        credit_versions.bump_for_problems(session=session, problems=list(rejudged))
     return ids
 
 

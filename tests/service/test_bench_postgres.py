@@ -21,7 +21,11 @@ def test_the_scale_benchmark_fills_and_measures():
     scale.run(lines.__setitem__, submissions=300, sizes=sizes)
     assert lines["filled"].startswith("300 submissions, ")
     assert "instructor: history, newest first" in lines
-    for gradebook in ("an assignment's gradebook (JSON)", "gradebook CSV (Canvas)"):
+    for gradebook in (
+        "an assignment's gradebook (JSON)",
+        "gradebook CSV (Canvas)",
+        "the gradebook after a credit change (computed)",
+    ):
         assert lines[f"instructor: {gradebook}"].startswith("p50 "), lines
     assert "20 at once" not in "".join(lines) and "2 at once, a verdict stored every 0.2 s" in lines
 

@@ -1,0 +1,212 @@
+"""The gradebook kept per assignment (store/repo/gradebook.py): read again unchanged, it is
+not computed again; after each kind of change that may change a credit (a submission made,
+a verdict, a rejudge, an extension granted or revoked, an override, an edit) the cached body
+is exactly what a fresh computation gives, never the stale one. Over HTTP, on SQLite and
+PostgreSQL, each test inside a rolled-back transaction."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import timedelta
+
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy.orm import Session
+
+from store import repo
+from store.models import Role, User, utcnow
+from store.outcome import JudgingOutcome
+from store.repo import assignments as repo_assignments
+from store.repo import gradebook as repo_gradebook
+from tests.service.conftest import api_client
+from tests.service.conftest import make_account as account
+
+DAY = timedelta(days=1)
+
+
+@pytest.fixture
+def client(session: Session, db_engine) -> Iterator[TestClient]:
+    repo_gradebook.forget_cached()
+    with api_client(session, db_engine) as c:
+        yield c
+    repo_gradebook.forget_cached()
+
+
+@pytest.fixture
+def computed(monkeypatch) -> list[int]:
+    """One entry per gradebook computed (a cache miss)."""
+    calls: list[int] = []
+    real = repo_assignments.attempts
+
+    def counted(**kw):
+        calls.append(kw["assignment"].id)
+        return real(**kw)
+
+    monkeypatch.setattr(repo_assignments, "attempts", counted)
+    return calls
+
+
+def assignment_body(points: int = 10) -> dict:
+    now = utcnow()
+    return {
+        "title": "Week 1",
+        "release_at": (now - 5 * DAY).isoformat(),
+        "due_at": (now + DAY).isoformat(),
+        "late_rule": "per_day",
+        "late_until": (now + 3 * DAY).isoformat(),
+        "late_percent": 25,
+        "problems": [
+            {"problem": "footholds", "points": points},
+            {
+                "problem": "numbergame",
+                "points": 20,
+                "scoring": "tests",
+                "weights": {"sample": 1, "hidden": 1},
+            },
+        ],
+    }
+
+
+def outcome(verdict: str, kinds: dict[str, tuple[int, int]]) -> JudgingOutcome:
+    tests = []
+    for kind, (passed, total) in kinds.items():
+        for i in range(total):
+            verdict_i = "AC" if i < passed else "WA"
+            tests.append({"index": len(tests), "kind": kind, "verdict": verdict_i})
+    passed = sum(p for p, _ in kinds.values())
+    return JudgingOutcome(verdict, passed, len(tests), tests, judge_version="test")
+
+
+def submit(session: Session, user: User, problem: str) -> int:
+    sub = repo.create_submission(
+        session=session, user_id=user.id, problem=problem, source="x", seed=1
+    )
+    session.commit()
+    return sub.id
+
+
+def judge(session: Session, sid: int, result: JudgingOutcome) -> None:
+    claim = repo.claim(session=session, submission_id=sid, lease_s=60)
+    assert claim is not None
+    assert repo.finish(session=session, claim_=claim, outcome=result)
+
+
+@pytest.fixture
+def course(session: Session, client: TestClient) -> dict:
+    _, teacher = account(session, "teacher", Role.INSTRUCTOR)
+    ann, _ = account(session, "ann")
+    bob, _ = account(session, "bob")
+    made = client.post("/api/v1/assignments", json=assignment_body(), headers=teacher)
+    assert made.status_code == 201, made.text
+    first = submit(session, ann, "numbergame")
+    judge(session, first, outcome("WA", {"sample": (1, 2), "hidden": (0, 2)}))
+    return {"teacher": teacher, "ann": ann, "bob": bob, "id": made.json()["id"]}
+
+
+def read(client: TestClient, course: dict, path: str = "") -> dict:
+    got = client.get(
+        f"/api/v1/assignments/{course['id']}/gradebook{path}", headers=course["teacher"]
+    )
+    assert got.status_code == 200, got.text
+    return got.json()
+
+
+def fresh(client: TestClient, course: dict) -> dict:
+    repo_gradebook.forget_cached()
+    return read(client, course)
+
+
+def cell(book: dict, user: str, problem: str) -> dict:
+    row = next(r for r in book["rows"] if r["user"] == user)
+    return next(c for c in row["cells"] if c["problem"] == problem)
+
+
+def test_a_gradebook_read_again_unchanged_is_not_computed_again(client, course, computed):
+    first = read(client, course)
+    assert read(client, course) == first
+    assert computed == [course["id"]]
+    assert cell(first, "ann", "numbergame")["score"] == 5.0  # 50% of the samples, none hidden
+    assert fresh(client, course) == first  # the same body as computed afresh
+    canvas = client.get("/api/v1/gradebook.canvas.csv", headers=course["teacher"])
+    assert canvas.status_code == 200 and "ann" in canvas.text
+    assert computed == [course["id"]] * 2  # the CSV read the one cached just now
+
+
+def _new_submission(session, client, course) -> None:
+    submit(session, course["ann"], "footholds")
+
+
+def _verdict(session, client, course) -> None:
+    sid = submit(session, course["bob"], "footholds")  # ann's last is not released yet
+    read(client, course)  # cached while it waits
+    judge(session, sid, outcome("AC", {"sample": (2, 2)}))
+
+
+def _rejudge(session, client, course) -> None:
+    repo.rejudge(session=session, problem="numbergame")
+    session.commit()
+
+
+def _extension(session, client, course) -> None:
+    far = (utcnow() - 4 * DAY).isoformat()  # ann's own due time, long past, no late window
+    got = client.put(
+        f"/api/v1/assignments/{course['id']}/extensions/ann",
+        json={"due_at": far, "late_until": far, "reason": "test"},
+        headers=course["teacher"],
+    )
+    assert got.status_code == 200, got.text
+
+
+def _extension_revoked(session, client, course) -> None:
+    _extension(session, client, course)
+    assert cell(read(client, course), "ann", "numbergame")["score"] == 0  # cached with it
+    got = client.delete(
+        f"/api/v1/assignments/{course['id']}/extensions/ann", headers=course["teacher"]
+    )
+    assert got.status_code == 204
+
+
+def _override(session, client, course) -> None:
+    got = client.put(
+        f"/api/v1/assignments/{course['id']}/scores/bob/footholds",
+        json={"score": 7, "comment": "on paper"},
+        headers=course["teacher"],
+    )
+    assert got.status_code == 200, got.text
+
+
+def _edit(session, client, course) -> None:
+    body = assignment_body(points=40)
+    got = client.put(f"/api/v1/assignments/{course['id']}", json=body, headers=course["teacher"])
+    assert got.status_code == 200, got.text
+
+
+CHANGES: dict[str, tuple[Callable[..., None], Callable[[dict], object]]] = {
+    "a submission made": (_new_submission, lambda b: cell(b, "ann", "footholds")["pending"]),
+    "a verdict": (_verdict, lambda b: cell(b, "bob", "footholds")["score"]),
+    "a rejudge": (_rejudge, lambda b: cell(b, "ann", "numbergame")["pending"]),
+    "an extension": (_extension, lambda b: cell(b, "ann", "numbergame")["score"]),
+    "an extension revoked": (_extension_revoked, lambda b: cell(b, "ann", "numbergame")["score"]),
+    "an override": (_override, lambda b: cell(b, "bob", "footholds")["score"]),
+    "an edit": (_edit, lambda b: cell(b, "ann", "footholds")["points"]),
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_each_change_that_may_change_a_credit_is_served_at_once(client, course, session, change):
+    act, what = CHANGES[change]
+    before = read(client, course)
+    act(session, client, course)
+    served = read(client, course)
+    assert served == fresh(client, course)  # never the stale body
+    if change == "an extension revoked":
+        assert what(served) == what(before)  # back to the assignment's own due time
+    else:
+        assert what(served) != what(before)
+
+
+def test_a_change_to_another_problem_keeps_the_cache(client, course, session, computed):
+    read(client, course)
+    submit(session, course["ann"], "nosuch")  # in no assignment
+    read(client, course)
+    assert computed == [course["id"]]
