@@ -63,21 +63,16 @@ def _lexed(source: str, problem: str, language: str, template: Template) -> Toke
     return tokens, template_mask(tokens, problem, language, template)
 
 
-MAX_UPLOADED_TEMPLATES = 256  # (version, language) kept in this process
-_uploaded: dict[tuple[int, str], frozenset[int]] = {}
-
-
 def template_of(session: Session, problem: str, language: str) -> Template:
+    """The problem's template hashes in the language (see Template). Read for each indexed
+    submission (a small query, a few lines lexed): a cache by version id would mix up two
+    databases used in one process (the tests do)."""
     if problem in problems.registry():
         return None
     version_id = problem_packages.published_version_id(session=session, slug=problem)
     if version_id is None:
         return frozenset()
-    if (version_id, language) not in _uploaded:
-        _uploaded[(version_id, language)] = _manifest_template(session, version_id, language)
-        if len(_uploaded) > MAX_UPLOADED_TEMPLATES:
-            del _uploaded[next(iter(_uploaded))]
-    return _uploaded[(version_id, language)]
+    return _manifest_template(session, version_id, language)
 
 
 def _manifest_template(session: Session, version_id: int, language: str) -> frozenset[int]:
@@ -171,12 +166,16 @@ def rescore(session: Session, problem: str | None = None) -> dict[str, int]:
     chosen = [problem] if problem is not None else index.indexed_problems(session=session)
     for slug in chosen:
         best: dict[tuple[int, int], index.Found] = {}
+        templates: dict[str, Template] = {}
         for submission in index.sources(
             session=session, submission_ids=index.indexed(session=session, problem=slug)
         ):
             if submission.language not in LEXERS:
                 continue
-            template = template_of(session, slug, submission.language)
+            language = submission.language
+            if language not in templates:
+                templates[language] = template_of(session, slug, language)
+            template = templates[language]
             _, matches = _matches(session, submission, template, before=submission.id)
             for other, match in matches:
                 key = (
