@@ -3,6 +3,10 @@ earlier submissions the index names as candidates (similarity/, store.repo.simil
 
 Called by the grading task after the verdict is stored (worker/tasks.py): the student has
 the verdict already, and a failure here is logged and never touches the grading.
+
+`python -m worker.similarity backfill [--problem P]` indexes graded submissions the index
+misses; `python -m worker.similarity rescore [--problem P]` recomputes pairs with the
+common-fingerprint discount as it is now (docs/similarity.md, "When it runs").
 """
 
 from __future__ import annotations
