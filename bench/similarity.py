@@ -14,6 +14,7 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -47,11 +48,31 @@ def quality(scored: Sequence[tuple[Pair, float]], threshold: float) -> Quality:
 
 
 class Ours:
-    """The judge's own score (similarity/), as the worker computes it."""
+    """The judge's own score (similarity/), as the worker computes it: with the
+    common-fingerprint discount, each source of a problem and language counted as one
+    student's (`discount` first; the worker reads the same counts from the index)."""
 
     def __init__(self, k: int = fp.K) -> None:
         self.k = k
         self._tokens: dict[str, tuple[list[Token], list[bool]]] = {}
+        self.common: dict[tuple[str, str], frozenset[int]] = {}
+        self.most_shared: dict[tuple[str, str], tuple[int, int]] = {}  # (students, of how many)
+
+    def discount(self, pairs: Sequence[Pair]) -> None:
+        """The common fingerprints of each problem and language among the pairs' sources."""
+        groups: dict[tuple[str, str], dict[str, Doc]] = {}
+        for pair in pairs:
+            for doc in (pair.a, pair.b):
+                groups.setdefault((doc.problem, doc.language), {})[doc.name] = doc
+        for key, docs in groups.items():
+            held = Counter(h for doc in docs.values() for h in {h for h, _ in self.prints(doc)})
+            top = max(held.values(), default=0)
+            self.most_shared[key] = (top, len(docs))
+            self.common[key] = frozenset(h for h, n in held.items() if fp.is_common(n, len(docs)))
+
+    def prints(self, doc: Doc) -> list[tuple[int, int]]:
+        tokens, mask = self.tokens(doc)
+        return fp.fingerprints(tokens, mask, self.k)
 
     def tokens(self, doc: Doc) -> tuple[list[Token], list[bool]]:
         if doc.name not in self._tokens:
@@ -61,7 +82,8 @@ class Ours:
 
     def score(self, pair: Pair) -> float:
         (ta, ma), (tb, mb) = self.tokens(pair.a), self.tokens(pair.b)
-        return fp.compare(ta, tb, ma, mb, self.k).score
+        common = self.common.get((pair.a.problem, pair.a.language), frozenset())
+        return fp.compare(ta, tb, ma, mb, self.k, fragments=False, common=common).score
 
 
 def length_class(ours: Ours, pair: Pair) -> str:
@@ -72,6 +94,8 @@ def length_class(ours: Ours, pair: Pair) -> str:
 def run_quality(report: Report, pairs: list[Pair] | None = None) -> dict[str, Quality]:
     pairs = labelled_pairs() if pairs is None else pairs
     ours = Ours()
+    ours.discount(pairs)
+    report_discount(report, ours)
     scored = [(pair, ours.score(pair)) for pair in pairs]
     results = {"all": quality(scored, fp.THRESHOLD)}
     for name in ("short", "long"):
@@ -89,6 +113,20 @@ def run_quality(report: Report, pairs: list[Pair] | None = None) -> dict[str, Qu
             f"({q.pairs} pairs, {q.copies} copies; goal >= 0.97 / >= 0.95)",
         )
     return results
+
+
+def report_discount(report: Report, ours: Ours) -> None:
+    """How much of the labelled set the common-fingerprint discount takes (each source a
+    student): a set this small rarely reaches fp.COMMON_MIN_STUDENTS."""
+    common = sum(len(c) for c in ours.common.values())
+    key = max(ours.most_shared, key=lambda k: ours.most_shared[k][1])
+    top, of = ours.most_shared[key]
+    report(
+        "similarity common fingerprints on the labelled set",
+        f"{common} (held by >= {fp.COMMON_MIN_STUDENTS} students and > {fp.COMMON_SHARE:.0%}; "
+        f"the largest group, {key[0]} in {key[1]}, has {of} sources, its most shared "
+        f"fingerprint {top} of them)",
+    )
 
 
 @dataclass(frozen=True)

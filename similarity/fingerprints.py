@@ -15,7 +15,7 @@ set of `make bench` (bench/similarity.py; docs/similarity.md has the numbers).
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from similarity.tokens import Token
@@ -23,6 +23,27 @@ from similarity.tokens import Token
 K = 12  # tokens per k-gram
 W = 8  # k-grams per winnowing window: a shared run of W + K - 1 = 19 tokens is found
 THRESHOLD = 0.8  # the default score from which a pair is suspicious (measured: docs/similarity.md)
+
+# The common-fingerprint discount (MOSS's -m): a fingerprint in the sources of many different
+# students of a problem is boilerplate (a reading loop, a helper everyone writes alike), not
+# evidence that two of them copied. Both bounds must hold: a small class, where one copy
+# passed around reaches 40%, discounts nothing; a large one discounts only what a sizeable
+# share of it wrote.
+COMMON_MIN_STUDENTS = 20
+COMMON_SHARE = 0.4  # of the problem's students in that language, strictly more than
+
+
+# A size-dependent margin: each source's covered tokens are counted CHANCE_TOKENS short, so a
+# score loses about CHANCE_TOKENS / own tokens: 2% at 100 tokens, 0.5% at 400. Two short
+# independent solutions of one recurrence share most of themselves by chance; long ones do
+# not. Measured on the bench's labelled set (docs/similarity.md): 2 and 3 remove a short false
+# positive at 0.81 and lose no copy; 1 removes nothing, 4 starts losing short copies.
+CHANCE_TOKENS = 2
+
+
+def is_common(students_with_it: int, students: int) -> bool:
+    """Whether a fingerprint held by `students_with_it` of `students` students is boilerplate."""
+    return students_with_it >= COMMON_MIN_STUDENTS and students_with_it > COMMON_SHARE * students
 
 
 def kgram_hashes(tokens: Sequence[Token], k: int = K) -> list[int]:
@@ -64,6 +85,23 @@ def fingerprints(
     ]
 
 
+def boilerplate_mask(
+    tokens: Sequence[Token],
+    template: Sequence[bool] | None,
+    common: Collection[int],
+    k: int = K,
+) -> list[bool]:
+    """The template mask, widened to every token of a k-gram whose hash is common: like the
+    template's, those tokens count neither in a source's size nor in what it shares."""
+    mask = list(template) if template is not None else [False] * len(tokens)
+    if not common:
+        return mask
+    for i, value in enumerate(kgram_hashes(tokens, k)):
+        if value in common:
+            mask[i : i + k] = [True] * k
+    return mask
+
+
 @dataclass(frozen=True)
 class Fragment:
     """A run of tokens the two sources share, as character offsets into each."""
@@ -78,7 +116,8 @@ class Fragment:
 @dataclass(frozen=True)
 class Comparison:
     score: float  # the mean of the two coverages below
-    a_coverage: float  # the share of a's own tokens (not the template's) in shared k-grams
+    a_coverage: float  # the share of a's own tokens (not the template's) in shared k-grams,
+    # less CHANCE_TOKENS
     b_coverage: float
     matched: int  # the fewer of the two sources' covered tokens
     fragments: tuple[Fragment, ...]
@@ -101,19 +140,21 @@ def compare(
     k: int = K,
     *,
     fragments: bool = True,
+    common: Collection[int] = frozenset(),
 ) -> Comparison:
     """How much of a and b is the same code, once renamed, reordered or recommented: each
-    one's own tokens (not its template's) covered by the k-grams they share."""
+    one's own tokens (not its template's) covered by the k-grams they share. `common`: the
+    problem's boilerplate fingerprints (is_common), which neither count nor are shared."""
     ha, hb = kgram_hashes(a, k), kgram_hashes(b, k)
-    shared = set(ha) & set(hb)
-    mask_a = a_template if a_template is not None else [False] * len(a)
-    mask_b = b_template if b_template is not None else [False] * len(b)
+    shared = (set(ha) & set(hb)).difference(common)
+    mask_a = boilerplate_mask(a, a_template, common, k)
+    mask_b = boilerplate_mask(b, b_template, common, k)
     cov_a, cov_b = _covered(ha, len(a), shared, k), _covered(hb, len(b), shared, k)
     n_a, n_b = mask_a.count(False), mask_b.count(False)
     m_a = sum(c and not t for c, t in zip(cov_a, mask_a, strict=True))
     m_b = sum(c and not t for c, t in zip(cov_b, mask_b, strict=True))
-    a_coverage = m_a / n_a if n_a else 0.0
-    b_coverage = m_b / n_b if n_b else 0.0
+    a_coverage = max(0, m_a - CHANCE_TOKENS) / n_a if n_a else 0.0
+    b_coverage = max(0, m_b - CHANCE_TOKENS) / n_b if n_b else 0.0
     # The mean, not the smaller file's coverage alone: a short solution pasted whole into a
     # long one still scores high, but two short textbook recurrences that share one line
     # (the hard negatives of the bench) no longer do.

@@ -18,11 +18,12 @@ from fastapi import APIRouter, HTTPException, Query, status
 from fastapi.responses import Response
 from pydantic import BaseModel, Field
 
+from api import catalog
 from api.deps import Instructor, SessionDep
 from api.routers.progress import csv_lines, csv_response
 from api.schemas import DbId, Slug
 from similarity import fingerprints as fp
-from similarity.templates import template_mask
+from similarity.templates import spec_template_hashes, template_mask
 from similarity.tokens import tokenize
 from store.repo import assignments as assignment_repo
 from store.repo import similarity as index
@@ -190,9 +191,21 @@ def pair_detail(pair_id: DbId, session: SessionDep, _: Instructor) -> PairDetail
     b = index.source(session=session, submission_id=row.submission_b)
     assert a is not None and b is not None  # the pair's foreign keys cascade
     tokens_a, tokens_b = tokenize(a.source, a.language), tokenize(b.source, b.language)
-    mask_a = template_mask(tokens_a, a.problem, a.language)
-    mask_b = template_mask(tokens_b, b.problem, b.language)
-    result = fp.compare(tokens_a, tokens_b, mask_a, mask_b)
+    template = _uploaded_template(session, a.problem, a.language)
+    mask_a = template_mask(tokens_a, a.problem, a.language, template)
+    mask_b = template_mask(tokens_b, b.problem, b.language, template)
+    # The fragments as the worker scored them: the problem's boilerplate is not shown as shared.
+    common = index.common_hashes(
+        session=session,
+        problem=a.problem,
+        language=a.language,
+        hashes=[
+            h for h, _ in fp.fingerprints(tokens_a, mask_a) + fp.fingerprints(tokens_b, mask_b)
+        ],
+        min_students=fp.COMMON_MIN_STUDENTS,
+        share=fp.COMMON_SHARE,
+    )
+    result = fp.compare(tokens_a, tokens_b, mask_a, mask_b, common=common)
     return PairDetail(
         **_public(row).model_dump(),
         language=a.language,
@@ -203,6 +216,15 @@ def pair_detail(pair_id: DbId, session: SessionDep, _: Instructor) -> PairDetail
             for f in result.fragments
         ],
     )
+
+
+def _uploaded_template(session: SessionDep, problem: str, language: str) -> frozenset[int] | None:
+    """An uploaded problem's template hashes (from its published manifest); None for a
+    built-in, whose templates similarity/ knows."""
+    entry = catalog.lookup(session, problem, instructor=True)
+    if entry is None or entry.builtin:
+        return None
+    return spec_template_hashes(entry.spec, language)
 
 
 @router.put("/similarity/pairs/{pair_id}/review", response_model=PairPublic)

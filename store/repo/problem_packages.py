@@ -248,3 +248,8 @@ def package_archive(*, session: Session, slug: str, digest: str) -> bytes | None
             ProblemVersion.slug == slug, ProblemVersion.digest == digest
         )
     )
+
+
+def published_version_id(*, session: Session, slug: str) -> int | None:
+    """The id of the uploaded problem's published version (its manifest: `manifests`)."""
+    return session.scalar(select(Problem.published_version_id).where(Problem.slug == slug))

@@ -20,6 +20,7 @@ from store.models import (
     Fingerprint,
     SimilarityDocument,
     SimilarPair,
+    Status,
     Submission,
     User,
     utcnow,
@@ -95,23 +96,75 @@ def add(
     return True
 
 
+def students(*, session: Session, problem: str, language: str) -> int:
+    """How many students have a submission of the problem in the language in the index."""
+    query = (
+        select(func.count(func.distinct(Submission.user_id)))
+        .join(SimilarityDocument, SimilarityDocument.submission_id == Submission.id)
+        .where(Submission.problem == problem, Submission.language == language)
+    )
+    return session.scalar(query) or 0
+
+
+def common_hashes(
+    *,
+    session: Session,
+    problem: str,
+    language: str,
+    hashes: Iterable[int],
+    min_students: int,
+    share: float,
+) -> frozenset[int]:
+    """Of `hashes`, the fingerprints held by at least `min_students` different students of
+    the problem in the language and by more than `share` of them (the boilerplate that
+    similarity.fingerprints discounts). Only the given hashes are looked up, by the index:
+    a pair can only share the fingerprints of its own sources."""
+    wanted = sorted(set(hashes))
+    if not wanted:
+        return frozenset()
+    total = students(session=session, problem=problem, language=language)
+    if total < min_students:
+        return frozenset()  # (the common case: no fingerprint can reach the bound)
+    holders = func.count(func.distinct(Fingerprint.user_id))
+    query = (
+        select(Fingerprint.hash)
+        .where(
+            Fingerprint.problem == problem,
+            Fingerprint.language == language,
+            Fingerprint.hash.in_(wanted),
+        )
+        .group_by(Fingerprint.hash)
+        .having(holders >= min_students, holders > share * total)
+    )
+    return frozenset(session.scalars(query))
+
+
 def candidates(
-    *, session: Session, submission: Source, hashes: Iterable[int], limit: int
+    *,
+    session: Session,
+    submission: Source,
+    hashes: Iterable[int],
+    limit: int,
+    before: int | None = None,
 ) -> list[tuple[int, int]]:
     """(submission id, fingerprints shared) of other students' submissions of the same
-    problem and language, most shared first. A student's own never count."""
+    problem and language (with `before`, only those with a smaller id), most shared first.
+    A student's own never count."""
     wanted = sorted(set(hashes))
     if not wanted:
         return []
     shared = func.count(func.distinct(Fingerprint.hash)).label("shared")
+    where = [
+        Fingerprint.problem == submission.problem,
+        Fingerprint.language == submission.language,
+        Fingerprint.hash.in_(wanted),
+        Fingerprint.user_id != submission.user_id,
+    ]
+    if before is not None:
+        where.append(Fingerprint.submission_id < before)
     query = (
         select(Fingerprint.submission_id, shared)
-        .where(
-            Fingerprint.problem == submission.problem,
-            Fingerprint.language == submission.language,
-            Fingerprint.hash.in_(wanted),
-            Fingerprint.user_id != submission.user_id,
-        )
+        .where(*where)
         .group_by(Fingerprint.submission_id)
         .order_by(shared.desc(), Fingerprint.submission_id)
         .limit(limit)
@@ -127,12 +180,10 @@ class Match:
     matched: int
 
 
-def record(*, session: Session, earlier: Source, later: Source, match: Match) -> bool:
-    """Keep the two students' best match for the problem; True when this one is it (new, or
-    better than the one stored, whose "reviewed" mark it then clears). The caller commits
-    (one commit for all of a submission's pairs)."""
-    low, high = sorted((earlier.user_id, later.user_id))
-    values = {
+def _pair_values(earlier: Source, later: Source, match: Match) -> dict[str, object]:
+    """A pair's columns but its key, the lower user id's submission as `a`."""
+    low = min(earlier.user_id, later.user_id)
+    return {
         "submission_a": earlier.id if earlier.user_id == low else later.id,
         "submission_b": later.id if earlier.user_id == low else earlier.id,
         "score": match.score,
@@ -143,6 +194,14 @@ def record(*, session: Session, earlier: Source, later: Source, match: Match) ->
         "reviewed_by": None,
         "reviewed_at": None,
     }
+
+
+def record(*, session: Session, earlier: Source, later: Source, match: Match) -> bool:
+    """Keep the two students' best match for the problem; True when this one is it (new, or
+    better than the one stored, whose "reviewed" mark it then clears). The caller commits
+    (one commit for all of a submission's pairs)."""
+    low, high = sorted((earlier.user_id, later.user_id))
+    values = _pair_values(earlier, later, match)
     key = (
         SimilarPair.problem == earlier.problem,
         SimilarPair.user_a == low,
@@ -246,6 +305,80 @@ def mark_reviewed(*, session: Session, pair_id: int, by: int, reviewed: bool) ->
     )
     session.commit()
     return rowcount(result) > 0
+
+
+@dataclass(frozen=True)
+class Found:
+    """A pair as a rescore finds it: the two submissions and their match."""
+
+    earlier: Source
+    later: Source
+    match: Match
+
+
+def replace_pairs(*, session: Session, problem: str, found: Iterable[Found]) -> dict[str, int]:
+    """Make the problem's stored pairs those `found` (one per pair of students): new ones
+    inserted, stored ones given their new score, the others (now below what is kept)
+    deleted. A pair keeps its "reviewed" mark while its two submissions stay the same: the
+    instructor looked at that code. Returns the counts; the caller commits."""
+    stored = {
+        (row.user_a, row.user_b): row
+        for row in session.scalars(select(SimilarPair).where(SimilarPair.problem == problem))
+    }
+    counts = {"inserted": 0, "updated": 0, "deleted": 0}
+    for pair in found:
+        low, high = sorted((pair.earlier.user_id, pair.later.user_id))
+        values = _pair_values(pair.earlier, pair.later, pair.match)
+        row = stored.pop((low, high), None)
+        if row is None:
+            session.add(SimilarPair(problem=problem, user_a=low, user_b=high, **values))
+            counts["inserted"] += 1
+            continue
+        if (row.submission_a, row.submission_b) == (values["submission_a"], values["submission_b"]):
+            for name in ("found_at", "reviewed_by", "reviewed_at"):
+                del values[name]  # the same code: its review stands
+        for name, value in values.items():
+            setattr(row, name, value)
+        counts["updated"] += 1
+    for row in stored.values():
+        session.delete(row)
+        counts["deleted"] += 1
+    return counts
+
+
+def unindexed(*, session: Session, problem: str | None = None) -> list[int]:
+    """Graded submissions missing from the index (from before it, or whose indexing failed),
+    oldest first: the order they would have been indexed in."""
+    query = (
+        select(Submission.id)
+        .outerjoin(SimilarityDocument, SimilarityDocument.submission_id == Submission.id)
+        .where(SimilarityDocument.submission_id.is_(None), Submission.status == Status.DONE)
+        .order_by(Submission.id)
+    )
+    if problem is not None:
+        query = query.where(Submission.problem == problem)
+    return list(session.scalars(query))
+
+
+def indexed(*, session: Session, problem: str) -> list[int]:
+    """The problem's submissions in the index, oldest first."""
+    query = (
+        select(Submission.id)
+        .join(SimilarityDocument, SimilarityDocument.submission_id == Submission.id)
+        .where(Submission.problem == problem)
+        .order_by(Submission.id)
+    )
+    return list(session.scalars(query))
+
+
+def indexed_problems(*, session: Session) -> list[str]:
+    query = (
+        select(Submission.problem)
+        .join(SimilarityDocument, SimilarityDocument.submission_id == Submission.id)
+        .distinct()
+        .order_by(Submission.problem)
+    )
+    return list(session.scalars(query))
 
 
 def forget(*, session: Session, problem: str) -> None:

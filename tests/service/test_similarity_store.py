@@ -12,8 +12,12 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from bench.similarity_corpus import copies, originals
+from judge.languages import all_languages, styles_of
+from judge.problems.declared import declared_spec, describe
+from judge.problems.package import Package
 from store import repo
-from store.models import Fingerprint, Role, SimilarPair
+from store.models import Fingerprint, Role, SimilarityDocument, SimilarPair
+from store.repo import problem_packages
 from store.repo import similarity as index
 from worker.similarity import index_submission
 
@@ -24,9 +28,12 @@ TABLE = (ROOT / "bench/similarity_solutions/numbergame_iterative_rows.py").read_
     d for d in originals() if d.name.endswith("numbergame/submissions/accepted/numbergame_memo.py")
 ]
 COPY = copies(DOC, random.Random(4))[0].source
+TICTACTOE = ROOT / "tests/judge/packages/tictactoe"
 
 
-def submit(session: Session, user: str, source: str, language: str = "python") -> int:
+def submit(
+    session: Session, user: str, source: str, language: str = "python", problem: str = "numbergame"
+) -> int:
     found = repo.get_user_by_name(session=session, username=user)
     if found is None:
         found = repo.create_user(
@@ -35,7 +42,7 @@ def submit(session: Session, user: str, source: str, language: str = "python") -
     sub = repo.create_submission(
         session=session,
         user_id=found.id,
-        problem="numbergame",
+        problem=problem,
         source=source,
         seed=1,
         language=language,
@@ -94,5 +101,26 @@ def test_a_pair_keeps_its_best_match_and_a_better_one_clears_the_review(session:
     exact = submit(session, "bob", MEMO)
     index_submission(session, exact)  # the very same source: better, shown again
     (better,) = index.pairs(session=session, problems=["numbergame"], threshold=0.0)
-    assert better.score == 1.0 and not better.reviewed and better.submission_b == exact
+    assert better.score > same.score and not better.reviewed and better.submission_b == exact
     assert not index.mark_reviewed(session=session, pair_id=better.id + 1000, by=1, reviewed=True)
+
+
+def test_an_uploaded_problems_templates_count_for_nothing(session: Session) -> None:
+    """Its templates come from the published manifest, as the built-ins' from judge/."""
+    slug = "ttt_similarity"
+    manifest = describe(Package.load(TICTACTOE), (TICTACTOE / "problem.toml").read_text())
+    problem = problem_packages.create_problem(session=session, slug=slug, user_id=None)
+    version = problem_packages.add_version(
+        session=session, slug=slug, digest="1" * 64, archive=b"zip", manifest=manifest, user_id=None
+    )
+    problem_packages.publish(session=session, problem=problem, version=version)
+    session.commit()
+    spec = declared_spec(manifest)
+    (*_, stdio) = styles_of(spec)  # the reading loop: the longest template
+    template = all_languages()["python"].template(spec, stdio)
+    ids = [submit(session, user, template, problem=slug) for user in ("ann", "bob")]
+    for submission_id in ids:
+        index_submission(session, submission_id)
+    assert index.pairs(session=session, problems=[slug], threshold=0.0) == []
+    document = session.get(SimilarityDocument, ids[1])
+    assert document is not None and document.tokens == 0

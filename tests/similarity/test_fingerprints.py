@@ -90,3 +90,69 @@ def test_fragments_point_at_the_same_code_in_both_sources() -> None:
         left = [t.text for t in tokenize(MEMO[f.a_start : f.a_end], "python")]
         right = [t.text for t in tokenize(copy[f.b_start : f.b_end], "python")]
         assert left == right and len(left) == f.tokens
+
+
+# A reading helper many students write alike (not the judge's template): boilerplate once a
+# class shares it, so the common-fingerprint discount must leave it out of the score.
+HELPER = """
+
+def read_boards(stream):
+    boards = []
+    count = int(stream.readline())
+    for _ in range(count):
+        size = int(stream.readline())
+        values = list(map(int, stream.readline().split()))
+        if len(values) != size:
+            raise ValueError("bad board")
+        boards.append(values)
+    return boards
+
+
+def write_answers(stream, answers):
+    lines = []
+    for index, answer in enumerate(answers):
+        if answer < 0:
+            lines.append("case " + str(index + 1) + ": -" + str(-answer))
+        else:
+            lines.append("case " + str(index + 1) + ": " + str(answer))
+    stream.write("\n".join(lines) + "\n")
+    stream.flush()
+"""
+
+
+def common_of(*sources: str) -> frozenset[int]:
+    """The fingerprints every source holds, as if a class of students shared them."""
+    held = [{h for h, _ in fp.fingerprints(tokenize(s, "python"))} for s in sources]
+    return frozenset(set.intersection(*held))
+
+
+def test_is_common_needs_both_many_students_and_a_large_share() -> None:
+    assert fp.is_common(fp.COMMON_MIN_STUDENTS, fp.COMMON_MIN_STUDENTS)
+    assert not fp.is_common(fp.COMMON_MIN_STUDENTS - 1, fp.COMMON_MIN_STUDENTS - 1)
+    assert not fp.is_common(40, 100)  # 40%: not more than COMMON_SHARE
+    assert fp.is_common(41, 100)
+
+
+def test_common_fingerprints_no_longer_make_independent_solutions_similar() -> None:
+    a, b = MEMO + HELPER, OTHER_MEMO + HELPER
+    assert score(a, b) >= fp.THRESHOLD  # without the discount, the helper makes them a pair
+    ta, tb = tokenize(a, "python"), tokenize(b, "python")
+    ma, mb = template_mask(ta, "numbergame", "python"), template_mask(tb, "numbergame", "python")
+    common = common_of(HELPER, a, b)
+    assert common
+    assert fp.compare(ta, tb, ma, mb, common=common).score < fp.THRESHOLD
+
+
+def test_a_real_copy_is_still_found_with_the_discount() -> None:
+    a = MEMO + HELPER
+    copy = corpus.rename(a, "python", random.Random(2))
+    ta, tb = tokenize(a, "python"), tokenize(copy, "python")
+    ma, mb = template_mask(ta, "numbergame", "python"), template_mask(tb, "numbergame", "python")
+    assert fp.compare(ta, tb, ma, mb, common=common_of(HELPER, a, copy)).score >= fp.THRESHOLD
+
+
+def test_a_short_margin_costs_short_sources_more_than_long_ones() -> None:
+    short = tokenize(MEMO, "python")
+    long = tokenize(MEMO + HELPER * 4, "python")
+    assert fp.compare(short, short).score == pytest.approx(1 - fp.CHANCE_TOKENS / len(short))
+    assert fp.compare(long, long).score > fp.compare(short, short).score
