@@ -15,11 +15,21 @@ K, K+1, ... until fd T ends; one compact JSON line (no spaces) per event on fd N
 With --output, each result or error also carries what the call printed: "stdout", "stderr"
 (the first OUTPUT_LIMIT characters of each) and "output_cut" (true when more was printed).
 
+A line {"batch": k} (1 < k <= MAX_BATCH, the small tier's positions) heads k tests answered
+in ONE reply, their answers in order, the figures the whole batch's:
+
+    {"event": "batch", "i": 3, "n": k, "answers": [{...}, ...], "cpu": s, "wall": s, "rss_kb": n}
+
+or, when a call raised or printed or the reply would be longer than MAX_BATCH_REPLY bytes,
+{"event": "batch", "i": 3, "redo": true}, and the harness ends: the judge replays those tests
+one at a time in a fresh process (judge/execution/runners/function.py), which reports each
+as above.
+
 The judge writes a test only once it has read the report of the one before (only the small
-tier's positions, the judge's own, come together): the solution cannot read ahead, there is
-nothing more on fd T while it runs. It reports answers only, never verdicts: the expected
-answers are not in here, and a submission can forge anything this process writes, so the
-judge outside decides.
+tier's positions, the judge's own, come together, in batches): the solution cannot read
+ahead, there is nothing more on fd T while it runs. It reports answers only, never verdicts:
+the expected answers are not in here, and a submission can forge anything this process
+writes, so the judge outside decides.
 """
 
 import io
@@ -54,6 +64,9 @@ OUTPUT_LIMIT = 8192  # characters kept per stream per call (the judge outside cu
 
 
 OUTPUT_JSON_BUDGET = 16 * 1024  # one stream's text once JSON-escaped (an emoji takes 12)
+
+MAX_BATCH = 64  # tests in one batch (BATCH_POSITIONS outside)
+MAX_BATCH_REPLY = 32 * 1024  # bytes of a batch reply line (the judge refuses a longer one)
 
 
 class CappedText(io.TextIOBase):
@@ -291,9 +304,8 @@ def main(argv):
         return
     emit({"event": "ready"})
 
-    index = start
-    while line := next_test():  # empty at the end of the tests
-        args = loads(line)
+    def call(args):
+        """One call: its report (without "i") and whether it printed anything."""
         if capture:
             printed = (CappedText(real_stdout), CappedText(real_stderr))
             sys.stdout, sys.stderr = printed
@@ -302,23 +314,53 @@ def main(argv):
             answer = solution(*args)
         except BaseException as exc:
             cpu, wall = cpu_clock() - cpu0, wall_clock() - wall0
-            report = {"event": "error", "i": index, **describe_exception(exc)}
+            report = {"event": "error", **describe_exception(exc)}
         else:
             cpu, wall = cpu_clock() - cpu0, wall_clock() - wall0
-            report = {"event": "result", "i": index, "answer": encode_answer(answer)}
+            report = {"event": "result", "answer": encode_answer(answer)}
         finally:
             sys.stdout, sys.stderr = real_stdout, real_stderr
         report.update(cpu=cpu, wall=wall, rss_kb=getrusage(rusage_self).ru_maxrss)
-        if capture:
-            out_text, err_text = printed
-            stdout, out_cut = fit(out_text.getvalue(), dumps)
-            stderr, err_cut = fit(err_text.getvalue(), dumps)
-            report.update(
-                stdout=stdout,
-                stderr=stderr,
-                output_cut=out_text.cut or err_text.cut or out_cut or err_cut,
-            )
-        emit(report)
+        if not capture:
+            return report, False
+        out_text, err_text = printed
+        stdout, out_cut = fit(out_text.getvalue(), dumps)
+        stderr, err_cut = fit(err_text.getvalue(), dumps)
+        cut = out_text.cut or err_text.cut or out_cut or err_cut
+        report.update(stdout=stdout, stderr=stderr, output_cut=cut)
+        return report, bool(stdout or stderr or cut)
+
+    def batch(count, first):
+        """`count` tests in one reply; a "redo" reply when one raised or printed, or the
+        reply would be too long: the judge then asks for them one at a time."""
+        redo = {"event": "batch", "i": first, "redo": True}
+        got = []
+        cpu0, wall0 = cpu_clock(), wall_clock()
+        for _ in range(count):
+            report, printed = call(loads(next_test()))
+            if report["event"] != "result" or printed:
+                return redo
+            got.append(report["answer"])
+        reply = {"event": "batch", "i": first, "n": count, "answers": got}
+        reply.update(cpu=cpu_clock() - cpu0, wall=wall_clock() - wall0)
+        reply.update(rss_kb=getrusage(rusage_self).ru_maxrss)
+        return redo if len(compact(reply)) > MAX_BATCH_REPLY else reply
+
+    index = start
+    while line := next_test():  # empty at the end of the tests
+        args = loads(line)
+        if type(args) is dict:  # {"batch": k}: the next k tests, answered in one reply
+            count = args["batch"]
+            if type(count) is not int or not 1 < count <= MAX_BATCH:
+                raise ValueError(f"bad batch size {count!r}")
+            reply = batch(count, index)
+            emit(reply)
+            if "redo" in reply:
+                return  # the judge replays these tests in a fresh process
+            index += count
+            continue
+        report, _ = call(args)
+        emit({"event": report.pop("event"), "i": index, **report})
         index += 1
 
 
