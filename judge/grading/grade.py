@@ -246,6 +246,7 @@ class _Grading:
             capture_output=not hidden,
             hidden_input=hidden,
             together=None if hidden else spread.together,
+            batches=not hidden,  # the small tier's positions, in batches where the driver can
         )
         self.runners.append(runner)
         runner.run(spread.cases, judge_one, spread.resume)

@@ -68,6 +68,9 @@ class Language(Protocol):
     time_factor: float
     time_extra_s: float
     memory_extra_mb: int
+    # The function-style driver answers a {"batch": k} line (k tests) in one reply, as the
+    # harness protocol of judge/languages/drivers/harness.py says; else tests go one at a time.
+    reports_batches: bool
 
     def version(self) -> str:
         """The toolchain's version ("g++ 12.2.0"); raises LanguageUnavailable when missing."""

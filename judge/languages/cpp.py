@@ -95,6 +95,7 @@ class Cpp:
     time_factor = 1.0
     time_extra_s = 0.0
     memory_extra_mb = 0
+    reports_batches = False
 
     def version(self) -> str:
         return _version()

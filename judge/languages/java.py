@@ -25,6 +25,7 @@ class Java:
     time_factor = 1.0
     time_extra_s = jvm.TIME_EXTRA_S
     memory_extra_mb = jvm.MEMORY_EXTRA_MB
+    reports_batches = False
 
     def version(self) -> str:
         return f"OpenJDK {jvm.jdk_version()}"

@@ -61,6 +61,7 @@ class Kotlin:
     time_factor = 1.0
     time_extra_s = jvm.TIME_EXTRA_S
     memory_extra_mb = jvm.MEMORY_EXTRA_MB
+    reports_batches = False
 
     def version(self) -> str:
         found = re.search(r"kotlin-compiler-([\d.]+)\.jar$", _jar("kotlin-compiler.jar"))

@@ -55,6 +55,7 @@ class Python:
     time_factor = 1.0
     time_extra_s = 0.0
     memory_extra_mb = 0
+    reports_batches = True  # the harness answers {"batch": k} in one reply
 
     def version(self) -> str:
         return _version()

@@ -53,6 +53,7 @@ class Copying:
     highlight = "text"
     time_factor = 1.0
     time_extra_s = 0.0
+    reports_batches = False
     memory_extra_mb = 0
 
     def version(self) -> str:

@@ -27,6 +27,7 @@ def runner_for(
     capture_output: bool = False,
     hidden_input: bool = False,
     together: Together | None = None,
+    batches: bool = False,
 ) -> Runner:
     """`hidden_input`: the cases are hidden boards: the runs take the hidden phase of the
     phase lock (judge/sandbox/phase.py), with less wall time to spend asleep. The other
@@ -42,4 +43,5 @@ def runner_for(
         capture_output=capture_output,
         hidden_input=hidden_input,
         together=together,
+        batches=batches,
     )

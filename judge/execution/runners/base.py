@@ -69,6 +69,8 @@ class Runner:
     for anything the process read, so a run holding hidden inputs never reports it).
     `hidden_input`: the cases are hidden boards (below).
     `together`: which cases may be handed over at once (`Together`); never hidden ones.
+    `batches`: those cases may also be answered in batches, one reply each, when the
+    language's driver reports batches (function style only: function.py).
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class Runner:
         capture_output: bool = False,
         hidden_input: bool = False,
         together: Together | None = None,
+        batches: bool = False,
     ) -> None:
         language = program.language
         self.problem = problem
@@ -105,6 +108,7 @@ class Runner:
         self.startup_s = HIDDEN_STARTUP_S if hidden_input else STARTUP_S
         self.compile_checked = compile_checked or program.artifact is not None
         self.together = together
+        self.batches = batches and together is not None and language.reports_batches
         self.notes: list[str] = []
         self.peak_memory_kb = 0
         self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb

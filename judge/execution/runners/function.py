@@ -47,6 +47,12 @@ GUARD_FACTOR = 1.2
 GUARD_EXTRA_S = 0.5
 MIN_WAIT_S = 0.01  # the shortest wait between two looks at a test's time
 
+# Cases handed over together (the small tier's positions) go to a driver that reports batches
+# up to this many per {"batch": k} line, answered in one reply of at most this many bytes
+# (the harness's MAX_BATCH and MAX_BATCH_REPLY): one report read, one CPU reading, per batch.
+BATCH_POSITIONS = 64
+MAX_BATCH_REPLY_BYTES = 32 * 1024
+
 # Errors a driver reports for running out of memory, in each language's words.
 MEMORY_ERRORS = frozenset(
     {"MemoryError", "std::bad_alloc", "java.lang.OutOfMemoryError", "OutOfMemoryError"}
@@ -110,6 +116,10 @@ class FunctionRunner(Runner):
         self.memory_limit_kb = self.memory_mb << 10
         self._cpu_mark = 0.0  # whole-tree CPU of the current process at its last report
         self._limit_s = self.time_s  # the current test's limit
+        # After a troubled batch (_after_trouble): the cases from _single_from go one at a
+        # time, and the replaying process answers those below _unjudged_below unjudged.
+        self._single_from: int | None = None
+        self._unjudged_below = 0
 
     def _run_from(self, cases, start, remaining, judge_one) -> int:
         program, capture, language = self.program, self.capture_output, self.program.language
@@ -123,7 +133,10 @@ class FunctionRunner(Runner):
         self._waited(proc)
         # Every test's line, encoded while the sandbox starts the process on the other core.
         lines = [language.test_line(self.problem, case) for case in cases[start:]]
-        tests = _Tests(proc, lines, start, self.together)
+        batch_below = 0
+        if self.batches:
+            batch_below = len(cases) if self._single_from is None else self._single_from
+        tests = _Tests(proc, lines, start, self.together, batch_below)
         # Loading the module counts against the first test of each process: work moved to
         # import time (precomputing every answer) is still work done for the tests.
         self._cpu_mark = 0.0
@@ -176,23 +189,118 @@ class FunctionRunner(Runner):
             )
         self.compile_checked = True
         tests.feed(start)
-        for index in range(start, count):
-            outcome = self._one(proc, tests, index)
+        return self._judge_tests(proc, tests, start, count, judge_one)
+
+    def _judge_tests(self, proc: Process, tests: _Tests, start: int, count: int, judge_one) -> int:
+        """Each test's outcome, one report or one batch reply at a time, to `judge_one`;
+        returns where the next process starts (`start` again to replay a troubled batch)."""
+        index = start
+        while index < count:
+            end = tests.batch_ends.get(index, index + 1)
+            try:
+                if end > index + 1:
+                    outcomes = self._batch(proc, tests, index, end)
+                else:
+                    outcomes = [self._one(proc, tests, index)]
+            except _Trouble as trouble:
+                return self._after_trouble(trouble, start, index, count, judge_one)
             self._limit_s = self.time_s
-            keep_going = judge_one(index, outcome)
-            if not keep_going:
-                return count
-            if outcome.fatal:
-                proc.kill()  # gone already, or spent: judge_one may say its rest is moot
-                return index + 1
+            for outcome in outcomes:
+                if index < self._unjudged_below:  # answered again to rebuild the state only
+                    if outcome.fatal:
+                        return self._replay_failed(outcome, count, judge_one)
+                elif not judge_one(index, outcome):
+                    return count
+                elif outcome.fatal:
+                    proc.kill()  # gone already, or spent: judge_one may say its rest is moot
+                    return index + 1
+                index += 1
         return count
+
+    def _after_trouble(
+        self, trouble: _Trouble, start: int, index: int, count: int, judge_one
+    ) -> int:
+        """A batch from `index` whose reply cannot vouch for each test (its process is ended):
+        replay the process from `start` in a fresh one, the tests before `index` answered
+        again unjudged (the same state as this run: memo tables) and the rest one at a time,
+        so each test gets the verdict it gets unbatched. A budget run out cannot be replayed:
+        TLE at the batch's first test."""
+        if index < self._unjudged_below:
+            return self._replay_failed(trouble.outcome, count, judge_one)
+        if not trouble.replayable:
+            return index + 1 if judge_one(index, trouble.outcome) else count
+        self._single_from = self._unjudged_below = index
+        return start
+
+    def _replay_failed(self, outcome: Outcome, count: int, judge_one) -> int:
+        """A replay failed before its first judged test (a test that answered in time before
+        did not now): that test's verdict, said so."""
+        at = self._unjudged_below
+        message = f"while the cases before it were answered again: {outcome.message}"
+        failed = Outcome(outcome.verdict, message, cpu_s=outcome.cpu_s, fatal=True)
+        return at + 1 if judge_one(at, failed) else count
+
+    def _batch(self, proc: Process, tests: _Tests, first: int, end: int) -> list[Outcome]:
+        """Tests first..end-1 answered in one reply: each AC so far (judge_one checks the
+        answers), or _Trouble when the reply cannot vouch for each one. The whole batch is
+        held to ONE test's CPU limit and guard, so no test in it can have gone over its own
+        undetected; replayed cases (judged before) get their limits summed."""
+        count = end - first
+        limit_s = self._limit_s * (count if first < self._unjudged_below else 1)
+        began = time.monotonic()
+        try:
+            guard_s = limit_s * GUARD_FACTOR + GUARD_EXTRA_S
+            report = self._read_in_time(proc, began, limit_s, guard_s)
+        except _TimeUp as up:
+            raise _Trouble(self._timed_out(proc, up, limit_s), up.bound != "budget") from None
+        except answers.MalformedReport as exc:
+            proc.kill()
+            raise _Trouble(_malformed(exc)) from None
+        wall = time.monotonic() - began
+        if report is None:
+            raise _Trouble(self._died(proc, wall))
+        try:
+            got = _batch_answers(report, first, count)
+            _number(report, "wall")  # unused (measured outside), but a forged one is malformed
+            cpu = self._tree_cpu(proc, _number(report, "cpu"), wall)
+            rss_kb = min(int(_number(report, "rss_kb")), self.memory_limit_kb)
+        except (answers.MalformedReport, KeyError, TypeError) as exc:
+            proc.kill()
+            raise _Trouble(_malformed(exc)) from None
+        if cpu > limit_s:
+            proc.kill()
+            message = f"took {cpu:.2f} s of CPU, the limit is {limit_s:g} s"
+            raise _Trouble(Outcome(Verdict.TLE, message, cpu_s=cpu, wall_s=wall, fatal=True))
+        tests.feed(end)
+        self.peak_memory_kb = max(self.peak_memory_kb, rss_kb)
+        # Only the batch's figures are measured: each test is shown its share.
+        cpu, wall = cpu / count, wall / count
+        return [Outcome(Verdict.AC, "", got=g, cpu_s=cpu, wall_s=wall, rss_kb=rss_kb) for g in got]
+
+    def _timed_out(self, proc: Process, up: _TimeUp, limit_s: float) -> Outcome:
+        """A test (or batch) that did not answer in time: TLE, its process ended."""
+        cpu = self._tree_cpu(proc, 0.0, up.wall_s)  # what it used before the kill, not zero
+        proc.kill()
+        message = (
+            no_answer_within(limit_s, up.wall_s, up.waited_s, up.cpu_s)
+            if up.bound == "wall"
+            else up.used(limit_s)
+        )
+        return Outcome(Verdict.TLE, message, cpu_s=cpu, wall_s=up.wall_s, fatal=True)
 
     def _read(self, proc: Process, timeout: float) -> dict[str, Any] | None:
         try:
             line = proc.read_result(timeout=timeout)
         except OverlongLine as exc:
             raise answers.MalformedReport(str(exc)) from None
-        return None if line is None else parse_report(line)
+        if line is None:
+            return None
+        report = parse_report(line)
+        if report["event"] == "batch" and len(line) > MAX_BATCH_REPLY_BYTES:
+            raise answers.MalformedReport(
+                f"a batch reply longer than {MAX_BATCH_REPLY_BYTES} bytes"
+            )
+        return report
 
     def _read_in_time(
         self, proc: Process, began: float, cpu_limit_s: float, guard_s: float
@@ -258,19 +366,10 @@ class FunctionRunner(Runner):
             guard_s = limit_s * GUARD_FACTOR + GUARD_EXTRA_S
             report = self._read_in_time(proc, began, limit_s, guard_s)
         except _TimeUp as up:
-            cpu = self._tree_cpu(proc, 0.0, up.wall_s)  # what it used before the kill, not zero
-            proc.kill()
-            message = (
-                no_answer_within(limit_s, up.wall_s, up.waited_s, up.cpu_s)
-                if up.bound == "wall"
-                else up.used(limit_s)
-            )
-            return Outcome(Verdict.TLE, message, cpu_s=cpu, wall_s=up.wall_s, fatal=True), None
+            return self._timed_out(proc, up, limit_s), None
         except answers.MalformedReport as exc:
             proc.kill()
-            return Outcome(
-                Verdict.RE, f"the process wrote a malformed report ({exc})", fatal=True
-            ), None
+            return _malformed(exc), None
         wall = time.monotonic() - began
         if report is None:
             return self._died(proc, wall), None
@@ -333,7 +432,9 @@ class FunctionRunner(Runner):
 class _Tests:
     """The tests of one process, from `first` on, as lines of its language: `feed(k)` hands
     over test k once the report of k - 1 is read (with the tests up to `together(k)`, when
-    given), and ends the process's tests after the last one."""
+    given), and ends the process's tests after the last one. Tests handed over together below
+    `batch_below` go in batches of up to BATCH_POSITIONS, each headed by its {"batch": k} line
+    (`batch_ends`: where the batch starting at a test ends)."""
 
     def __init__(
         self,
@@ -341,11 +442,14 @@ class _Tests:
         lines: list[bytes],
         first: int,
         together: Together | None = None,
+        batch_below: int = 0,
     ) -> None:
         self.proc = proc
         self.lines = lines
         self.first = first
         self.together = together
+        self.batch_below = batch_below
+        self.batch_ends: dict[int, int] = {}
         self.written = first  # the tests before it are handed over
 
     def feed(self, index: int) -> None:
@@ -353,10 +457,52 @@ class _Tests:
         if self.written <= index < count:  # else handed over already, or past the last
             end = index + 1 if self.together is None else max(index + 1, self.together(index))
             end = min(end, count)
-            self.proc.write_input(b"".join(self.lines[index - self.first : end - self.first]))
+            self.proc.write_input(self._batched(index, end))
             self.written = end
         if self.written >= count:
             self.proc.close_input()
+
+    def _batched(self, index: int, end: int) -> bytes:
+        """The lines of tests index..end-1, in batches where they may be."""
+        parts = []
+        while index < end:
+            stop = min(index + BATCH_POSITIONS, end, self.batch_below)
+            if stop - index > 1:
+                parts.append(b'{"batch":%d}\n' % (stop - index))
+                self.batch_ends[index] = stop
+            else:
+                stop = index + 1
+            parts.extend(self.lines[index - self.first : stop - self.first])
+            index = stop
+        return b"".join(parts)
+
+
+class _Trouble(Exception):
+    """A batch whose reply cannot vouch for each of its tests (its process is ended), and
+    what its first test gets when the batch cannot be replayed."""
+
+    def __init__(self, outcome: Outcome, replayable: bool = True) -> None:
+        super().__init__(outcome.message)
+        self.outcome, self.replayable = outcome, replayable
+
+
+def _batch_answers(report: Mapping[str, Any], first: int, count: int) -> list[Any]:
+    """The answers of a batch reply, strictly: the batch's first test and its count exactly,
+    one valid answer per test. A "redo" reply (a call raised or printed) is trouble too."""
+    if report["event"] != "batch" or type(report.get("i")) is not int or report["i"] != first:
+        raise answers.MalformedReport("report out of sequence")
+    if report.get("redo") is True:
+        raise answers.MalformedReport("a batch answered one call at a time")
+    items = report.get("answers")
+    if type(report.get("n")) is not int or report["n"] != count:
+        raise answers.MalformedReport(f"a batch reply not of {count} answers")
+    if type(items) is not list or len(items) != count:
+        raise answers.MalformedReport(f"a batch reply not of {count} answers")
+    return [answers.decode(item) for item in items]
+
+
+def _malformed(exc: Exception) -> Outcome:
+    return Outcome(Verdict.RE, f"the process wrote a malformed report ({exc})", fatal=True)
 
 
 def _printed(report: Mapping[str, Any], key: str) -> tuple[str, bool]:

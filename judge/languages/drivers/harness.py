@@ -15,11 +15,21 @@ K, K+1, ... until fd T ends; one compact JSON line (no spaces) per event on fd N
 With --output, each result or error also carries what the call printed: "stdout", "stderr"
 (the first OUTPUT_LIMIT characters of each) and "output_cut" (true when more was printed).
 
+A line {"batch": k} (1 < k <= MAX_BATCH, the small tier's positions) heads k tests answered
+in ONE reply, their answers in order, the figures the whole batch's:
+
+    {"event": "batch", "i": 3, "n": k, "answers": [{...}, ...], "cpu": s, "wall": s, "rss_kb": n}
+
+or, when a call raised or printed or the reply would be longer than MAX_BATCH_REPLY bytes,
+{"event": "batch", "i": 3, "redo": true}, and the harness ends: the judge replays those tests
+one at a time in a fresh process (judge/execution/runners/function.py), which reports each
+as above.
+
 The judge writes a test only once it has read the report of the one before (only the small
-tier's positions, the judge's own, come together): the solution cannot read ahead, there is
-nothing more on fd T while it runs. It reports answers only, never verdicts: the expected
-answers are not in here, and a submission can forge anything this process writes, so the
-judge outside decides.
+tier's positions, the judge's own, come together, in batches): the solution cannot read
+ahead, there is nothing more on fd T while it runs. It reports answers only, never verdicts:
+the expected answers are not in here, and a submission can forge anything this process
+writes, so the judge outside decides.
 """
 
 import io
@@ -54,6 +64,9 @@ OUTPUT_LIMIT = 8192  # characters kept per stream per call (the judge outside cu
 
 
 OUTPUT_JSON_BUDGET = 16 * 1024  # one stream's text once JSON-escaped (an emoji takes 12)
+
+MAX_BATCH = 64  # tests in one batch (BATCH_POSITIONS outside)
+MAX_BATCH_REPLY = 32 * 1024  # bytes of a batch reply line (the judge refuses a longer one)
 
 
 class CappedText(io.TextIOBase):
@@ -247,25 +260,81 @@ def describe_exception(exc):
     return {"error": type(exc).__name__, "message": message, "traceback": tb}
 
 
-def main(argv):
-    os.chdir(os.path.dirname(os.path.abspath(__file__)))
-    results_fd = int(argv[argv.index("--results-fd") + 1])
-    tests_fd = int(argv[argv.index("--tests-fd") + 1])
-    start = int(argv[argv.index("--start") + 1])
-    capture = "--output" in argv
-    out = os.fdopen(results_fd, "w", encoding="utf-8", buffering=1)
-    next_test = os.fdopen(tests_fd, "rb").readline
-    # Bound now: the submission may monkeypatch these modules, and only the bounds measured
-    # outside the sandbox are trusted anyway.
-    dumps, loads = json.dumps, json.loads
-    cpu_clock, wall_clock = time.process_time, time.perf_counter
-    getrusage, rusage_self = resource.getrusage, resource.RUSAGE_SELF
-    real_stdout, real_stderr = sys.stdout, sys.stderr
+def _not_loaded(*args):
+    raise RuntimeError("solution.py is not loaded")
 
-    def emit(obj):
-        out.write(compact(obj) + "\n")
-        out.flush()
 
+class Calls:
+    """The calls of `solution`, one reported alone or a batch in one reply. The tools are
+    bound when it is made, before the submission loads: it may monkeypatch their modules,
+    and only the bounds measured outside the sandbox are trusted anyway."""
+
+    def __init__(self, next_test, capture):
+        self.next_test, self.capture, self.solution = next_test, capture, _not_loaded
+        self.dumps, self.loads = json.dumps, json.loads
+        self.cpu_clock, self.wall_clock = time.process_time, time.perf_counter
+        self.getrusage, self.rusage_self = resource.getrusage, resource.RUSAGE_SELF
+        self.real_stdout, self.real_stderr = sys.stdout, sys.stderr
+
+    def rss_kb(self):
+        return self.getrusage(self.rusage_self).ru_maxrss
+
+    def capturing(self):
+        """What the next call prints, kept (with --output) while still written through."""
+        printed = (CappedText(self.real_stdout), CappedText(self.real_stderr))
+        sys.stdout, sys.stderr = printed
+        return printed
+
+    def call(self, args):
+        """One call: its report (without "i") and whether it printed anything."""
+        printed = self.capturing() if self.capture else None
+        cpu0, wall0 = self.cpu_clock(), self.wall_clock()
+        try:
+            answer = self.solution(*args)
+        except BaseException as exc:
+            cpu, wall = self.cpu_clock() - cpu0, self.wall_clock() - wall0
+            report = {"event": "error", **describe_exception(exc)}
+        else:
+            cpu, wall = self.cpu_clock() - cpu0, self.wall_clock() - wall0
+            report = {"event": "result", "answer": encode_answer(answer)}
+        finally:
+            sys.stdout, sys.stderr = self.real_stdout, self.real_stderr
+        report.update(cpu=cpu, wall=wall, rss_kb=self.rss_kb())
+        if printed is None:
+            return report, False
+        out_text, err_text = printed
+        stdout, out_cut = fit(out_text.getvalue(), self.dumps)
+        stderr, err_cut = fit(err_text.getvalue(), self.dumps)
+        cut = out_text.cut or err_text.cut or out_cut or err_cut
+        report.update(stdout=stdout, stderr=stderr, output_cut=cut)
+        return report, bool(stdout or stderr or cut)
+
+    def batch(self, count, first):
+        """`count` tests in one reply; a "redo" reply when one raised or printed, or the
+        reply would be too long: the judge then asks for them one at a time. Lighter than
+        call() per test: no figures, no printed text kept (there must be none)."""
+        redo = {"event": "batch", "i": first, "redo": True}
+        got = []
+        cpu0, wall0 = self.cpu_clock(), self.wall_clock()
+        for _ in range(count):
+            args = self.loads(self.next_test())
+            printed = self.capturing() if self.capture else ()
+            try:
+                got.append(encode_answer(self.solution(*args)))
+            except BaseException:
+                return redo
+            finally:
+                sys.stdout, sys.stderr = self.real_stdout, self.real_stderr
+            if any(stream.size or stream.cut for stream in printed):
+                return redo
+        reply = {"event": "batch", "i": first, "n": count, "answers": got}
+        reply.update(cpu=self.cpu_clock() - cpu0, wall=self.wall_clock() - wall0)
+        reply.update(rss_kb=self.rss_kb())
+        return redo if len(compact(reply)) > MAX_BATCH_REPLY else reply
+
+
+def load_solution(emit):
+    """The submission's `solution`, or None once the reason is emitted."""
     try:
         with open(SOURCE_NAME, "rb") as source_file:
             source = source_file.read().decode("utf-8")
@@ -273,53 +342,61 @@ def main(argv):
     except SyntaxError as exc:
         where = f"line {exc.lineno}" if exc.lineno else "unknown line"
         emit({"event": "compile_error", "message": f"SyntaxError at {where}: {exc.msg}"})
-        return
+        return None
     except (UnicodeDecodeError, ValueError) as exc:
         emit({"event": "compile_error", "message": f"unreadable source: {exc}"})
-        return
+        return None
 
     namespace = {"__name__": "solution", "__builtins__": __builtins__}
     try:
         exec(code, namespace)
     except BaseException as exc:
         emit({"event": "load_error", **describe_exception(exc)})
-        return
+        return None
     solution = namespace.get("solution")
     if not callable(solution):
         found = "is not defined" if solution is None else f"is a {type(solution).__name__}"
         emit({"event": "compile_error", "message": f"no callable solution: `solution` {found}"})
-        return
-    emit({"event": "ready"})
+        return None
+    return solution
 
-    index = start
-    while line := next_test():  # empty at the end of the tests
-        args = loads(line)
-        if capture:
-            printed = (CappedText(real_stdout), CappedText(real_stderr))
-            sys.stdout, sys.stderr = printed
-        cpu0, wall0 = cpu_clock(), wall_clock()
-        try:
-            answer = solution(*args)
-        except BaseException as exc:
-            cpu, wall = cpu_clock() - cpu0, wall_clock() - wall0
-            report = {"event": "error", "i": index, **describe_exception(exc)}
-        else:
-            cpu, wall = cpu_clock() - cpu0, wall_clock() - wall0
-            report = {"event": "result", "i": index, "answer": encode_answer(answer)}
-        finally:
-            sys.stdout, sys.stderr = real_stdout, real_stderr
-        report.update(cpu=cpu, wall=wall, rss_kb=getrusage(rusage_self).ru_maxrss)
-        if capture:
-            out_text, err_text = printed
-            stdout, out_cut = fit(out_text.getvalue(), dumps)
-            stderr, err_cut = fit(err_text.getvalue(), dumps)
-            report.update(
-                stdout=stdout,
-                stderr=stderr,
-                output_cut=out_text.cut or err_text.cut or out_cut or err_cut,
-            )
-        emit(report)
+
+def serve(calls, emit, index):
+    """Every test until the tests channel ends, numbered from `index`."""
+    while line := calls.next_test():  # empty at the end of the tests
+        args = calls.loads(line)
+        if type(args) is dict:  # {"batch": k}: the next k tests, answered in one reply
+            count = args["batch"]
+            if type(count) is not int or not 1 < count <= MAX_BATCH:
+                raise ValueError(f"bad batch size {count!r}")
+            reply = calls.batch(count, index)
+            emit(reply)
+            if "redo" in reply:
+                return  # the judge replays these tests in a fresh process
+            index += count
+            continue
+        report, _ = calls.call(args)
+        emit({"event": report.pop("event"), "i": index, **report})
         index += 1
+
+
+def main(argv):
+    os.chdir(os.path.dirname(os.path.abspath(__file__)))
+    results_fd = int(argv[argv.index("--results-fd") + 1])
+    tests_fd = int(argv[argv.index("--tests-fd") + 1])
+    start = int(argv[argv.index("--start") + 1])
+    out = os.fdopen(results_fd, "w", encoding="utf-8", buffering=1)
+    calls = Calls(os.fdopen(tests_fd, "rb").readline, "--output" in argv)
+
+    def emit(obj):
+        out.write(compact(obj) + "\n")
+        out.flush()
+
+    solution = load_solution(emit)
+    if solution is not None:
+        calls.solution = solution
+        emit({"event": "ready"})
+        serve(calls, emit, start)
 
 
 if __name__ == "__main__":
