@@ -28,6 +28,7 @@ from sqlalchemy import (
     Text,
     TypeDecorator,
     UniqueConstraint,
+    false,
     text,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -249,6 +250,10 @@ class Submission(StudentView, Base):
     # first: the worker finishing that one sends it again (only then: one still queued
     # arrives), and the sweeper counts it as the queue moving.
     deferred_at: Mapped[datetime | None] = mapped_column()
+    # The latest message was sent delayed, for the release of the user's previous judging:
+    # it ran at its time, not at its place in the queue, so its claim is no sign to the
+    # sweeper that the queue moved past older rows.
+    sent_delayed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
     # The worker (its WorkerHeartbeat row) holding the current claim: when the lease runs out,

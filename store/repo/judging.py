@@ -240,7 +240,9 @@ def defer(*, session: Session, submission_id: int) -> bool | Stale:
     session.execute(
         update(Submission)
         .where(this)
-        .values(deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s))
+        .values(
+            deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s), sent_delayed=True
+        )
         .execution_options(synchronize_session=False)
     )
     session.commit()
@@ -275,7 +277,7 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
     session.execute(
         update(Submission)
         .where(Submission.id == row.id, Submission.status == Status.QUEUED)
-        .values(deferred_at=None, enqueued_at=now)
+        .values(deferred_at=None, enqueued_at=now, sent_delayed=False)
         .execution_options(synchronize_session=False)
     )
     session.commit()

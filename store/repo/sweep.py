@@ -132,14 +132,16 @@ def sweep(
     if queued:
         oldest = min(row.enqueued_at for row in queued)
         claimed: dict[Priority, list[tuple[datetime, datetime]]] = {}
-        # Rows sent and claimed since the oldest candidate. Not those ever given back after
-        # an infrastructure error: their retry was a delayed message, outside the queue order.
+        # Rows sent and claimed since the oldest candidate. Not those whose message was
+        # delayed (a retry after an infrastructure error, a send for a release): taken from
+        # the queue at once and run at its time, outside the queue's order.
         for priority, started, sent in session.execute(
             select(Submission.priority, Submission.started_at, Submission.enqueued_at).where(
                 Submission.status.in_([Status.RUNNING, Status.DONE, Status.HELD]),
                 Submission.enqueued_at > oldest,
                 Submission.started_at > oldest,
                 Submission.last_failure.is_(None),
+                Submission.sent_delayed.is_(False),
             )
         ):
             if started is not None:  # always (the filter above): said for the type checker
@@ -176,7 +178,12 @@ def sweep(
         session.execute(
             update(Submission)
             .where(Submission.id.in_([row.id for row in resend]))
-            .values(enqueued_at=now, resends=Submission.resends + 1, deferred_at=None)
+            .values(
+                enqueued_at=now,
+                resends=Submission.resends + 1,
+                deferred_at=None,
+                sent_delayed=False,
+            )
             .execution_options(synchronize_session=False)
         )
     session.commit()

@@ -171,6 +171,46 @@ def test_a_delayed_retry_is_no_sign_that_the_queue_moved_on(session: Session) ->
     assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
 
 
+def test_a_message_sent_for_a_release_is_no_sign_that_the_queue_moved_on(
+    session: Session,
+) -> None:
+    """A student's next submission arrived before their previous verdict was released: the
+    worker sent it again, delayed until the release. Celery takes a delayed message out of
+    the queue at once and runs it at its time, so its claim says nothing of the rows queued
+    before it (before this, a class's burst of 300 was resent 103 times)."""
+    waiting = new_submission(session, "waiting")
+    busy = new_submission(session, "busy")
+    previous, delayed = new_submission(session, "carol"), new_submission(session, "carol")
+    assert repo.claim(session=session, submission_id=busy.id, lease_s=60)
+    sent(session, busy, seconds_ago=100, started_ago=1)  # the head of the queue
+    sent(session, waiting, seconds_ago=60)
+    sent(session, previous, seconds_ago=100)  # ahead of the waiting row
+    claim = repo.claim(session=session, submission_id=previous.id, lease_s=60)
+    assert claim and repo.finish(session=session, claim_=claim, outcome=RESULT)
+    later = utcnow() + timedelta(seconds=2)
+    session.execute(
+        update(Submission).where(Submission.id == previous.id).values(released_at=later)
+    )
+    session.commit()
+    sent(session, delayed, seconds_ago=50)
+    stale = repo.defer(session=session, submission_id=delayed.id)
+    assert isinstance(stale, repo.Stale) and stale.countdown_s > 1  # sent for the release
+    sent(session, delayed, seconds_ago=-0.1)  # due, and claimed as it falls due
+    session.execute(
+        update(Submission).where(Submission.id == previous.id).values(released_at=utcnow())
+    )
+    session.commit()
+    assert repo.claim(session=session, submission_id=delayed.id, lease_s=60)
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+    # The same claim from the queue's own order would have shown the waiting row lost.
+    session.execute(
+        update(Submission).where(Submission.id == delayed.id).values(sent_delayed=False)
+    )
+    session.commit()
+    stale_rows, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+    assert [s.submission_id for s in stale_rows] == [waiting.id]
+
+
 def test_a_row_waiting_for_its_users_other_submission_is_not_resent(session: Session) -> None:
     first, second = new_submission(session, "alice"), new_submission(session, "alice")
     later = new_submission(session, "bob")
