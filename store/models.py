@@ -250,10 +250,11 @@ class Submission(StudentView, Base):
     # first: the worker finishing that one sends it again (only then: one still queued
     # arrives), and the sweeper counts it as the queue moving.
     deferred_at: Mapped[datetime | None] = mapped_column()
-    # The latest message was sent delayed, for the release of the user's previous judging:
-    # it ran at its time, not at its place in the queue, so its claim is no sign to the
-    # sweeper that the queue moved past older rows.
-    sent_delayed: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    # The latest message may be claimed out of the queue's order (sent delayed, for the
+    # release of the user's previous judging, or sent again by the sweeper while the first
+    # may still be queued): its claim is no sign to the sweeper that the queue moved past
+    # older rows.
+    sent_out_of_order: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     started_at: Mapped[datetime | None] = mapped_column()
     finished_at: Mapped[datetime | None] = mapped_column()
     # The worker (its WorkerHeartbeat row) holding the current claim: when the lease runs out,

@@ -241,7 +241,9 @@ def defer(*, session: Session, submission_id: int) -> bool | Stale:
         update(Submission)
         .where(this)
         .values(
-            deferred_at=None, enqueued_at=now + timedelta(seconds=countdown_s), sent_delayed=True
+            deferred_at=None,
+            enqueued_at=now + timedelta(seconds=countdown_s),
+            sent_out_of_order=True,
         )
         .execution_options(synchronize_session=False)
     )
@@ -277,7 +279,7 @@ def next_for_user(*, session: Session, submission_id: int) -> Stale | None:
     session.execute(
         update(Submission)
         .where(Submission.id == row.id, Submission.status == Status.QUEUED)
-        .values(deferred_at=None, enqueued_at=now, sent_delayed=False)
+        .values(deferred_at=None, enqueued_at=now, sent_out_of_order=False)
         .execution_options(synchronize_session=False)
     )
     session.commit()

@@ -319,7 +319,7 @@ def rejudge(
         enqueued_at=utcnow(),
         resends=0,
         deferred_at=None,
-        sent_delayed=False,
+        sent_out_of_order=False,
         last_failure=None,
         hold_reason=None,
         started_at=None,

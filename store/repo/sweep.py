@@ -133,15 +133,16 @@ def sweep(
         oldest = min(row.enqueued_at for row in queued)
         claimed: dict[Priority, list[tuple[datetime, datetime]]] = {}
         # Rows sent and claimed since the oldest candidate. Not those whose message was
-        # delayed (a retry after an infrastructure error, a send for a release): taken from
-        # the queue at once and run at its time, outside the queue's order.
+        # delayed (a retry after an infrastructure error, a send for a release: taken from
+        # the queue at once and run at its time) or sent again by this sweeper (the first,
+        # if it was not lost after all, claims the row from its older place).
         for priority, started, sent in session.execute(
             select(Submission.priority, Submission.started_at, Submission.enqueued_at).where(
                 Submission.status.in_([Status.RUNNING, Status.DONE, Status.HELD]),
                 Submission.enqueued_at > oldest,
                 Submission.started_at > oldest,
                 Submission.last_failure.is_(None),
-                Submission.sent_delayed.is_(False),
+                Submission.sent_out_of_order.is_(False),
             )
         ):
             if started is not None:  # always (the filter above): said for the type checker
@@ -182,7 +183,7 @@ def sweep(
                 enqueued_at=now,
                 resends=Submission.resends + 1,
                 deferred_at=None,
-                sent_delayed=False,
+                sent_out_of_order=True,
             )
             .execution_options(synchronize_session=False)
         )

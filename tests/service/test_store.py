@@ -204,11 +204,38 @@ def test_a_message_sent_for_a_release_is_no_sign_that_the_queue_moved_on(
     assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
     # The same claim from the queue's own order would have shown the waiting row lost.
     session.execute(
-        update(Submission).where(Submission.id == delayed.id).values(sent_delayed=False)
+        update(Submission).where(Submission.id == delayed.id).values(sent_out_of_order=False)
     )
     session.commit()
     stale_rows, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
     assert [s.submission_id for s in stale_rows] == [waiting.id]
+
+
+def test_a_resent_rows_first_message_claiming_it_is_no_sign_that_the_queue_moved_on(
+    session: Session,
+) -> None:
+    """The sweeper resent a row whose first message was only slow: that first message, still
+    at its old place, claims the row stamped with the resend's time. Read as a message sent
+    then, it made every row queued in between look overtaken, and their resends more (a
+    class's burst on a loaded machine: hundreds)."""
+    busy, slow, other, waiting = (new_submission(session, f"u{i}") for i in range(4))
+    assert repo.claim(session=session, submission_id=busy.id, lease_s=60)
+    sent(session, busy, seconds_ago=100, started_ago=1)  # the head of the queue
+    sent(session, slow, seconds_ago=60)
+    sent(session, other, seconds_ago=30)
+    assert repo.claim(session=session, submission_id=other.id, lease_s=60)  # passed slow's
+    sent(session, waiting, seconds_ago=20)
+    stale, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+    assert [s.submission_id for s in stale] == [slow.id]
+    assert repo.claim(session=session, submission_id=slow.id, lease_s=60)  # its first message
+    assert repo.sweep(session=session, resend_after_s=10, max_attempts=3) == ([], [])
+    # Had it been a message first sent at that time, the waiting row's would be lost.
+    session.execute(
+        update(Submission).where(Submission.id == slow.id).values(sent_out_of_order=False)
+    )
+    session.commit()
+    stale, _ = repo.sweep(session=session, resend_after_s=10, max_attempts=3)
+    assert [s.submission_id for s in stale] == [waiting.id]
 
 
 def test_a_row_waiting_for_its_users_other_submission_is_not_resent(session: Session) -> None:
