@@ -179,8 +179,7 @@ def set_extension(
     ext.due_at, ext.late_until, ext.reason = due_at, late_until, reason
     ext.granted_by, ext.granted_at = granted_by, utcnow()
     session.flush()
-    credit_versions.bump(session=session, assignment_id=assignment_id)
-    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
+    _student_credit_changed(session, assignment_id, user_id)
     return ext
 
 
@@ -190,9 +189,16 @@ def delete_extension(*, session: Session, assignment_id: int, user_id: int) -> b
             Extension.assignment_id == assignment_id, Extension.user_id == user_id
         )
     )
+    _student_credit_changed(session, assignment_id, user_id)
+    return bool(result.rowcount)  # type: ignore[attr-defined]
+
+
+def _student_credit_changed(session: Session, assignment_id: int, user_id: int) -> None:
+    """A change to one student's credit: the cached gradebook is stale and their LMS score is
+    posted again. The version first: it locks the assignment's row, the order every
+    transaction takes (no deadlock with an edit)."""
     credit_versions.bump(session=session, assignment_id=assignment_id)
     lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
-    return bool(result.rowcount)  # type: ignore[attr-defined]
 
 
 def deadline_for(assignment: Assignment, ext: Extension | None) -> credit.Deadline:
@@ -224,8 +230,7 @@ def set_override(
     author_id: int,
 ) -> ScoreOverride | None:
     """Set the score (None: back to the computed one)."""
-    credit_versions.bump(session=session, assignment_id=assignment_id)
-    lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
+    _student_credit_changed(session, assignment_id, user_id)
     row = session.get(ScoreOverride, (assignment_id, user_id, problem))
     if score is None:
         if row is not None:
