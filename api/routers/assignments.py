@@ -367,11 +367,15 @@ def gradebook(assignment_id: DbId, session: SessionDep, user: Instructor) -> Res
     """One row per student: their deadline, per problem the score and its reason (an
     override's with its author and comment), and the total."""
     found = find_assignment(session, assignment_id, user)
-    rows = repo_gradebook.gradebook(session=session, assignment=found)
-    body = GradebookPublic(assignment=assignment_public(found), rows=[row_public(r) for r in rows])
-    # Serialized here: FastAPI would dump and validate the 2,000 rows again (most of a
-    # cached gradebook's time); the body is the same.
-    return Response(body.model_dump_json(), media_type="application/json")
+    body = repo_gradebook.rendered(session=session, assignment=found, render=gradebook_json)
+    return Response(body, media_type="application/json")
+
+
+def gradebook_json(assignment: Assignment, rows: list[repo_gradebook.Row]) -> bytes:
+    """The gradebook's body, serialized here (FastAPI would dump and validate the 2,000 rows
+    again) and kept by the store until the credit or the roster changes."""
+    body = GradebookPublic(assignment=assignment_public(assignment), rows=[row_public(r) for r in rows])
+    return body.model_dump_json().encode()
 
 
 @router.put(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -95,12 +96,25 @@ Stamp = tuple[datetime, datetime, int]
 CACHE_SIZE = 64
 _cache: OrderedDict[tuple[str, int], tuple[Stamp, _Computed]] = OrderedDict()
 _cache_lock = threading.Lock()
+# What a caller rendered from a cached credit and the roster it was rendered for (see
+# `rendered`): (database, assignment id, render) -> (credit, roster, body).
+Roster = tuple[repo_assignments.Student, ...]
+_rendered: OrderedDict[tuple[str, int, object], tuple[_Computed, Roster, bytes]] = OrderedDict()
 
 
 def forget_cached() -> None:
     """Empty the cache (tests)."""
     with _cache_lock:
         _cache.clear()
+        _rendered.clear()
+
+
+def _keep(cache: OrderedDict, key: object, value: object) -> None:
+    """Under _cache_lock: keep `value`, dropping the least recently read past CACHE_SIZE."""
+    cache[key] = value
+    cache.move_to_end(key)
+    while len(cache) > CACHE_SIZE:
+        cache.popitem(last=False)
 
 
 def _compute(session: Session, assignment: Assignment) -> _Computed:
@@ -125,8 +139,12 @@ def _compute(session: Session, assignment: Assignment) -> _Computed:
     return _Computed(rows, (when, tuple(_cells(assignment, when, [], {}))))
 
 
+def _database(session: Session) -> str:
+    return str(session.get_bind().engine.url)
+
+
 def _computed(session: Session, assignment: Assignment) -> _Computed:
-    key = (str(session.get_bind().engine.url), assignment.id)
+    key = (_database(session), assignment.id)
     # The version is read before the submissions, so what is computed is at least as new as
     # the version it is kept for; the rules are the loaded object's, hence its own stamps.
     version = credit_versions.current(session=session, assignment_id=assignment.id)
@@ -138,21 +156,47 @@ def _computed(session: Session, assignment: Assignment) -> _Computed:
             return held[1]
     computed = _compute(session, assignment)
     with _cache_lock:
-        _cache[key] = (stamp, computed)
-        _cache.move_to_end(key)
-        while len(_cache) > CACHE_SIZE:
-            _cache.popitem(last=False)
+        _keep(_cache, key, (stamp, computed))
     return computed
+
+
+def _rows(computed: _Computed, roster: Roster) -> list[Row]:
+    rows = []
+    for student in roster:
+        when, cells = computed.rows.get(student.id, computed.default)
+        rows.append(Row(student.id, student.username, student.disabled, when, list(cells)))
+    return rows
 
 
 def gradebook(*, session: Session, assignment: Assignment) -> list[Row]:
     """One row per student (by username), whether they submitted or not."""
+    roster = tuple(repo_assignments.students(session=session))
+    return _rows(_computed(session, assignment), roster)
+
+
+def rendered(
+    *,
+    session: Session,
+    assignment: Assignment,
+    render: Callable[[Assignment, list[Row]], bytes],
+) -> bytes:
+    """render(assignment, the gradebook's rows), kept while the credit and the roster stay
+    the same: a class's table read again is served without building and encoding its rows
+    again (most of its time at 2,000 students). `render` is one function for the life of
+    the process (it is part of the key) and reads nothing else; a change to the assignment
+    makes a new credit, so it is rendered again."""
     computed = _computed(session, assignment)
-    rows = []
-    for student in repo_assignments.students(session=session):
-        when, cells = computed.rows.get(student.id, computed.default)
-        rows.append(Row(student.id, student.username, student.disabled, when, list(cells)))
-    return rows
+    roster = tuple(repo_assignments.students(session=session))
+    key = (_database(session), assignment.id, render)
+    with _cache_lock:
+        held = _rendered.get(key)
+        if held is not None and held[0] is computed and held[1] == roster:
+            _rendered.move_to_end(key)
+            return held[2]
+    body = render(assignment, _rows(computed, roster))
+    with _cache_lock:
+        _keep(_rendered, key, (computed, roster, body))
+    return body
 
 
 def student_row(

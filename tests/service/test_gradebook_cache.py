@@ -210,3 +210,27 @@ def test_a_change_to_another_problem_keeps_the_cache(client, course, session, co
     submit(session, course["ann"], "nosuch")  # in no assignment
     read(client, course)
     assert computed == [course["id"]]
+
+
+def test_the_roster_changes_are_served_at_once_and_nothing_else_renders_again(
+    client, course, session, monkeypatch
+):
+    """The encoded body is kept with the roster it lists: a student added or disabled is
+    served at once; read again unchanged, the body is not encoded again."""
+    rendered: list[int] = []
+    real = repo_gradebook._rows
+
+    def counted(computed, roster):
+        rendered.append(len(roster))
+        return real(computed, roster)
+
+    monkeypatch.setattr(repo_gradebook, "_rows", counted)
+    first = read(client, course)
+    assert read(client, course) == first and rendered == [2]
+    carl, _ = account(session, "carl")
+    with_carl = read(client, course)
+    assert [r["user"] for r in with_carl["rows"]] == ["ann", "bob", "carl"]
+    course["bob"].disabled = True
+    session.commit()
+    assert next(r for r in read(client, course)["rows"] if r["user"] == "bob")["disabled"]
+    assert rendered == [2, 3, 3]
