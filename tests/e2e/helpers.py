@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import secrets
 from pathlib import Path
 
@@ -58,11 +59,15 @@ def axe_violations(
     return page.evaluate(AXE_RUN, {"impacts": None if rules else impacts, "rules": rules})
 
 
-def shot(page, name: str) -> Path:
-    """A full-page screenshot under tests/artifacts/, for a person to look at."""
-    path = ARTIFACTS / f"{name}.png"
-    page.screenshot(path=str(path), full_page=True)
-    return path
+# Screenshots are for a person to look at, so only when asked (JUDGE_TEST_SCREENSHOTS=1): a
+# full page's PNG costs the browser tests about a minute of a 2-core machine in all.
+SCREENSHOTS = os.environ.get("JUDGE_TEST_SCREENSHOTS") == "1"
+
+
+def shot(page, name: str) -> None:
+    """A full-page screenshot under tests/artifacts/ when JUDGE_TEST_SCREENSHOTS=1."""
+    if SCREENSHOTS:
+        page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
 
 
 def log_in(page, username: str, password: str) -> None:
