@@ -30,20 +30,36 @@ pytestmark = pytest.mark.e2e
 WRONG_ON_SAMPLE = CORPUS / "wrong_answer" / "footholds_no_win_flag.py"
 
 
-def check_page(page, name: str, width: str) -> None:
+WIDTHS = {"phone": PHONE, "desktop": DESKTOP}
+
+
+def check_page(page, name: str) -> None:
+    """The page loaded at the phone's width, checked there and then widened to the desktop's
+    (as a window is): one load and one wait for it to settle serve both widths."""
     # The boards pages ask for a strength preview (again each second while the judge computes
     # it): the page is checked once its requests settle.
     page.wait_for_load_state("networkidle", timeout=GRADE_TIMEOUT_MS)
-    assert page.evaluate(UNLABELLED) == [], f"{name}: unlabelled controls"
-    assert page.evaluate(OVERFLOW) <= 1, f"{name}: wider than the {width} screen"
     assert '{"detail"' not in page.locator("body").inner_text(), f"{name}: raw JSON shown"
-    assert_accessible(page, f"{width} {name}")
-    shot(page, f"{width}-{name}")
+    for width, viewport in WIDTHS.items():
+        page.set_viewport_size(viewport)
+        assert page.evaluate(UNLABELLED) == [], f"{width} {name}: unlabelled controls"
+        assert page.evaluate(OVERFLOW) <= 1, f"{name}: wider than the {width} screen"
+        assert_accessible(page, f"{width} {name}")
+        shot(page, f"{width}-{name}")
+    page.set_viewport_size(PHONE)  # the next page loads at the narrow width again
 
 
 def assert_accessible(page, name: str) -> None:
     violations = axe_violations(page)
     assert not violations, f"{name}: axe-core finds\n" + "\n".join(violations)
+
+
+def accessible_at_both_widths(page, name: str) -> None:
+    """axe-core at the phone's width and the desktop's, back at the phone's after."""
+    for width, viewport in WIDTHS.items():
+        page.set_viewport_size(viewport)
+        assert_accessible(page, f"{width} {name}")
+    page.set_viewport_size(PHONE)
 
 
 @pytest.fixture(scope="module")
@@ -113,13 +129,11 @@ def assignment(service, graded):
     return assignment_id
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assignment, viewport):
-    width = "phone" if viewport is PHONE else "desktop"
-    page = open_page(viewport)
+def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assignment):
+    page = open_page(PHONE)
     for path, name in [("/login", "login"), ("/register", "register")]:
         page.goto(path)
-        check_page(page, name, width)
+        check_page(page, name)
 
     log_in(page, graded["username"], graded["password"])
     page.goto(f"/submissions/{graded['id']}")
@@ -129,7 +143,7 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assign
     # A failing sample: drawn with expected vs returned and its optimal line (no shrinking).
     expect(page.locator("#detail .fh-board").first).to_be_visible()
     expect(page.locator("#detail .replay")).to_be_visible()
-    check_page(page, "submission", width)
+    check_page(page, "submission")
     # The failing test's parts (its line of play, what the code printed) are headed under it.
     assert axe_violations(page, rules=["heading-order"]) == []
     for path, name in [
@@ -140,9 +154,9 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assign
         ("/assignments", "assignments"),
     ]:
         page.goto(path)
-        check_page(page, name, width)
+        check_page(page, name)
 
-    teacher = open_page(viewport)
+    teacher = open_page(PHONE)
     log_in(teacher, *service.admin)
     for path, name in [
         ("/instructor", "instructor"),
@@ -171,7 +185,7 @@ def test_pages_fit_and_are_labelled(service, open_page, graded, uploaded, assign
                 0, timeout=GRADE_TIMEOUT_MS
             )
             expect(teacher.locator(".report .check-list")).to_be_visible()
-        check_page(teacher, name, width)
+        check_page(teacher, name)
 
 
 def test_errors_are_shown_in_plain_words(service, open_page):
@@ -469,17 +483,16 @@ def test_focus_rings_on_inputs_and_selects_are_clearly_visible(service, open_pag
     assert contrast(rgb(color), (255, 255, 255)) >= 3, shadow
 
 
-@pytest.mark.parametrize("viewport", [PHONE, DESKTOP], ids=["phone", "desktop"])
-def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewport):
+def test_what_pages_show_after_a_click_passes_axe_too(service, open_page):
     """The states a page reaches by use (errors, Run's results, the case editor, a test's
-    detail, the compare view) are checked as the loaded pages are."""
-    page = open_page(viewport)
+    detail, the compare view) are checked as the loaded pages are, at both widths."""
+    page = open_page(PHONE)
     page.goto("/login")
     page.get_by_label("Username").fill("nobody-here")
     page.get_by_label("Password").fill("not the password")
     page.get_by_role("button", name="Log in").click()
     expect(page.locator(".form-error")).to_be_visible()
-    assert_accessible(page, "login error")
+    accessible_at_both_widths(page, "login error")
 
     page.goto("/register")
     page.get_by_label("Username").fill("x")
@@ -487,7 +500,7 @@ def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewpo
     page.get_by_label("Repeat the password").fill("other")
     page.get_by_role("button", name="Create account").click()
     expect(page.locator(".form-error")).to_be_visible()
-    assert_accessible(page, "register errors")
+    accessible_at_both_widths(page, "register errors")
 
     username, password = unique("states"), "states password 1"
     token = service.register(username, password)
@@ -503,10 +516,10 @@ def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewpo
     )
     page.get_by_role("button", name="Run", exact=True).click()
     expect(page.locator("#run-status")).to_contain_text("Done", timeout=GRADE_TIMEOUT_MS)
-    assert_accessible(page, "run results")
+    accessible_at_both_widths(page, "run results")
     page.get_by_role("button", name="My own boards").click()
     expect(page.locator("#case-preview #preview-answer")).to_be_visible()
-    assert_accessible(page, "own boards editor")
+    accessible_at_both_widths(page, "own boards editor")
 
     service.wait_done(token, first)
     page.goto(f"/submissions/{second}")
@@ -519,4 +532,4 @@ def test_what_pages_show_after_a_click_passes_axe_too(service, open_page, viewpo
     expect(page.locator("#compare-body .diff")).to_be_visible()
     # Both sources end in a newline: the added line is the last one, no empty line after it.
     expect(page.locator("#compare-body .diff-line").last).to_contain_text("+# second try")
-    assert_accessible(page, "test detail and compare view")
+    accessible_at_both_widths(page, "test detail and compare view")
