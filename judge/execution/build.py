@@ -272,9 +272,10 @@ def built(
     time keeps the language's own cap, and what it waited for a CPU comes back as
     `Program.build_waited_s`: on a busy machine the compile takes longer, not the verdict."""
     prepare = getattr(language, "prepare_build", None)
-    if prepare is not None:  # what every build shares (C++'s runtime object), cached too
-        prepare(style, cache)
-    command = language.build_command(problem, style, source)
+    # What every build shares (C++'s runtime object and precompiled header), cached too,
+    # and what the build command then takes of it.
+    shared = prepare(style, cache, source) if prepare is not None else {}
+    command = language.build_command(problem, style, source, **shared)
     if command is None:
         yield Program(language, style, source)
         return

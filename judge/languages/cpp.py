@@ -19,10 +19,14 @@ bound time, memory and files (`#include </dev/random>`, template and constexpr b
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import logging
 import os
 import re
+import shutil
+import stat
 import subprocess
 import tempfile
 import threading
@@ -47,6 +51,8 @@ from judge.sandbox.limits import RunLimits
 
 if TYPE_CHECKING:
     from judge.execution.build import BuildCache
+
+log = logging.getLogger(__name__)
 
 GXX = "/usr/bin/g++"
 BINARY = "solution"  # under /box/out
@@ -111,26 +117,44 @@ class Cpp:
         zero = {INT: "0", LONG: "0", BOOL: "false"}.get(problem.ANSWER, "{}")
         return head + signature(problem) + f" {{\n    return {zero};\n}}\n"
 
-    def prepare_build(self, style: Style, cache: BuildCache | None) -> None:
+    def prepare_build(
+        self, style: Style, cache: BuildCache | None, source: bytes
+    ) -> dict[str, str]:
         """Before `build_command`: the runtime object from the build cache when it is there
-        (a fresh process then compiles nothing for a cached submission)."""
+        (a fresh process then compiles nothing for a cached submission), and for a source
+        that begins with <bits/stdc++.h> the header precompiled (`pch`, a folder)."""
         if style is Style.FUNCTION:
             runtime_object(cache)
+        if includes_bits_first(source):
+            folder = precompiled_header(cache)
+            if folder is not None:
+                return {"pch": folder}
+        return {}
 
-    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
+    def build_command(
+        self, problem: ProblemSpec, style: Style, source: bytes, pch: str | None = None
+    ) -> Command:
+        """`pch`: a folder holding <bits/stdc++.h> precompiled (precompiled_header), used
+        when the source begins with that include: forced first, it is the same program."""
         files = {SOURCE_NAME: source, LIMITS_SCRIPT: _limits_script(problem)}
+        trees: dict[str, str] = {}
+        first: tuple[str, ...] = ()
+        if pch is not None and includes_bits_first(source):
+            trees[PCH_TREE] = pch
+            first = ("-include", f"/box/{PCH_TREE}/{PCH_WRAPPER}")
         if style is Style.FUNCTION:
             files[DRIVER_NAME] = driver_source(problem).encode()
             files[RUNTIME_OBJECT] = runtime_object()
-            inputs: tuple[str, ...] = (DRIVER_NAME, RUNTIME_OBJECT)
+            inputs: tuple[str, ...] = (*first, DRIVER_NAME, RUNTIME_OBJECT)
         else:
             files[STDIO_PRELUDE] = STDIO_PRELUDE_SOURCE
-            inputs = ("-include", STDIO_PRELUDE, SOURCE_NAME)
+            inputs = (*first, "-include", STDIO_PRELUDE, SOURCE_NAME)
         return Command(
             argv=(GXX, *FLAGS, "-o", f"/box/out/{BINARY}", *inputs, LIMITS_SCRIPT),
             files=files,
             layout=compiler_layout(),
             env={"PATH": "/usr/bin", "LC_ALL": "C", "TMPDIR": "/tmp"},
+            trees=trees,
         )
 
     def build_limits(self) -> RunLimits:
@@ -219,6 +243,113 @@ def runtime_object(cache: BuildCache | None = None) -> bytes:
                 _store_runtime(cache, key, data)
         _runtime[key] = data
         return data
+
+
+# <bits/stdc++.h>, which the template and most contest code begin with, is most of such a
+# build: parsing it took 5.0 s of a 5.0 s compile, against 0.6 s with it precompiled (-O2,
+# measured on a loaded 2-core machine). GCC uses a precompiled header only as the first thing
+# a unit includes and only if it was made with the same options (checked by GCC itself, which
+# otherwise reads the header as before), so it is forced first only for a source whose own
+# first line is that include: the program is the same. About 100 MB per toolchain.
+PCH_TREE = "pch"  # bound read-only at /box/pch
+PCH_HEADER = "bits/stdc++.h"
+# The precompiled unit is a header of ours that includes it, forced by its full path: the
+# include path stays the student's (a .gch beside a header of the same name would make GCC
+# look for that header there too, and their own #include of it then fails).
+PCH_WRAPPER = "judge_bits.h"
+PCH_FLAGS = FLAGS[:2]  # -std and -O: what GCC requires to match
+_BITS_FIRST = re.compile(rb"#[ \t]*include[ \t]*<bits/stdc\+\+\.h>[ \t]*(?://[^\n]*)?(?:\r?\n|$)")
+_pch_lock = threading.Lock()
+_pch_failed: set[str] = set()  # toolchains whose header could not be precompiled here
+
+
+def includes_bits_first(source: bytes) -> bool:
+    """Whether the source's first line of code is `#include <bits/stdc++.h>` (comments and
+    blank lines before it aside)."""
+    rest = source
+    while True:
+        rest = rest.lstrip()
+        if rest.startswith(b"//"):
+            _, _, rest = rest.partition(b"\n")
+        elif rest.startswith(b"/*"):
+            _, end, rest = rest[2:].partition(b"*/")
+            if not end:
+                return False
+        else:
+            return _BITS_FIRST.match(rest) is not None
+
+
+def pch_key() -> str:
+    head = {"what": "cpp precompiled header", "version": _version(), "flags": list(PCH_FLAGS)}
+    return "cpppch-" + hashlib.sha256(json.dumps(head, sort_keys=True).encode()).hexdigest()
+
+
+def precompiled_header(cache: BuildCache | None) -> str | None:
+    """The folder holding bits/stdc++.h.gch for this toolchain (made once, on the host: the
+    judge's own compile of the system's header, as the runtime object is). Only for a caller
+    that keeps builds (`cache`). None when it cannot be made: builds then read the header."""
+    if cache is None:
+        return None
+    key = pch_key()
+    parent = _pch_parent()
+    if parent is None or key in _pch_failed:
+        return None
+    folder = os.path.join(parent, key)
+    gch = os.path.join(folder, PCH_WRAPPER + ".gch")
+    with _pch_lock:
+        if not os.path.isfile(gch) and not _make_pch(parent, folder):
+            _pch_failed.add(key)
+            return None
+    return folder
+
+
+def _pch_parent() -> str | None:
+    """This user's folder of precompiled headers in the temporary directory, shared by its
+    processes. Bound into builds, which run as a sandbox uid, so readable by all (it holds
+    nothing secret) and written by us alone: a folder someone else made or can write into
+    is refused (its header would be compiled into submissions)."""
+    path = os.path.join(tempfile.gettempdir(), f"judge-cpp-pch-{os.geteuid()}")
+    try:
+        os.makedirs(path, mode=0o755, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        log.warning("%s is not a folder of ours alone: C++ headers not precompiled", path)
+        return None
+    return path
+
+
+def _make_pch(parent: str, folder: str) -> bool:
+    """Compile the header into a new folder, then rename it into place: a reader never sees
+    a part-written file (another process's rename first: theirs stays). Older toolchains'
+    folders go."""
+    work = tempfile.mkdtemp(dir=parent, prefix="making-")
+    try:
+        with open(os.path.join(work, PCH_WRAPPER), "w") as f:
+            f.write(f"#include <{PCH_HEADER}>\n")
+        subprocess.run(
+            [GXX, *PCH_FLAGS, "-x", "c++-header", "-o", PCH_WRAPPER + ".gch", PCH_WRAPPER],
+            cwd=work,
+            capture_output=True,
+            timeout=300,
+            check=True,
+            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+        )
+        for name in (PCH_WRAPPER, PCH_WRAPPER + ".gch"):
+            os.chmod(os.path.join(work, name), 0o644)
+        os.chmod(work, 0o755)  # bound into builds, which run as a sandbox uid
+        with contextlib.suppress(OSError):
+            os.rename(work, folder)
+    except (OSError, subprocess.SubprocessError) as exc:
+        log.warning("C++: <%s> could not be precompiled (builds read it): %s", PCH_HEADER, exc)
+        return False
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for name in os.listdir(parent):
+        if name != os.path.basename(folder) and not name.startswith("making-"):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+    return os.path.isfile(os.path.join(folder, PCH_WRAPPER + ".gch"))
 
 
 def _cached_runtime(cache: BuildCache, key: str) -> bytes | None:

@@ -9,10 +9,20 @@ import os
 import pytest
 
 from judge import problems
+from judge.execution.build import BuildCache
 from judge.grading.grade import grade
 from judge.grading.runs import run_cases
 from judge.languages import RunRequest, Style, by_extension, get_language
-from judge.languages.cpp import LANGUAGE, clean_message, compiler_layout
+from judge.languages.cpp import (
+    FLAGS,
+    GXX,
+    LANGUAGE,
+    PCH_WRAPPER,
+    clean_message,
+    compiler_layout,
+    includes_bits_first,
+    precompiled_header,
+)
 from judge.languages.tests_text import encode_case
 from judge.verdict import Verdict
 
@@ -242,7 +252,73 @@ def test_a_cached_solution_compiles_nothing_in_a_new_process(sandbox, tmp_path):
         line = [ln for ln in done.stderr.splitlines() if ln.startswith("compiled:")][-1]
         return [name for name in line.removeprefix("compiled:").strip().split(",") if name]
 
-    assert compiled() == ["judge_runtime.o", "/box/out/solution"]
+    # The precompiled header is made once per toolchain and machine user (maybe by another run).
+    first = [name for name in compiled() if name != PCH_WRAPPER + ".gch"]
+    assert first == ["judge_runtime.o", "/box/out/solution"]
     entries = tmp_path / "footholds-judge" / "builds" / "entries"
     assert any(entry.name.startswith("cppruntime-") for entry in entries.iterdir())
     assert compiled() == []
+
+
+@pytest.mark.parametrize(
+    ("source", "first"),
+    [
+        (HEAD, True),
+        ("// my solution\n\n/* contest\n   template */  #include<bits/stdc++.h>  // all\n", True),
+        ("\ufeff#include <bits/stdc++.h>\n", False),  # a BOM: no guess, read as it is
+        ("#define int long long\n#include <bits/stdc++.h>\n", False),
+        ("#include <vector>\n#include <bits/stdc++.h>\n", False),
+        ('#include "bits/stdc++.h"\n', False),
+        ("#include <bits/stdc++.h> int x;\n", False),
+        ("/* never closed #include <bits/stdc++.h>\n", False),
+    ],
+)
+def test_only_a_source_that_begins_with_bits_stdcpp_gets_it_precompiled(source, first):
+    assert includes_bits_first(source.encode()) is first
+
+
+def test_the_precompiled_header_is_used_and_changes_nothing_a_student_reads(sandbox, tmp_path):
+    """<bits/stdc++.h> precompiled once, forced first for a source that begins with it:
+    GCC uses it (not silently rejected for options that differ), the build binds it
+    read-only, and verdicts and compile messages are what they were."""
+    import subprocess
+
+    folder = precompiled_header(BuildCache(str(tmp_path / "builds")))
+    assert folder is not None and os.path.isfile(os.path.join(folder, PCH_WRAPPER + ".gch"))
+    assert precompiled_header(None) is None  # nothing kept for a caller that keeps nothing
+    source = HEAD + f"int solution{FOOTHOLDS_SIGNATURE} {{ return 0; }}\n"
+    command = LANGUAGE.build_command(FOOTHOLDS, Style.FUNCTION, source.encode(), pch=folder)
+    assert command.trees == {"pch": folder}
+    assert command.argv[command.argv.index("-include") + 1] == f"/box/pch/{PCH_WRAPPER}"
+    plain = LANGUAGE.build_command(FOOTHOLDS, Style.FUNCTION, b"#include <vector>\n", pch=folder)
+    assert plain.trees == {} and "-include" not in plain.argv
+
+    unit = tmp_path / "unit.cpp"
+    unit.write_text(HEAD + "int main() { vector<int> v{3, 1}; sort(v.begin(), v.end()); }\n")
+    header = os.path.join(folder, PCH_WRAPPER)
+    shown = subprocess.run(
+        [GXX, *FLAGS, "-H", "-fsyntax-only", "-Winvalid-pch", "-include", header, str(unit)],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert shown.stderr.splitlines()[0] == f"! {header}.gch", shown.stderr[:500]
+
+    cache = BuildCache(str(tmp_path / "graded"))
+    for style in ("function", "stdio"):
+        template = LANGUAGE.template(problems.get("numbergame"), Style(style))
+        result = grade(
+            "numbergame",
+            template,
+            sandbox=sandbox,
+            language="cpp",
+            style=style,
+            random_count=1,
+            build_cache=cache,
+        )
+        assert result.verdict is Verdict.WA, result.message  # compiled and ran, as without
+    broken = HEAD + "\nint solution(vector<int> board) {\n    return board.size() +;\n}\n"
+    result = grade("numbergame", broken, sandbox=sandbox, language="cpp", build_cache=cache)
+    assert result.verdict is Verdict.CE
+    assert "solution.cpp:5:" in result.message, result.message  # its own line numbers
+    assert "judge_bits" not in result.message and "/box" not in result.message
