@@ -11,7 +11,7 @@ from datetime import timedelta
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import delete, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.orm import Session
 
 from api.routers import assignments as api_assignments
@@ -19,6 +19,7 @@ from store import repo
 from store.models import Assignment, CreditChange, Role, User, utcnow
 from store.outcome import JudgingOutcome
 from store.repo import assignments as repo_assignments
+from store.repo import credit_versions
 from store.repo import gradebook as repo_gradebook
 from tests.service.conftest import api_client
 from tests.service.conftest import make_account as account
@@ -397,3 +398,69 @@ def test_the_body_assembled_by_rows_is_the_one_encoded_in_one_piece(client, cour
     _extension(session, client, course)
     account(session, "zoe")
     assert raw(client, course) == encoded_afresh(session, course)
+
+
+# ---- the change log -----------------------------------------------------------------------
+
+
+def changes(session: Session, assignment_id: int) -> list[tuple[int, int | None]]:
+    rows = session.execute(
+        select(CreditChange.version, CreditChange.user_id)
+        .where(CreditChange.assignment_id == assignment_id)
+        .order_by(CreditChange.version, CreditChange.user_id)
+    )
+    return [(v, u) for v, u in rows]
+
+
+def test_each_bump_logs_its_version_and_whose_credit_it_may_change(session, course, monkeypatch):
+    aid, ann, bob = course["id"], course["ann"].id, course["bob"].id
+    version = credit_versions.current(session=session, assignment_id=aid)
+    logged = changes(session, aid)
+    assert logged[-1] == (version, ann)  # the course's verdict on ann's submission
+    credit_versions.bump(session=session, assignment_id=aid, user_id=bob)
+    credit_versions.bump_for_problems(session=session, problems=["footholds"], user_ids=[ann, bob])
+    credit_versions.bump_for_problems(session=session, problems=["nosuch"], user_ids=[ann])
+    monkeypatch.setattr(credit_versions, "MAX_USERS", 1)
+    credit_versions.bump_for_problems(session=session, problems=["footholds"], user_ids=[ann, bob])
+    credit_versions.bump(session=session, assignment_id=aid, user_id=None)
+    session.commit()
+    assert changes(session, aid)[len(logged) :] == [
+        (version + 1, bob),
+        (version + 2, ann),
+        (version + 2, bob),
+        (version + 3, None),  # too many students: anyone's
+        (version + 4, None),
+    ]
+    assert credit_versions.current(session=session, assignment_id=aid) == version + 4
+    assert credit_versions.changed_since(
+        session=session, assignment_id=aid, since=version, upto=version + 2
+    ) == {ann, bob}
+    assert (
+        credit_versions.changed_since(
+            session=session, assignment_id=aid, since=version, upto=version + 3
+        )
+        is None
+    )
+
+
+def test_old_changes_are_pruned_and_a_version_before_them_computes_it_all(
+    client, session, course, queried, monkeypatch
+):
+    monkeypatch.setattr(credit_versions, "KEEP_VERSIONS", 4)
+    monkeypatch.setattr(credit_versions, "PRUNE_EVERY", 2)
+    aid, bob = course["id"], course["bob"].id
+    read(client, course)
+    for _ in range(7):
+        credit_versions.bump(session=session, assignment_id=aid, user_id=bob)
+    session.commit()
+    version = credit_versions.current(session=session, assignment_id=aid)
+    kept = [v for v, _ in changes(session, aid)]
+    last_pruned = version - version % 2
+    assert kept == list(range(last_pruned - 3, version + 1))
+    assert raw(client, course) == encoded_afresh(session, course)
+    assert queried["rows"] == []  # the cached version's successors were pruned: in full
+    read(client, course)
+    credit_versions.bump(session=session, assignment_id=aid, user_id=bob)
+    session.commit()
+    read(client, course)
+    assert queried["rows"] == [{bob}]
