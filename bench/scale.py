@@ -34,7 +34,7 @@ from sqlalchemy import insert, select, text, update
 
 from bench.report import percentile
 from judge import problems
-from store import credit
+from store import credit, repo
 from store.db import make_engine, make_session_factory
 from store.models import (
     Assignment,
@@ -417,15 +417,39 @@ def _crowd(
     return latencies, history
 
 
-def _gradebook_computed(stack: Stack, url: str, assignment_id: int, token: str, count: int):
-    """The gradebook's seconds when each read follows a credit change: computed, not cached."""
+def _gradebook_computed(
+    stack: Stack, url: str, assignment_id: int, token: str, count: int, *, everyone: bool
+):
+    """The gradebook's seconds when each read follows a credit change: not served as cached.
+    `everyone`: a change to anyone's credit (as an edit or a problem-wide rejudge makes),
+    computed in full; otherwise a new submission by another student each time (what a term
+    mostly brings), whose row alone is computed and encoded again."""
     engine = make_engine(url)
     path = f"/api/v1/assignments/{assignment_id}/gradebook"
     latencies = []
     try:
-        for _ in range(count):
+        with make_session_factory(engine)() as session:
+            students = list(
+                session.scalars(
+                    select(User.id).where(User.role == Role.STUDENT).order_by(User.id).limit(count)
+                )
+            )
+            problem = session.scalar(
+                select(AssignmentProblem.problem)
+                .where(AssignmentProblem.assignment_id == assignment_id)
+                .order_by(AssignmentProblem.position)
+                .limit(1)
+            )
+            assert problem is not None
+        for i in range(count):
             with make_session_factory(engine)() as session:
-                credit_versions.bump(session=session, assignment_id=assignment_id)
+                if everyone:
+                    credit_versions.bump(session=session, assignment_id=assignment_id, user_id=None)
+                else:
+                    student = students[i % len(students)]
+                    repo.create_submission(
+                        session=session, user_id=student, problem=problem, source=SOURCE, seed=1
+                    )
                 session.commit()
             latencies += _timed(stack, path, token, count=1)
     finally:
@@ -616,8 +640,14 @@ def measure(
                 rest = _timed(stack, path, token, sizes.samples)
                 ratio = statistics.median(rest) / floor
                 report(name, f"{_ms(rest)} ({ratio:.1f}x floor; first {1000 * first:.0f} ms)")
-            computed = _gradebook_computed(stack, url, info["assignment"], teacher, sizes.samples)
-            report("instructor: the gradebook after a credit change (computed)", _ms(computed))
+            for everyone, name in (
+                (False, "instructor: the gradebook after a student's submission (by rows)"),
+                (True, "instructor: the gradebook after a credit change for everyone (computed)"),
+            ):
+                computed = _gradebook_computed(
+                    stack, url, info["assignment"], teacher, sizes.samples, everyone=everyone
+                )
+                report(name, _ms(computed))
             export = _timed(stack, "/api/v1/submissions.csv", teacher, count=1)[0]
             report("instructor: every submission as CSV (once)", f"{1000 * export:.0f} ms")
             crowd_size, rounds = sizes.crowd, sizes.crowd_rounds

@@ -653,6 +653,23 @@ class ScoreOverride(Base):
     author: Mapped[User | None] = relationship(lazy="joined", foreign_keys=[author_id])
 
 
+class CreditChange(Base):
+    """One bump of an assignment's credit version (store/repo/credit_versions.py), written in
+    the bump's transaction: whose credit it may change (`user_id`; None: anyone's, as an
+    edit or a problem-wide rejudge). A cached gradebook a few versions old recomputes only
+    those students' rows when every version since has its rows here (store/repo/gradebook.py);
+    old rows are pruned, and a gap means "compute it all". `user_id` is no foreign key: a
+    log, read by version, whose rows may outlive their user."""
+
+    __tablename__ = "credit_changes"
+    __table_args__ = (Index("ix_credit_changes_assignment_version", "assignment_id", "version"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    assignment_id: Mapped[int] = mapped_column(ForeignKey("assignments.id", ondelete="CASCADE"))
+    version: Mapped[int] = mapped_column(Integer)  # the credit version the bump made
+    user_id: Mapped[int | None] = mapped_column(Integer)
+
+
 # ---- LTI 1.3 (docs/lti.md) ----------------------------------------------------------------
 
 

@@ -367,15 +367,36 @@ def gradebook(assignment_id: DbId, session: SessionDep, user: Instructor) -> Res
     """One row per student: their deadline, per problem the score and its reason (an
     override's with its author and comment), and the total."""
     found = find_assignment(session, assignment_id, user)
-    body = repo_gradebook.rendered(session=session, assignment=found, render=gradebook_json)
+    body = repo_gradebook.rendered(session=session, assignment=found, render=GRADEBOOK_JSON)
     return Response(body, media_type="application/json")
 
 
 def gradebook_json(assignment: Assignment, rows: list[repo_gradebook.Row]) -> bytes:
-    """The gradebook's body, serialized here (FastAPI would dump and validate the 2,000 rows
-    again) and kept by the store until the credit or the roster changes."""
-    body = GradebookPublic(assignment=assignment_public(assignment), rows=[row_public(r) for r in rows])
+    """The gradebook's body in one piece: what GRADEBOOK_JSON assembles row by row."""
+    body = GradebookPublic(
+        assignment=assignment_public(assignment), rows=[row_public(r) for r in rows]
+    )
     return body.model_dump_json().encode()
+
+
+_NO_ROWS = b'"rows":[]}'
+
+
+def _gradebook_frame(assignment: Assignment) -> tuple[bytes, bytes]:
+    """The body around its rows: GradebookPublic's JSON with none, cut inside the list."""
+    empty = gradebook_json(assignment, [])
+    assert empty.endswith(_NO_ROWS), "GradebookPublic's rows come last"
+    return empty[: -len(b"]}")], b"]}"
+
+
+def _gradebook_row(row: repo_gradebook.Row) -> bytes:
+    return row_public(row).model_dump_json().encode()
+
+
+# The body serialized here (FastAPI would dump and validate the 2,000 rows again), row by
+# row, and kept by the store until the credit or the roster changes: after a change only
+# the changed rows are encoded again. Byte for byte gradebook_json's (its tests say so).
+GRADEBOOK_JSON = repo_gradebook.Render(frame=_gradebook_frame, row=_gradebook_row)
 
 
 @router.put(

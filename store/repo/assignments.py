@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from itertools import groupby
@@ -102,7 +102,7 @@ def update_assignment(
     _set_problems(assignment, problems)
     assignment.updated_at = utcnow()
     session.flush()
-    credit_versions.bump(session=session, assignment_id=assignment.id)
+    credit_versions.bump(session=session, assignment_id=assignment.id, user_id=None)
     lti_scores.queue_for_assignment(session=session, assignment_id=assignment.id)
     return assignment
 
@@ -141,6 +141,18 @@ def rules_of(assignment: Assignment) -> credit.Rules:
 
 
 # ---- extensions -------------------------------------------------------------------------
+
+
+def extensions_of(
+    *, session: Session, assignment_id: int, user_ids: Collection[int]
+) -> dict[int, Extension]:
+    """user id -> the extension, of these students only (the primary key)."""
+    rows = session.scalars(
+        select(Extension).where(
+            Extension.assignment_id == assignment_id, Extension.user_id.in_(list(user_ids))
+        )
+    )
+    return {ext.user_id: ext for ext in rows}
 
 
 def extensions(*, session: Session, assignment_id: int) -> list[tuple[Extension, str, str | None]]:
@@ -197,7 +209,7 @@ def _student_credit_changed(session: Session, assignment_id: int, user_id: int) 
     """A change to one student's credit: the cached gradebook is stale and their LMS score is
     posted again. The version first: it locks the assignment's row, the order every
     transaction takes (no deadlock with an edit)."""
-    credit_versions.bump(session=session, assignment_id=assignment_id)
+    credit_versions.bump(session=session, assignment_id=assignment_id, user_id=user_id)
     lti_scores.queue_for_student(session=session, assignment_id=assignment_id, user_id=user_id)
 
 
@@ -211,11 +223,14 @@ def deadline_for(assignment: Assignment, ext: Extension | None) -> credit.Deadli
 # ---- overrides --------------------------------------------------------------------------
 
 
-def overrides(*, session: Session, assignment_id: int) -> dict[tuple[int, str], ScoreOverride]:
-    """(user id, problem) -> the instructor's score."""
-    rows = session.scalars(
-        select(ScoreOverride).where(ScoreOverride.assignment_id == assignment_id)
-    )
+def overrides(
+    *, session: Session, assignment_id: int, user_ids: Collection[int] | None = None
+) -> dict[tuple[int, str], ScoreOverride]:
+    """(user id, problem) -> the instructor's score; `user_ids`: of these students only."""
+    where = [ScoreOverride.assignment_id == assignment_id]
+    if user_ids is not None:
+        where.append(ScoreOverride.user_id.in_(list(user_ids)))
+    rows = session.scalars(select(ScoreOverride).where(*where))
     return {(o.user_id, o.problem): o for o in rows}
 
 
@@ -270,10 +285,12 @@ def attempts(
     assignment: Assignment,
     until: datetime,
     user_id: int | None = None,
+    user_ids: Collection[int] | None = None,
 ) -> dict[int, list[credit.Attempt]]:
     """user id -> their submissions to the assignment's problems made from its release up
     to `until` (the latest cutoff that matters), as credit reads them. Rejudged
-    submissions count as they are judged now (a rejudge does not make a new attempt)."""
+    submissions count as they are judged now (a rejudge does not make a new attempt).
+    `user_id` or `user_ids`: of those students only (the index on user id)."""
     slugs = [p.problem for p in assignment.problems]
     if not slugs:
         return {}
@@ -284,6 +301,8 @@ def attempts(
     ]
     if user_id is not None:
         where.append(Submission.user_id == user_id)
+    if user_ids is not None:
+        where.append(Submission.user_id.in_(list(user_ids)))
     rows = session.execute(
         select(
             Submission.id,

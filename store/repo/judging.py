@@ -463,7 +463,9 @@ def finish(
             **fields,
         )
     )
-    credit_versions.bump_for_problems(session=session, problems=[submission.problem])
+    credit_versions.bump_for_problems(
+        session=session, problems=[submission.problem], user_ids=[submission.user_id]
+    )
     # The student's LMS grade follows, posted later from this row (store/repo/lti_scores.py).
     lti_scores.queue_for_problem(
         session=session, user_id=submission.user_id, problem=submission.problem

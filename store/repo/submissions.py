@@ -42,7 +42,7 @@ def create_submission(
     session.add(submission)
     session.flush()
     # A new attempt (pending) in the gradebook of every assignment with the problem.
-    credit_versions.bump_for_problems(session=session, problems=[problem])
+    credit_versions.bump_for_problems(session=session, problems=[problem], user_ids=[user_id])
     return submission
 
 
@@ -340,10 +340,14 @@ def rejudge(
     ids = list(session.scalars(ids_query))
     if ids:
         session.execute(query.where(Submission.id.in_(ids)))
-        rejudged = session.scalars(
-            select(Submission.problem).where(Submission.id.in_(ids)).distinct()
+        rejudged = session.execute(
+            select(Submission.problem, Submission.user_id).where(Submission.id.in_(ids)).distinct()
+        ).all()
+        # Chosen submissions: their authors' rows; a problem's: anyone's (the whole table).
+        authors = None if problem is not None else {uid for _, uid in rejudged}
+        credit_versions.bump_for_problems(
+            session=session, problems=sorted({p for p, _ in rejudged}), user_ids=authors
         )
-        credit_versions.bump_for_problems(session=session, problems=list(rejudged))
     return ids
 
 
