@@ -18,7 +18,6 @@ import logging
 import re
 import uuid
 from collections.abc import Callable
-from functools import cached_property
 from typing import Any
 
 import redis
@@ -52,10 +51,19 @@ REPLY_BYTES = 16 << 20  # no honest tier's outcomes come near it
 DIGEST = re.compile(r"[0-9a-f]{64}")
 
 
-def _redis(settings: Settings) -> redis.Redis:
+# Beyond a blocking pop's own timeout, how long its socket waits for Redis's answer.
+READ_MARGIN_S = 10.0
+
+
+def _redis(settings: Settings, socket_timeout_s: float | None = None) -> redis.Redis:
+    """`socket_timeout_s`: for a blocking command, longer than its own timeout (redis-py 8
+    reads every socket for 5 s at most by default: a reply that took longer to come was
+    taken for a dead Redis, and each hidden tier slower than that for a lost one)."""
     if not settings.broker.startswith(("redis://", "rediss://")):
         raise ValueError("JUDGE_HIDDEN_TIERS=queue needs a Redis broker (JUDGE_BROKER_URL)")
-    return redis.Redis.from_url(settings.broker)
+    if socket_timeout_s is None:
+        return redis.Redis.from_url(settings.broker)
+    return redis.Redis.from_url(settings.broker, socket_timeout=socket_timeout_s)
 
 
 def _reply_key(settings: Settings) -> str:
@@ -78,10 +86,6 @@ class SendToHiddenLane:
         self.settings = settings
         self.while_away = while_away
 
-    @cached_property
-    def redis(self) -> redis.Redis:
-        return _redis(self.settings)
-
     def __call__(self, tier: HiddenTier, version: str | None = None) -> list[Outcome]:
         """`version`: the digest of the uploaded problem's package graded against (the
         hidden worker unpacks the same one); None for a built-in."""
@@ -98,7 +102,9 @@ class SendToHiddenLane:
                 retry=True,
                 retry_policy=RETRY_POLICY,
             )
-            popped = self.redis.blpop([key], timeout=max(1, round(wait_s)))
+            timeout = max(1, round(wait_s))
+            with _redis(self.settings, timeout + READ_MARGIN_S) as replies:
+                popped = replies.blpop([key], timeout=timeout)
         except (redis.RedisError, OSError) as exc:
             raise SandboxUnavailable(f"the hidden lane is unreachable: {first_line(exc)}") from exc
         finally:
