@@ -24,7 +24,8 @@ def test_the_scale_benchmark_fills_and_measures():
     for gradebook in (
         "an assignment's gradebook (JSON)",
         "gradebook CSV (Canvas)",
-        "the gradebook after a credit change (computed)",
+        "the gradebook after a student's submission (by rows)",
+        "the gradebook after a credit change for everyone (computed)",
     ):
         assert lines[f"instructor: {gradebook}"].startswith("p50 "), lines
     assert "20 at once" not in "".join(lines) and "2 at once, a verdict stored every 0.2 s" in lines
