@@ -14,7 +14,9 @@ asserted here: the reliability tests hold these zeros at a smaller size.
 - kill_storm: the grading worker SIGKILLed (with its pool, as the OOM killer or a dead
   machine would) and started again, over and over, while a burst is graded.
 - stop_past_lease: the worker SIGSTOPped mid-grading for longer than its lease, a second
-  worker takes over, then the first is continued: its late verdict must be fenced out.
+  worker takes its grading over, then the first is continued: its late verdict must be
+  fenced out. The gradings are awaited once it continues: stopped inside a visible run, it
+  holds the host's visible phase, and no hidden tier may run beside it meanwhile.
 - redis_restart: a Redis of the scenario's own, without persistence, killed with messages
   queued and started again (the sweeper must resend what it lost).
 - postgres_restart: a PostgreSQL cluster of the scenario's own, stopped (immediate mode)
@@ -174,13 +176,26 @@ def stop_past_lease(students: int = 4, lease_s: float = 3.0) -> dict[str, Any]:
         try:
             time.sleep(lease_s * 2 + 1)  # its lease runs out while it cannot renew it
             stack.start_worker("worker2")
-            tally = _settle(stack, accepted, SETTLE_TIMEOUT_S)
+            # The second worker takes the stopped one's grading over. It may not finish it
+            # while the first is stopped: stopped inside a visible run, the first holds the
+            # visible phase, and no hidden run may start beside it on this host (phase.py).
+            took_over = wait_for(
+                lambda: any(stack.detail(teacher, sid)["attempts"] >= 2 for _, sid in accepted),
+                timeout=60,
+                interval=0.05,
+                what="the second worker to claim the stopped one's grading",
+            )
         finally:
             os.killpg(frozen.pid, signal.SIGCONT)
         time.sleep(lease_s)  # the continued worker finishes what it held: fenced, or nothing
-        tally = _settle(stack, accepted, SETTLE_TIMEOUT_S)  # read again after its late writes
+        tally = _settle(stack, accepted, SETTLE_TIMEOUT_S)
         fenced = _log(stack, "worker").count(": claim lost")
-    return {"refused": refused, "stale_writes_fenced": fenced, **tally}
+    return {
+        "refused": refused,
+        "taken_over": bool(took_over),
+        "stale_writes_fenced": fenced,
+        **tally,
+    }
 
 
 def redis_restart(students: int = 5, each: int = 2) -> dict[str, Any]:

@@ -34,6 +34,7 @@ def test_a_fault_loses_nothing(scenario: str) -> None:
     zeros = {key: numbers[key] for key in ("lost", "ie", "wrong", "judged_twice")}
     assert zeros == dict.fromkeys(zeros, 0), numbers
     if scenario == "stop_past_lease":
+        assert numbers["taken_over"] is True, numbers  # claimed while the first was stopped
         assert numbers["stale_writes_fenced"] >= 1, numbers  # its late verdict was refused
     if "processes_alive_after" in numbers:
         assert "NO" not in numbers["processes_alive_after"], numbers
