@@ -15,8 +15,10 @@ asserted here: the reliability tests hold these zeros at a smaller size.
   machine would) and started again, over and over, while a burst is graded.
 - stop_past_lease: the worker SIGSTOPped mid-grading for longer than its lease, a second
   worker takes its grading over, then the first is continued: its late verdict must be
-  fenced out. The gradings are awaited once it continues: stopped inside a visible run, it
-  holds the host's visible phase, and no hidden tier may run beside it meanwhile.
+  fenced out. Stopped between a write and its commit, it holds its submission's row lock
+  until PostgreSQL ends its session (JUDGE_STALLED_TRANSACTION_S); the takeover waits that
+  long. The gradings are awaited once it continues: stopped inside a visible run, it holds
+  the host's visible phase, and no hidden tier may run beside it meanwhile.
 - redis_restart: a Redis of the scenario's own, without persistence, killed with messages
   queued and started again (the sweeper must resend what it lost).
 - postgres_restart: a PostgreSQL cluster of the scenario's own, stopped (immediate mode)
@@ -33,6 +35,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -130,6 +133,30 @@ def _stack(name: str, tmp: Path, **env: str) -> Iterator[Stack]:
         stack.stop()
 
 
+def _state(stack: Stack, teacher: str, accepted: list[tuple[str, int]]) -> str:
+    """Each submission's status and attempts, and the stack's logs: what a timeout shows."""
+    rows = []
+    for _, sid in accepted:
+        body = stack.detail(teacher, sid)
+        rows.append(f"{sid}: {body['status']}, attempts {body['attempts']}")
+    return "\n".join(rows) + "\n" + stack.logs() + "\n"
+
+
+# Celery's lines of a task: "received", then "succeeded in ...", "retry: ...", "raised ...".
+_TASK_EVENT = re.compile(r"Task [\w.]+\[([0-9a-f-]+)\] (\w+)")
+
+
+def _all_tasks_ended(log: str) -> bool:
+    """Every task a Celery worker's log says it received has ended there (or been retried)."""
+    open_tasks: set[str] = set()
+    for task, event in _TASK_EVENT.findall(log):
+        if event == "received":
+            open_tasks.add(task)
+        else:
+            open_tasks.discard(task)
+    return not open_tasks
+
+
 def kill_storm(students: int = 10, each: int = 3, kills: int = 10) -> dict[str, Any]:
     with (
         fresh_services() as services,
@@ -184,11 +211,19 @@ def stop_past_lease(students: int = 4, lease_s: float = 3.0) -> dict[str, Any]:
                 timeout=60,
                 interval=0.05,
                 what="the second worker to claim the stopped one's grading",
+                context=lambda: _state(stack, teacher, accepted) + stack.log_tail("worker2"),
             )
         finally:
             os.killpg(frozen.pid, signal.SIGCONT)
-        time.sleep(lease_s)  # the continued worker finishes what it held: fenced, or nothing
         tally = _settle(stack, accepted, SETTLE_TIMEOUT_S)
+        # The continued worker finishes what it held (fenced, or nothing), maybe after the
+        # second worker's verdicts: its log is read once every task it received has ended.
+        wait_for(
+            lambda: _all_tasks_ended(_log(stack, "worker")),
+            timeout=SETTLE_TIMEOUT_S,
+            what="the continued worker to end the gradings it held",
+            context=lambda: stack.log_tail("worker"),
+        )
         fenced = _log(stack, "worker").count(": claim lost")
     return {
         "refused": refused,

@@ -15,12 +15,21 @@ POOL_SIZE, POOL_OVERFLOW = 5, 10
 POOL_CAPACITY = POOL_SIZE + POOL_OVERFLOW
 
 
-def make_engine(url: str, *, echo: bool = False) -> Engine:
+def make_engine(
+    url: str, *, echo: bool = False, stalled_transaction_s: float | None = None
+) -> Engine:
+    """`stalled_transaction_s` (PostgreSQL): the server ends a session left idle inside a
+    transaction this long. A worker stopped or hung between a write and its commit holds
+    its rows' locks until then, and the grading it held cannot be taken over meanwhile."""
     parsed = make_url(url)
     pool = {"pool_size": POOL_SIZE, "max_overflow": POOL_OVERFLOW}
     if parsed.get_backend_name() != "sqlite":
+        connect_args = {}
+        if stalled_transaction_s is not None:
+            timeout_ms = max(1, round(stalled_transaction_s * 1000))
+            connect_args["options"] = f"-c idle_in_transaction_session_timeout={timeout_ms}"
         # pre_ping: a restarted PostgreSQL must not turn the next request into an error.
-        return create_engine(url, echo=echo, pool_pre_ping=True, **pool)
+        return create_engine(url, echo=echo, pool_pre_ping=True, connect_args=connect_args, **pool)
     private_sqlite(url)  # 0600 before SQLite creates it 0644 (its -wal and -shm follow)
     # The API, the worker processes and the sweeper share the file: wait for locks instead
     # of failing at once.

@@ -18,7 +18,8 @@ TRANSIENT_CLASSES = {
     "57",  # operator intervention: statement timeout, shutdown, cannot connect now
     "58",  # system error (I/O)
 }
-TRANSIENT_STATES = {"55P03", "55006"}  # lock not available, object in use
+# Lock not available, object in use, the server ended a transaction left idle too long.
+TRANSIENT_STATES = {"55P03", "55006", "25P03"}
 
 # sqlite3 extended error codes, low byte: SQLITE_BUSY, SQLITE_LOCKED, SQLITE_PROTOCOL.
 SQLITE_TRANSIENT = {5, 6, 15}

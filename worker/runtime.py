@@ -49,7 +49,9 @@ class Runtime:
 
     @cached_property
     def session_factory(self) -> sessionmaker[Session]:
-        return make_session_factory(make_engine(self.settings.db_url))
+        settings = self.settings
+        engine = make_engine(settings.db_url, stalled_transaction_s=settings.stalled_transaction_s)
+        return make_session_factory(engine)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
