@@ -6,11 +6,16 @@ Algospot and most judges). In function style a `main` of the submission is never
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from judge.languages import jvm
 from judge.languages.base import RunRequest, Style
 from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
+
+if TYPE_CHECKING:  # the build imports the languages
+    from judge.execution.build import BuildCache
 
 SOURCE = "Solution.java"
 PROGRAM = "Main.java"  # stdio style: the file and class javac expects for `public class Main`
@@ -65,36 +70,32 @@ class Java:
     def _file(self, style: Style) -> str:
         return PROGRAM if style == Style.STDIO else SOURCE
 
-    def build_command(self, problem: ProblemSpec, style: Style, source: bytes) -> Command:
+    def prepare_build(
+        self, style: Style, cache: BuildCache | None, source: bytes
+    ) -> dict[str, str]:
+        return jvm.prepare_build(style, driver_runtime)
+
+    def build_command(
+        self, problem: ProblemSpec, style: Style, source: bytes, runtime: str | None = None
+    ) -> Command:
+        """`runtime`: the driver runtime's folder (driver_runtime()), for a function."""
         name = self._file(style)
         files = {name: source}
+        trees: dict[str, str] = {}
+        class_path: tuple[str, ...] = ()
         if style == Style.FUNCTION:
-            driver = jvm.java_driver(
-                problem, SOURCE, problem.LIMITS.memory_mb, self.signature(problem)
-            )
+            driver = jvm.java_driver(problem, problem.LIMITS.memory_mb, self.signature(problem))
             files[f"{jvm.DRIVER}.java"] = driver
-        javac = [
-            f"{jvm.java_home()}/bin/javac",
-            *(f"-J{flag}" for flag in jvm.COMPILER_FLAGS),
-            "-encoding",
-            "UTF-8",
-            "-nowarn",
-            "-Xlint:none",
-            "-proc:none",
-            "-implicit:none",
-            "-Xmaxerrs",
-            "30",
-            "-d",
-            "/box/out",
-            *files,
-        ]
-        return Command(argv=tuple(javac), files=files, layout=jvm.layout(warm=False))
+            trees[jvm.RUNTIME_TREE] = runtime or driver_runtime()
+            class_path = ("-cp", jvm.RUNTIME_CLASSES)
+        javac = [*_javac(), *class_path, "-d", "/box/out", *files]
+        return Command(argv=tuple(javac), files=files, layout=jvm.layout(warm=False), trees=trees)
 
     def build_limits(self) -> RunLimits:
         return jvm.build_limits(jvm.JAVAC_TIME_S)
 
     def run_command(self, request: RunRequest) -> Command:
-        return jvm.run_command(request, "Main")
+        return jvm.run_command(request, "Main", runtime=driver_runtime)
 
     def test_line(self, problem: ProblemSpec, case: Case) -> bytes:
         return jvm.test_line(problem, case)
@@ -111,3 +112,25 @@ class Java:
 
 
 LANGUAGE = Java()
+
+
+def _javac() -> list[str]:
+    return [
+        f"{jvm.java_home()}/bin/javac",
+        *(f"-J{flag}" for flag in jvm.COMPILER_FLAGS),
+        *("-encoding", "UTF-8", "-nowarn", "-Xlint:none", "-proc:none", "-implicit:none"),
+        *("-Xmaxerrs", "30"),
+    ]
+
+
+# -- the driver runtime, compiled on the host -------------------------------------------------
+
+
+def driver_runtime() -> str:
+    """The folder holding judgedriver's classes for this toolchain (jvm.driver_runtime)."""
+    source = jvm.java_driver_runtime(SOURCE)
+    return jvm.driver_runtime("java", LANGUAGE.version(), "DriverRuntime.java", source, _compile)
+
+
+def _compile(source: str, classes: str) -> list[str]:
+    return [*_javac(), "-d", classes, source]

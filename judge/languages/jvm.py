@@ -8,15 +8,21 @@ MEMORY_EXTRA_MB for the JVM itself (metaspace, code cache, thread stacks, the CD
 
 from __future__ import annotations
 
-import glob
+import contextlib
+import fcntl
+import hashlib
+import json
 import os
 import re
+import shutil
+import subprocess
+import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
-from importlib import resources
 
 from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
-from judge.languages.base import LanguageUnavailable, RunRequest, Style
+from judge.languages.base import LanguageUnavailable, RunRequest, Style, own_temp_folder
 from judge.languages.drivers.harness import MAX_REPORTED_BYTES, MAX_REPORTED_VALUES
 from judge.languages.tests_text import encode_case
 from judge.problems import Case, ProblemSpec
@@ -77,6 +83,8 @@ COMPILER_FLAGS = (
 
 @cache
 def java_home() -> str:
+    import glob  # here, as below: every command imports this module, few run a JVM
+
     for home in sorted(glob.glob(JDK_GLOB)):
         if os.path.isfile(os.path.join(home, "bin", "javac")) and not os.path.islink(home):
             return home
@@ -109,6 +117,8 @@ def layout(extra: tuple[str, ...] = (), warm: bool = True) -> Layout:
     secret in reach, nothing of the submission running)."""
     home = java_home()
     linked = [os.path.join(home, "bin", name) for name in ("java", "javac")]
+    import glob
+
     linked += sorted(glob.glob(os.path.join(home, "lib", "*.so")))
     linked += sorted(glob.glob(os.path.join(home, "lib", "server", "*.so")))
     return toolchain_layout([home, JDK_CONF, *extra], linked=linked, warm=warm)
@@ -135,15 +145,25 @@ def build_limits(time_s: float) -> RunLimits:
     )
 
 
-def run_command(request: RunRequest, main_class: str, jars: tuple[str, ...] = ()) -> Command:
+def run_command(
+    request: RunRequest,
+    main_class: str,
+    jars: tuple[str, ...] = (),
+    *,
+    runtime: Callable[[], str],
+) -> Command:
     """A JVM run of the compiled classes (bound at CLASSES) with `jars` on the class path:
-    `main_class` for a whole program, the driver on the tests for a function."""
+    `main_class` for a whole program, the driver on the tests for a function, with the
+    language's driver runtime (`runtime()`: its folder, bound at RUNTIME_CLASSES)."""
     if request.artifact is None:
         raise ValueError("a JVM run needs its compiled classes")
-    argv = [*jvm_flags(request.problem.LIMITS.memory_mb), "-cp", ":".join((CLASSES, *jars))]
     trees = {CLASSES_TREE: request.artifact}
     if request.style == Style.STDIO:
+        argv = [*jvm_flags(request.problem.LIMITS.memory_mb), "-cp", ":".join((CLASSES, *jars))]
         return Command(argv=(*argv, main_class), layout=layout(jars), trees=trees)
+    trees[RUNTIME_TREE] = runtime()
+    path = ":".join((CLASSES, RUNTIME_CLASSES, *jars))
+    argv = [*jvm_flags(request.problem.LIMITS.memory_mb), "-cp", path]
     return Command(
         argv=(*argv, DRIVER, *request.driver_args()),
         layout=layout(jars),
@@ -203,6 +223,8 @@ def kotlin_type(value_type: ValueType) -> str:
 
 
 def _template(name: str) -> str:
+    from importlib import resources
+
     return resources.files("judge.languages.drivers").joinpath(name).read_text("utf-8")
 
 
@@ -262,21 +284,17 @@ def _java_reader(list_type: ListType) -> str:
     )
 
 
-def java_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature: str) -> bytes:
-    """Java source of the driver calling `new Solution().solution(...)` with the problem's
-    parameters; heap_mb is only quoted in the out-of-memory message."""
+def java_driver(problem: ProblemSpec, heap_mb: int, signature: str) -> bytes:
+    """Java source of the driver's problem part: it reads the arguments and calls
+    `new Solution().solution(...)`; the runtime it hands them to is java_driver_runtime().
+    heap_mb is only quoted in the out-of-memory message."""
     params = _params(problem)
     calls = ", ".join(f"{_java_cast(t)} a[{k}]" for k, t in enumerate(params))
     return _fill(
         _template("Driver.java.tmpl"),
         {
             "DRIVER": DRIVER,
-            "SOURCE": source_name,
-            "STACK_MB": str(STACK_MB),
             "HEAP_MB": str(heap_mb),
-            "MAX_STR": str(MAX_STR_CHARS),
-            "MAX_VALUES": str(MAX_REPORTED_VALUES),
-            "MAX_BYTES": str(MAX_REPORTED_BYTES),
             "READERS": "".join(_java_reader(t) for t in _list_types(problem)),
             "READ_ARGS": ", ".join(_read_call(t) for t in params),
             "CALL_ARGS": calls,
@@ -297,26 +315,135 @@ def _kotlin_reader(list_type: ListType) -> str:
     )
 
 
-def kotlin_driver(problem: ProblemSpec, source_name: str, heap_mb: int, signature: str) -> bytes:
-    """Kotlin source of the driver calling `Solution().solution(...)`."""
+def kotlin_driver(problem: ProblemSpec, heap_mb: int, signature: str) -> bytes:
+    """Kotlin source of the driver's problem part: it reads the arguments and calls
+    `Solution().solution(...)`; the runtime it hands them to is kotlin_driver_runtime()."""
     params = _params(problem)
     calls = ", ".join(f"a[{k}] as {kotlin_type(t)}" for k, t in enumerate(params))
     return _fill(
         _template("driver.kt.tmpl"),
         {
             "DRIVER": DRIVER,
-            "SOURCE": source_name,
-            "STACK_MB": str(STACK_MB),
             "HEAP_MB": str(heap_mb),
-            "MAX_STR": str(MAX_STR_CHARS),
-            "MAX_VALUES": str(MAX_REPORTED_VALUES),
-            "MAX_BYTES": str(MAX_REPORTED_BYTES),
             "READERS": "".join(_kotlin_reader(t) for t in _list_types(problem)),
             "READ_ARGS": ", ".join(_read_call(t) for t in params),
             "CALL_ARGS": calls,
             "SIGNATURE": signature,
         },
     ).encode()
+
+
+@cache
+def _runtime_source(template: str, source_name: str) -> str:
+    return _fill(
+        _template(template),
+        {
+            "SOURCE": source_name,
+            "STACK_MB": str(STACK_MB),
+            "MAX_STR": str(MAX_STR_CHARS),
+            "MAX_VALUES": str(MAX_REPORTED_VALUES),
+            "MAX_BYTES": str(MAX_REPORTED_BYTES),
+        },
+    )
+
+
+def kotlin_driver_runtime(source_name: str) -> str:
+    """Kotlin source of what every problem's driver shares (package judgedriver): the
+    channels, the report's encoding, the errors' traces in `source_name`."""
+    return _runtime_source("DriverRuntime.kt.tmpl", source_name)
+
+
+def java_driver_runtime(source_name: str) -> str:
+    """Java source of what every problem's driver shares (package judgedriver)."""
+    return _runtime_source("DriverRuntime.java.tmpl", source_name)
+
+
+# -- the drivers' runtimes, compiled on the host ---------------------------------------------
+
+RUNTIME_TREE = "driver-runtime"  # bound read-only at /box/driver-runtime
+RUNTIME_CLASSES = f"/box/{RUNTIME_TREE}"
+_RUNTIME_CLASS = os.path.join("judgedriver", "DriverRuntime.class")
+
+
+def prepare_build(style: Style, runtime: Callable[[], str]) -> dict[str, str]:
+    """A JVM language's `prepare_build`: its driver runtime's folder (`runtime()`, compiled
+    the first time), for a function; nothing for a whole program."""
+    return {"runtime": runtime()} if style is Style.FUNCTION else {}
+
+
+@cache
+def runtime_key(language: str, version: str, source: str) -> str:
+    """A runtime folder's name: the toolchain and the source it compiles."""
+    head = {
+        "what": f"{language} driver runtime",
+        "version": version,
+        "source": hashlib.sha256(source.encode()).hexdigest(),
+    }
+    return f"{language}-" + hashlib.sha256(json.dumps(head, sort_keys=True).encode()).hexdigest()
+
+
+def driver_runtime(
+    language: str,
+    version: str,
+    source_name: str,
+    source: str,
+    compile_argv: Callable[[str, str], list[str]],
+) -> str:
+    """The folder holding judgedriver's classes for this toolchain (`version`), compiled
+    on the host from `source` by `compile_argv(source file, classes folder)` the first time
+    (the judge's own code, as C++'s runtime object is) and kept for this machine user in a
+    folder of its own: readable by the sandbox's uids, written by the judge alone.
+    LanguageUnavailable when it cannot be made."""
+    parent = own_temp_folder(f"judge-{language}-driver", 0o755)
+    if parent is None:
+        raise LanguageUnavailable(f"no folder of the judge's own for {language}'s driver runtime")
+    folder = os.path.join(parent, runtime_key(language, version, source))
+    if os.path.isfile(os.path.join(folder, _RUNTIME_CLASS)):
+        return folder
+    # One compile per machine user: the processes (and threads: each opens the file anew)
+    # that find it missing wait for the first.
+    with open(os.path.join(parent, "lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not os.path.isfile(os.path.join(folder, _RUNTIME_CLASS)):
+            _compile_runtime(parent, folder, source_name, source, compile_argv)
+    return folder
+
+
+def _compile_runtime(
+    parent: str,
+    folder: str,
+    source_name: str,
+    source: str,
+    compile_argv: Callable[[str, str], list[str]],
+) -> None:
+    """Compile into a new folder, then rename it into place: a build never sees a part of
+    it. Older toolchains' folders go."""
+    work = tempfile.mkdtemp(dir=parent, prefix="making-")
+    try:
+        path = os.path.join(work, source_name)
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(source)
+        classes = os.path.join(work, "classes")
+        env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": work}
+        done = subprocess.run(
+            compile_argv(path, classes), cwd=work, capture_output=True, timeout=300, env=env
+        )
+        if done.returncode != 0:
+            said = (done.stderr + done.stdout).decode(errors="replace").strip()[-2000:]
+            raise LanguageUnavailable(f"the driver runtime does not compile here: {said}")
+        for root, _dirs, names in os.walk(classes):
+            os.chmod(root, 0o755)  # bound into builds and runs, which run as a sandbox uid
+            for name in names:
+                os.chmod(os.path.join(root, name), 0o644)
+        with contextlib.suppress(OSError):
+            os.rename(classes, folder)
+    except (OSError, subprocess.SubprocessError) as exc:
+        raise LanguageUnavailable(f"the driver runtime cannot be compiled here: {exc}") from None
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for name in os.listdir(parent):
+        if name not in (os.path.basename(folder), "lock") and not name.startswith("making-"):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
 
 
 # -- compile messages ----------------------------------------------------------------------

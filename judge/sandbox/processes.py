@@ -39,10 +39,11 @@ class Jail:
         for name, source in command.trees.items():
             os.symlink(source, os.path.join(workdir, name))
 
-        def local(arg: str) -> str:
-            return workdir + arg[4:] if arg == "/box" or arg.startswith("/box/") else arg
+        def local(path: str) -> str:
+            return workdir + path[4:] if path == "/box" or path.startswith("/box/") else path
 
-        return [local(arg) for arg in command.argv]
+        # A class path names several: each of its parts is rewritten.
+        return [":".join(local(part) for part in arg.split(":")) for arg in command.argv]
 
     def cwd(self, workdir: str) -> str:
         return workdir

@@ -13,6 +13,7 @@ Each compiled language builds one source for `zeros` (Kotlin costs about ten sec
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -21,7 +22,12 @@ from judge.answers import INT, LONG, STR, ValueType, list_of
 from judge.grading.runs import DONE, run_cases
 from judge.languages import LanguageUnavailable, get_language
 from judge.languages.drivers import cpp_driver, harness
-from judge.languages.jvm import java_driver, kotlin_driver
+from judge.languages.jvm import (
+    java_driver,
+    java_driver_runtime,
+    kotlin_driver,
+    kotlin_driver_runtime,
+)
 from judge.problems import Case, InvalidCase, Limits, ProblemSpec, View
 from judge.sandbox.limits import RunLimits
 
@@ -160,10 +166,14 @@ def test_every_driver_is_given_the_harness_bounds() -> None:
     bounds = (str(harness.MAX_REPORTED_VALUES), str(harness.MAX_REPORTED_BYTES))
     cpp = cpp_driver.driver_source(ZEROS)
     assert f"kMaxValues = {bounds[0]};" in cpp and f"kMaxBytes = {bounds[1]};" in cpp
-    for make in (java_driver, kotlin_driver):
-        source = make(ZEROS, "Solution.x", 256, "solution").decode()
+    for source in (
+        java_driver_runtime("Solution.java"),
+        kotlin_driver_runtime("Solution.kt"),
+    ):
         assert bounds[0] in source and f"MAX_BYTES = {bounds[1]}" in source
         assert "@" + "MAX_" not in source
+    for glue in (java_driver(ZEROS, 256, "solution"), kotlin_driver(ZEROS, 256, "solution")):
+        assert not re.search(r"@[A-Z_]+@", glue.decode())  # every placeholder filled
 
 
 def _installed(language: str) -> None:

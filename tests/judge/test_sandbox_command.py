@@ -286,3 +286,18 @@ def test_the_unconfined_jail_maps_box_paths_to_its_directory(tmp_path):
     with unconfined.run(command, LIMITS) as proc:
         assert proc.read_result(timeout=10) == b"tree file"
     assert shutil.which("g++")  # the C++ test above needs it: a missing compiler fails, not skips
+
+
+def test_unconfined_every_part_of_a_class_path_in_the_box_is_rewritten(shared_dir):
+    """Unconfined, /box is a folder of the host: a JVM's class path names several trees."""
+    (shared_dir / "one").mkdir()
+    (shared_dir / "two").mkdir()
+    code = "import os, sys\nprint(*(os.path.isdir(p) for p in sys.argv[1].split(':')))\n"
+    command = Command(
+        argv=("{python}", "-I", "-S", "-B", "/box/main.py", "/box/one:/box/two:/usr"),
+        files={"main.py": code.encode()},
+        trees={"one": str(shared_dir / "one"), "two": str(shared_dir / "two")},
+        stdout_to_results=True,
+    )
+    with make_sandbox(SandboxConfig(mode="none")).run(command, LIMITS) as proc:
+        assert lines(proc) == ["True True True"]

@@ -1,0 +1,69 @@
+"""The JVM drivers' runtimes (judgedriver.DriverRuntime, Java's and Kotlin's): compiled once
+per toolchain on the host, kept in a folder of this user's alone, bound read-only into every
+function build and run, and in neither for a whole program."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+import pytest
+
+from judge import problems
+from judge.languages import java, jvm, kotlin
+from judge.languages.base import RunRequest, Style
+
+PLUGINS = {"java": java, "kotlin": kotlin}
+SOURCES = {
+    "java": b"class Solution { public int solution(int[] board) { return 0; } }\n",
+    "kotlin": b"class Solution { fun solution(board: IntArray): Int = 0 }\n",
+}
+PROGRAMS = {"java": b"public class Main { public static void main(String[] a) {} }\n"}
+
+
+@pytest.mark.parametrize("name", PLUGINS)
+def test_the_runtime_is_made_once_and_kept_where_only_this_user_writes(name: str) -> None:
+    plugin = PLUGINS[name]
+    folder = Path(plugin.driver_runtime())
+    made = folder / "judgedriver" / "DriverRuntime.class"
+    before = made.stat()
+    assert Path(plugin.driver_runtime()) == folder
+    assert made.stat().st_mtime_ns == before.st_mtime_ns  # not compiled again
+    for path in [folder.parent, folder, *folder.rglob("*")]:
+        st = path.lstat()
+        assert st.st_uid == os.geteuid(), path
+        assert not st.st_mode & (stat.S_IWGRP | stat.S_IWOTH), path  # nobody else writes
+        assert st.st_mode & stat.S_IROTH, path  # a sandbox uid reads it
+
+
+def _class_path(argv: tuple[str, ...]) -> list[str]:
+    flag = next(a for a in ("-classpath", "-cp") if a in argv)
+    return argv[argv.index(flag) + 1].split(":")
+
+
+@pytest.mark.parametrize("name", PLUGINS)
+def test_a_function_build_and_run_have_the_runtime_on_their_class_path(name: str) -> None:
+    plugin, numbergame = PLUGINS[name], problems.get("numbergame")
+    folder = plugin.driver_runtime()
+    build = plugin.LANGUAGE.build_command(numbergame, Style.FUNCTION, SOURCES[name], runtime=folder)
+    assert build.trees == {jvm.RUNTIME_TREE: folder}
+    assert jvm.RUNTIME_CLASSES in _class_path(build.argv)
+    driver = next(data for file, data in build.files.items() if file.startswith(jvm.DRIVER))
+    assert b"judgedriver.DriverRuntime.main" in driver and len(driver.splitlines()) < 40
+
+    request = RunRequest(numbergame, Style.FUNCTION, SOURCES[name], artifact="/x/classes")
+    run = plugin.LANGUAGE.run_command(request)
+    assert run.trees[jvm.RUNTIME_TREE] == folder
+    assert jvm.RUNTIME_CLASSES in _class_path(run.argv)
+
+
+@pytest.mark.parametrize("name", PLUGINS)
+def test_a_whole_program_needs_no_runtime(name: str) -> None:
+    plugin, numbergame = PLUGINS[name], problems.get("numbergame")
+    program = PROGRAMS.get(name, b"fun main() {}\n")
+    build = plugin.LANGUAGE.build_command(numbergame, Style.STDIO, program)
+    assert build.trees == {} and not any(f.startswith(jvm.DRIVER) for f in build.files)
+    assert plugin.LANGUAGE.prepare_build(Style.STDIO, None, program) == {}
+    run = plugin.LANGUAGE.run_command(RunRequest(numbergame, Style.STDIO, program, "/x/classes"))
+    assert jvm.RUNTIME_TREE not in run.trees
