@@ -29,7 +29,8 @@ SLOTS = 2
 
 
 def verdict_time(stack: Stack, token: str, submission_id: int) -> float:
-    """Poll finely (20 ms) so the measured latency is the service's, not the poll's."""
+    """Poll finely (20 ms) so the measured latency is the service's, not the poll's. As the
+    student, this is when the verdict is released; as an instructor, when it is stored."""
 
     def done() -> float | None:
         body = stack.detail(token, submission_id)
@@ -41,6 +42,27 @@ def verdict_time(stack: Stack, token: str, submission_id: int) -> float:
     return wait_for(
         done, timeout=300, interval=0.02, what=f"submission {submission_id}", context=stack.logs
     )
+
+
+@contextmanager
+def inprocess_grading(source: str) -> Iterator[Callable[[], float]]:
+    """The same grading as the worker's, `grade()` in this process with a sandbox made once
+    (the worker's are warm too): what the service adds is the rest (queue, claim, writes)."""
+    from judge import problems
+    from judge.grading.grade import grade
+    from judge.sandbox import SandboxConfig, make_sandbox
+
+    sandbox = make_sandbox(SandboxConfig(mode="bwrap"))
+    problem = problems.get("footholds")
+
+    def one() -> float:
+        started = time.monotonic()
+        result = grade(problem, source.encode(), sandbox=sandbox)
+        assert result.verdict == "AC", result.message
+        return time.monotonic() - started
+
+    one()
+    yield one
 
 
 def run_time(stack: Stack, token: str, source: str) -> float:
@@ -136,12 +158,18 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             warm_up = stack.submit(token, "footholds", source)
             tests = stack.wait_done(token, warm_up)["total"]
 
-            # Latency: one submission at a time on an idle service.
-            latencies = []
-            for _ in range(submissions):
-                started = time.monotonic()
-                sid = stack.submit(token, "footholds", source)
-                latencies.append(verdict_time(stack, token, sid) - started)
+            # Latency: one submission at a time on an idle service, as the instructor sees it
+            # (stored) and as the student does (released: see store/release.py), in turns
+            # with the same grading in this process.
+            teacher = stack.instructor()
+            latencies, stored, inprocess = [], [], []
+            with inprocess_grading(source) as grade_here:
+                for _ in range(submissions):
+                    started = time.monotonic()
+                    sid = stack.submit(token, "footholds", source)
+                    stored.append(verdict_time(stack, teacher, sid) - started)
+                    latencies.append(verdict_time(stack, token, sid) - started)
+                    inprocess.append(grade_here())
 
             # A run on the samples, one at a time on an idle service (one warm-up first).
             run_time(stack, token, source)
@@ -151,7 +179,6 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
             elapsed = burst(stack, source, submissions, "burst")
 
             # An instructor's package upload until its check's report, on the idle service.
-            teacher = stack.instructor()
             checks = [check_time(stack, teacher) for _ in range(min(submissions, 3))]
         finally:
             stack.stop()
@@ -166,6 +193,17 @@ def measure(submissions: int = SUBMISSIONS) -> dict[str, Any]:
         "latency_p50_s": round(statistics.median(latencies), 3),
         "latency_p95_s": round(percentile(latencies, 0.95), 3),
         "latency_max_s": round(max(latencies), 3),
+        "stored_latency_p50_s": round(statistics.median(stored), 3),
+        "inprocess_grade_p50_s": round(statistics.median(inprocess), 3),
+        # What the service adds to the same grading: queue, claim, writes, the poll's 20 ms;
+        # and with the release (a judging is shown at least one quantum after its hidden
+        # tier began, so a student cannot time the hidden tier).
+        "service_adds_stored_p50_s": round(
+            statistics.median(s - g for s, g in zip(stored, inprocess, strict=True)), 3
+        ),
+        "service_adds_released_p50_s": round(
+            statistics.median(r - g for r, g in zip(latencies, inprocess, strict=True)), 3
+        ),
         "run_latency_p50_s": round(statistics.median(run_latencies), 3),
         "run_latency_p95_s": round(percentile(run_latencies, 0.95), 3),
         "throughput_per_min": round(throughput, 1),

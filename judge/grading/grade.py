@@ -24,7 +24,6 @@ from typing import Any
 
 import judge
 from judge import problems
-from judge.diagnosis.probe import diagnose_first_failure
 from judge.execution.build import BuildCache, built
 from judge.execution.program import MAX_SOURCE_BYTES, CompileError, Program, unreadable
 from judge.execution.runners import Outcome, Runner, runner_for
@@ -210,6 +209,8 @@ class _Grading:
         args = (self.module, program, self.sandbox)
         shrink_first_failure(*args, self.planned, self.result, self.time_s, self.interrupts)
         if self.diagnose:
+            from judge.diagnosis.probe import diagnose_first_failure  # only when asked for
+
             diagnose_first_failure(*args, self.result, self.interrupts)
         self._run_tier(program, hidden=True)
         self._skip_the_rest()

@@ -47,7 +47,18 @@ def all_languages() -> dict[str, Language]:
     return dict(sorted(found.items()))
 
 
+# Every language's file name endings, by the name of its module (each module's LANGUAGE
+# says them too: tests/judge/test_cli_start.py checks the two agree), so that naming the
+# language of a file imports that language's module only, not every one (a fresh command's
+# start: the C++ and JVM modules are not small).
+EXTENSIONS = {".cc": "cpp", ".cpp": "cpp", ".java": "java", ".kt": "kotlin", ".py": "python"}
+
+
 def get_language(name: str) -> Language:
+    if name in set(EXTENSIONS.values()):  # its own module only (see EXTENSIONS)
+        language = getattr(importlib.import_module(f"{__name__}.{name}"), "LANGUAGE", None)
+        if language is not None and language.name == name:
+            return language
     try:
         return all_languages()[name]
     except KeyError:
@@ -58,9 +69,9 @@ def get_language(name: str) -> Language:
 def by_extension(filename: str) -> Language | None:
     """The language a file name's ending names (".cc" -> C++), or None."""
     lower = filename.lower()
-    for language in all_languages().values():
-        if any(lower.endswith(ext) for ext in language.extensions):
-            return language
+    for extension, name in EXTENSIONS.items():
+        if lower.endswith(extension):
+            return get_language(name)
     return None
 
 

@@ -22,7 +22,11 @@ hash of everything compiled) and hands the directory to `run_command` as `artifa
 
 from __future__ import annotations
 
+import logging
+import os
+import stat
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -30,6 +34,8 @@ from typing import Protocol
 from judge.problems import Case, ProblemSpec
 from judge.sandbox.command import Command
 from judge.sandbox.limits import RunLimits
+
+log = logging.getLogger(__name__)
 
 
 class Style(StrEnum):
@@ -138,3 +144,20 @@ def ask_tool(argv: list[str], tool: str) -> str:
         ).stdout.strip()
     except (OSError, subprocess.SubprocessError) as exc:
         raise LanguageUnavailable(f"{tool} cannot run here: {exc}") from None
+
+
+def own_temp_folder(name: str, mode: int) -> str | None:
+    """This machine user's folder `name`-UID in the temporary directory, made with `mode`, for
+    what the toolchains make once and keep (precompiled headers, their answers about themselves).
+    None when it cannot be made, or someone else made it or can write into it: what it holds
+    goes into builds, so it must be ours alone."""
+    path = os.path.join(tempfile.gettempdir(), f"{name}-{os.geteuid()}")
+    try:
+        os.makedirs(path, mode=mode, exist_ok=True)
+        st = os.lstat(path)
+    except OSError:
+        return None
+    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
+        log.warning("%s is not a folder of ours alone: not used", path)
+        return None
+    return path

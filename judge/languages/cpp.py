@@ -26,7 +26,6 @@ import logging
 import os
 import re
 import shutil
-import stat
 import subprocess
 import tempfile
 import threading
@@ -34,7 +33,14 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from judge.answers import BOOL, INT, LONG
-from judge.languages.base import LanguageUnavailable, RunRequest, Style, ask_tool
+from judge.languages import kept_answers
+from judge.languages.base import (
+    LanguageUnavailable,
+    RunRequest,
+    Style,
+    ask_tool,
+    own_temp_folder,
+)
 from judge.languages.drivers.cpp_driver import (
     DRIVER_NAME,
     RUNTIME_NAME,
@@ -304,20 +310,10 @@ def precompiled_header(cache: BuildCache | None) -> str | None:
 
 
 def _pch_parent() -> str | None:
-    """This user's folder of precompiled headers in the temporary directory, shared by its
-    processes. Bound into builds, which run as a sandbox uid, so readable by all (it holds
-    nothing secret) and written by us alone: a folder someone else made or can write into
-    is refused (its header would be compiled into submissions)."""
-    path = os.path.join(tempfile.gettempdir(), f"judge-cpp-pch-{os.geteuid()}")
-    try:
-        os.makedirs(path, mode=0o755, exist_ok=True)
-        st = os.lstat(path)
-    except OSError:
-        return None
-    if not stat.S_ISDIR(st.st_mode) or st.st_uid != os.geteuid() or st.st_mode & 0o022:
-        log.warning("%s is not a folder of ours alone: C++ headers not precompiled", path)
-        return None
-    return path
+    """This user's folder of precompiled headers, shared by its processes. Bound into builds,
+    which run as a sandbox uid, so readable by all (it holds nothing secret) and written by
+    us alone (a header someone else wrote would be compiled into submissions)."""
+    return own_temp_folder("judge-cpp-pch", 0o755)
 
 
 def _make_pch(parent: str, folder: str) -> bool:
@@ -393,7 +389,7 @@ def _compile_runtime() -> bytes:
 
 @cache
 def _version() -> str:
-    out = ask_tool([GXX, "--version"], "g++")
+    out = kept_answers.answers("g++", GXX, ["--version"], _print)["--version"]
     # "g++ (Debian 12.2.0-14+deb12u1) 12.2.0": the release, and the build it came in.
     first = out.splitlines()[0] if out else ""
     match = re.match(r"g\+\+ \((.*)\) (\S+)$", first)
@@ -407,10 +403,13 @@ def _print(what: str) -> str:
 @cache
 def compiler_layout() -> Layout:
     """Exactly what g++ needs to compile and link a static C++ program, read-only."""
-    gcc_dir = os.path.dirname(_print("-print-libgcc-file-name"))
-    programs = [_print(f"-print-prog-name={name}") for name in PROGRAMS[:3]]
-    programs.append(_print(f"-print-file-name={PROGRAMS[3]}"))
-    link = [os.path.normpath(_print(f"-print-file-name={name}")) for name in LINK_FILES]
+    gcc = "-print-libgcc-file-name"
+    progs = [f"-print-prog-name={name}" for name in PROGRAMS[:3]]
+    files = [f"-print-file-name={name}" for name in (PROGRAMS[3], *LINK_FILES)]
+    said = kept_answers.answers("g++", GXX, [gcc, *progs, *files], _print)
+    gcc_dir = os.path.dirname(said[gcc])
+    programs = [said[q] for q in progs] + [said[files[0]]]
+    link = [os.path.normpath(said[q]) for q in files[1:]]
     link += _script_inputs(link)
     tools = [t for t in TOOLS if os.path.exists(t)]
     return toolchain_layout(

@@ -1,7 +1,8 @@
 """The bubblewrap jail: its command line, its slot, cgroup and rlimits, and how it ends.
 
 `bwrap_config` works out once per interpreter what every run shares (the layout, the seccomp
-filter, the slot pool, the cgroup manager) and checks that bwrap can run here at all.
+filter, the slot pool, the cgroup manager) and starts the check that bwrap can run here at all
+(no run starts before it passed: BwrapConfig.ready).
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import os
 import resource
 import signal
 import subprocess
-from dataclasses import dataclass
+import threading
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from judge.sandbox.cgroups import CgroupManager, RunCgroup
@@ -66,12 +68,28 @@ class BwrapConfig:
     subreaper: bool
     notes: list[str]
     warm: bool = True  # close the page-cache channel (SandboxConfig.shared_by_students)
+    # The start-up check bwrap_config began, until it passed (then None).
+    startup: StartupCheck | None = field(default=None, compare=False, repr=False)
+
+    def ready(self) -> None:
+        """Wait for the start-up check (StartupCheck); raise SandboxUnavailable while it
+        failed. Every jail waits for it: no run starts before the check passed."""
+        startup = self.startup
+        if startup is None:
+            return
+        try:
+            startup.wait()
+        except BaseException:
+            bwrap_config.cache_clear()  # as when the check ran inside: the next one checks again
+            raise
+        self.startup = None
 
 
 class BwrapJail(Jail):
     """bubblewrap: own namespaces (no network at all), read-only Python, private /tmp."""
 
     def __init__(self, limits: RunLimits, config: BwrapConfig, hidden: bool = False) -> None:
+        config.ready()
         super().__init__(limits, config.python, list(config.notes))
         self.config = config
         self.hidden = hidden
@@ -393,45 +411,81 @@ class BwrapJail(Jail):
         self.slot.release()
 
 
-def check_bwrap(config: BwrapConfig) -> None:
+class StartupCheck:
     """One trivial sandboxed run, so a machine where bwrap cannot work (no user namespaces,
     a container's seccomp/AppArmor profile, an interpreter the slot uid cannot read) is
-    refused with bwrap's own message instead of failing every submission."""
-    limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
-    jail = BwrapJail(limits, config)
-    box = locked_dir(RUN_DIR_PREFIX)
-    workdir = box.path
-    try:
-        with open(os.path.join(workdir, "check.py"), "w") as f:
-            f.write("print('ok')\n")
-        check = Command(argv=(config.python, "-I", "-S", "-B", "/box/check.py"))
-        argv = jail.command(check, workdir)
+    refused with bwrap's own message instead of failing every submission. Started here and
+    ended by `wait()`, so the caller can do other work meanwhile (a command's imports):
+    `wait()` raises SandboxUnavailable (or the timeout), and again at every later call."""
+
+    def __init__(self, config: BwrapConfig) -> None:
+        self._lock = threading.Lock()
+        self._failure: BaseException | None = None
+        self._done = False
+        limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
+        self._jail = jail = BwrapJail(limits, config)
         try:
-            proc = subprocess.run(
-                argv,
-                capture_output=True,
-                timeout=30,
+            self._box = locked_dir(RUN_DIR_PREFIX)
+        except BaseException:
+            jail.abort()
+            raise
+        try:
+            workdir = self._box.path
+            with open(os.path.join(workdir, "check.py"), "w") as f:
+                f.write("print('ok')\n")
+            check = Command(argv=(config.python, "-I", "-S", "-B", "/box/check.py"))
+            self._popen = subprocess.Popen(
+                jail.command(check, workdir),
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 env=jail.environment(check),
                 pass_fds=jail.pass_fds,
                 preexec_fn=jail.preexec,
                 cwd="/",
                 stdin=subprocess.DEVNULL,
             )
-        finally:
-            jail._read_info()
-            if config.subreaper and jail._sandbox_init is not None:
-                reap([jail._sandbox_init])
+        except BaseException:
             jail.abort()
-        if proc.returncode != 0 or proc.stdout.strip() != b"ok":
-            raise SandboxUnavailable(
-                "bubblewrap is installed but cannot run a sandbox here (exit "
-                f"{proc.returncode}): {proc.stderr.decode(errors='replace').strip()[:500]}. "
-                "It needs unprivileged user namespaces (kernel.unprivileged_userns_clone=1, "
-                "user.max_user_namespaces > 0); in Docker run the worker with "
-                "security_opt [seccomp=unconfined, apparmor=unconfined]"
-            )
-    finally:
-        box.remove()
+            self._box.remove()
+            raise
+
+    def wait(self) -> None:
+        with self._lock:
+            if not self._done:
+                self._done = True
+                try:
+                    self._end()
+                except BaseException as e:
+                    self._failure = e
+            if self._failure is not None:
+                raise self._failure
+
+    def _end(self) -> None:
+        config, jail, popen = self._jail.config, self._jail, self._popen
+        try:
+            try:
+                with popen:  # as subprocess.run: on a timeout, killed and waited for
+                    try:
+                        stdout, stderr = popen.communicate(timeout=30)
+                    except subprocess.TimeoutExpired:
+                        popen.kill()
+                        popen.wait()
+                        raise
+            finally:
+                jail._read_info()
+                if config.subreaper and jail._sandbox_init is not None:
+                    reap([jail._sandbox_init])
+                jail.abort()
+            if popen.returncode != 0 or stdout.strip() != b"ok":
+                raise SandboxUnavailable(
+                    "bubblewrap is installed but cannot run a sandbox here (exit "
+                    f"{popen.returncode}): {stderr.decode(errors='replace').strip()[:500]}. "
+                    "It needs unprivileged user namespaces (kernel.unprivileged_userns_clone=1, "
+                    "user.max_user_namespaces > 0); in Docker run the worker with "
+                    "security_opt [seccomp=unconfined, apparmor=unconfined]"
+                )
+        finally:
+            self._box.remove()
 
 
 def warm_tree(path: str) -> None:
@@ -490,7 +544,9 @@ def bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfi
         notes,
         warm=config.shared_by_students,
     )
-    check_bwrap(bwrap)
+    # Started, not waited for: make_sandbox waits unless its caller waits later (a command
+    # that imports the grading meanwhile), and every jail waits (BwrapConfig.ready).
+    bwrap.startup = StartupCheck(bwrap)
     if config.shared_by_students:
         warm_once(layout)
     return bwrap

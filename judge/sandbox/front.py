@@ -27,6 +27,7 @@ import subprocess
 import tempfile
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -376,12 +377,19 @@ class Sandbox:
         sandboxed: bool,
         notes: list[str],
         phases: PhaseLock | None = None,
+        ready: Callable[[], None] = lambda: None,
     ) -> None:
         self._jail_factory = jail_factory
         self.python = python
         self.sandboxed = sandboxed
         self.notes = notes
         self.phases = phases  # None: no lock (benchmarks measuring what it costs)
+        self._ready = ready
+
+    def ready(self) -> None:
+        """Wait for the start-up check (make_sandbox(..., check_later=True)); raises
+        SandboxUnavailable if the sandbox cannot run here. Every run waits for it too."""
+        self._ready()
 
     def run_python(
         self, files: dict[str, bytes], script: str, args: list[str], limits: RunLimits
@@ -533,12 +541,14 @@ class Sandbox:
         )
 
 
-def make_sandbox(config: SandboxConfig) -> Sandbox:
+def make_sandbox(config: SandboxConfig, *, check_later: bool = False) -> Sandbox:
     """The sandbox `config` describes (built by the caller: the sandbox reads no environment).
 
     The mode is "bwrap" or "none". "none" runs unconfined and is for local development only;
     every verdict then says so. Without bubblewrap the judge refuses rather than silently
-    running unconfined.
+    running unconfined, and where bwrap cannot run (its start-up check, one trivial run) it
+    refuses with bwrap's own message: here, or with `check_later` at `Sandbox.ready()` (the
+    check runs meanwhile; a run started before waits for it).
     """
     mode = config.mode
     python = config.python or default_python()
@@ -550,11 +560,13 @@ def make_sandbox(config: SandboxConfig) -> Sandbox:
             "install the Debian package 'bubblewrap', or set JUDGE_SANDBOX=none to run "
             "submissions unconfined (local development only)"
         )
-    factory, notes = make_jail(config, python)
+    factory, notes, ready = make_jail(config, python)
+    if not check_later:
+        ready()
     # Always, the command line's too: its hidden boards must not run beside a student's
     # visible run on the same machine either.
     phases = PhaseLock(config.phase_dir or default_phase_dir())
-    return Sandbox(factory, python, mode != "none", notes, phases)
+    return Sandbox(factory, python, mode != "none", notes, phases, ready)
 
 
 def remove_stale_run_dirs(parent: str | None = None) -> list[str]:

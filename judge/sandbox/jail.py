@@ -1,7 +1,8 @@
 """How one run is confined, and the choice of jail: `make_jail(config, python)` returns a
 factory `limits -> Jail` plus notes on protections that are not available on this machine
-(said in every verdict). What the sandbox sees is layout.py, the processes of a run and their
-accounting processes.py, the bubblewrap command line and its limits bwrap.py.
+(said in every verdict), and `ready`, which waits for the sandbox's start-up check. What the
+sandbox sees is layout.py, the processes of a run and their accounting processes.py, the
+bubblewrap command line and its limits bwrap.py.
 
 The bubblewrap jail, from the outside in:
 
@@ -41,15 +42,17 @@ from judge.sandbox.processes import Jail
 
 def make_jail(
     config: SandboxConfig, python: str
-) -> tuple[Callable[[RunLimits, bool], Jail], list[str]]:
-    """A factory of jails, called with a run's limits and whether it holds hidden input."""
+) -> tuple[Callable[[RunLimits, bool], Jail], list[str], Callable[[], None]]:
+    """A factory of jails, called with a run's limits and whether it holds hidden input, and
+    `ready`: waits for the sandbox's start-up check and raises SandboxUnavailable if it failed
+    (the factory's jails wait for it too)."""
     notes: list[str] = []
     if config.mode == "none":
         notes.append(
             "UNSANDBOXED: JUDGE_SANDBOX=none, the submission ran unconfined "
             "(local development only)"
         )
-        return (lambda limits, hidden: Jail(limits, python, notes)), notes
+        return (lambda limits, hidden: Jail(limits, python, notes)), notes, lambda: None
     real = os.path.realpath(python)
     try:
         mtime = os.stat(real).st_mtime
@@ -57,4 +60,4 @@ def make_jail(
         raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
     bwrap = bwrap_config(config, real, mtime)
     notes += bwrap.notes
-    return (lambda limits, hidden: BwrapJail(limits, bwrap, hidden)), notes
+    return (lambda limits, hidden: BwrapJail(limits, bwrap, hidden)), notes, bwrap.ready

@@ -25,7 +25,7 @@ with no_new_privs just before it execs the sandboxed command. The filter:
 from __future__ import annotations
 
 import errno
-import platform
+import os
 import struct
 
 # struct seccomp_data { int nr; __u32 arch; __u64 instruction_pointer; __u64 args[6]; }
@@ -394,7 +394,9 @@ def _insn(code: int, k: int, jt: int = 0, jf: int = 0) -> bytes:
 def build_filter(machine: str | None = None, hidden: bool = False) -> bytes:
     """The filter program for `machine` (default: this one) as raw sock_filter bytes;
     `hidden`: for a run holding hidden input (HIDDEN_DENIED too)."""
-    machine = (machine or platform.machine()).lower()
+    # os.uname().machine is what platform.machine() returns, without importing platform
+    # (about 1 ms of every command's start).
+    machine = (machine or os.uname().machine).lower()
     if machine not in ARCHES:
         raise UnsupportedArch(
             f"no seccomp syscall table for architecture {machine!r} (supported: x86_64, "

@@ -45,7 +45,7 @@ EXTENSIONS = {"python": ".py", "cpp": ".cpp", "java": ".java", "kotlin": ".kt"}
 # TLE all the same, without a corpus run spending the problem's full limit on each such file.
 # Only files whose expected verdicts include TLE get it, so no file that must pass is graded
 # with a limit the judge does not use.
-TLE_TIME_S = 1.0
+TLE_TIME_S = 0.5
 
 
 @cache  # one object per problem, so what the judge caches per problem (small tier) is kept

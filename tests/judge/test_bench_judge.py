@@ -24,6 +24,9 @@ def test_the_judge_benchmark_runs(monkeypatch):
     assert "the same from the command line (5 boards, a fresh process each)" in lines
     peer = lines["DMOJ peer, the same 5 boards only"]
     assert peer.startswith("skipped: ") and "pip install dmoj" in peer
+    peer = lines["DMOJ peer in C++17, the same 5 boards only"]
+    assert peer.startswith("skipped: ") and "pip install dmoj" in peer
+    assert "  compiling it (a source the build cache has not seen)" not in lines
     assert "where is the bug below a failing full 5x5 board (min and max swapped)" in lines
     assert (
         "none found"

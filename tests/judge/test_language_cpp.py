@@ -322,3 +322,41 @@ def test_the_precompiled_header_is_used_and_changes_nothing_a_student_reads(sand
     assert result.verdict is Verdict.CE
     assert "solution.cpp:5:" in result.message, result.message  # its own line numbers
     assert "judge_bits" not in result.message and "/box" not in result.message
+
+
+def test_the_compilers_answers_are_kept_for_the_g_plus_plus_they_came_from(tmp_path, monkeypatch):
+    """g++'s eleven -print answers (what the compile's sandbox binds) and its version are
+    asked once per g++ binary and machine user: a fresh process asks g++ nothing; another g++,
+    or a file that does not read as ours, asks again and keeps the new answers."""
+    import json
+
+    from judge.languages import cpp, kept_answers
+
+    monkeypatch.setattr(kept_answers, "folder", lambda: str(tmp_path))
+    asked: list[str] = []
+    ask = cpp._print
+    monkeypatch.setattr(cpp, "_print", lambda what: asked.append(what) or ask(what))
+
+    def layout() -> object:
+        cpp.compiler_layout.cache_clear()  # as in a fresh process
+        cpp._version.cache_clear()
+        asked.clear()
+        return cpp.compiler_layout(), cpp._version()
+
+    try:
+        first = layout()
+        assert len(asked) == 12 and first[1].startswith("g++ ")
+        assert layout() == first and asked == []
+        another = ["/usr/bin/another-g++", 1, 2, 3]
+        monkeypatch.setattr(kept_answers, "identity", lambda binary: another)
+        assert layout() == first and len(asked) == 12
+        kept = tmp_path / "g++.json"
+        assert json.loads(kept.read_text())["binary"] == another
+        for broken in ("{not json", json.dumps({"binary": another}), "[]", '{"answers": 1}'):
+            kept.write_text(broken)
+            assert layout() == first and len(asked) == 12, broken
+        assert layout() == first and asked == []
+        assert [p.name for p in tmp_path.iterdir()] == ["g++.json"]  # nothing half-written
+    finally:
+        cpp.compiler_layout.cache_clear()
+        cpp._version.cache_clear()

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import socket
 import struct
 import subprocess
@@ -103,6 +104,7 @@ def test_wall_limit(sandbox):
 def test_cpu_limit_covers_the_whole_tree(sandbox):
     code = """
 import os
+import platform
 for _ in range(4):
     if os.fork() == 0:
         while True: pass
@@ -159,6 +161,7 @@ except MemoryError:
 def test_memory_limit_in_a_child_process(sandbox):
     code = """
 import os
+import platform
 pid = os.fork()
 if pid == 0:
     blocks = []
@@ -393,7 +396,7 @@ report(
     madvise_cold=call(28, 0, 4096, 20),
 )
 """
-    if seccomp.platform.machine() != "x86_64":
+    if platform.machine() != "x86_64":
         pytest.skip("the payload uses x86_64 syscall numbers")
     r = one(sandbox, code)
     expected = {name: [-1, "EPERM"] for name in r}
@@ -426,7 +429,7 @@ report(
 )
 time.sleep(1.5)  # holding the context (if it got one) while the test looks
 """
-    if seccomp.platform.machine() != "x86_64":
+    if platform.machine() != "x86_64":
         pytest.skip("the payload uses x86_64 syscall numbers")
     before = host_counter("fs/aio-nr")
     with sandbox.run_python(
@@ -539,7 +542,7 @@ rc = libc.syscall(28, 0, 0, 4)  # madvise(MADV_DONTNEED): what malloc does
 report(cloexec=bool(fcntl.fcntl(fd, fcntl.F_GETFD) & fcntl.FD_CLOEXEC), madvise=rc,
        madvise_errno=ctypes.get_errno())
 """
-    if seccomp.platform.machine() != "x86_64":
+    if platform.machine() != "x86_64":
         pytest.skip("the payload uses x86_64 syscall numbers")
     assert one(sandbox, code) == {"cloexec": True, "madvise": 0, "madvise_errno": 0}
 
@@ -671,14 +674,25 @@ def test_concurrent_runs_get_different_uids(sandbox):
         assert len(set(uids)) == 3
 
 
+def open_paths() -> set[Path]:
+    """What this process has open, by path."""
+    found = set()
+    for fd in os.listdir("/proc/self/fd"):
+        try:
+            found.add(Path(os.readlink(f"/proc/self/fd/{fd}")))
+        except OSError:  # closed since (the listing's own descriptor)
+            continue
+    return found
+
+
 def test_submission_directory_is_private_on_the_host(sandbox):
     seen = {}
 
     code = "import time; time.sleep(0.5)"
-    tmp = Path(os.environ.get("TMPDIR", "/tmp"))
-    before = set(tmp.glob("judge-box-*"))  # other runs on this machine are not ours to judge
     with sandbox.run_python({"t.py": code.encode()}, "t.py", [], LIMITS) as proc:
-        boxes = set(tmp.glob("judge-box-*")) - before
+        # This run's box is the one this process holds open (its lock): other runs on the
+        # machine make theirs beside it at any moment, and theirs are not ours to judge.
+        boxes = {path for path in open_paths() if path.name.startswith("judge-box-")}
         for box in boxes:
             seen[box] = box.stat().st_mode & 0o077
     assert proc.outcome.exit_code == 0
@@ -696,6 +710,32 @@ def test_refuses_without_bubblewrap(monkeypatch):
     unconfined = make_sandbox(SandboxConfig(mode="none"))
     assert not unconfined.sandboxed
     assert any("UNSANDBOXED" in note for note in unconfined.notes)
+
+
+def test_refuses_where_bubblewrap_cannot_run_now_or_at_ready(monkeypatch, tmp_path, capsys):
+    """A bwrap that is installed but cannot run (here: one that only fails) is refused with
+    its exit status, by make_sandbox; with check_later by ready(), and by every run (none
+    starts before the start-up check passed). A later sandbox checks again."""
+    from judge import cli
+    from judge.sandbox import bwrap
+
+    monkeypatch.setattr(bwrap, "BWRAP", "/bin/false")
+    bwrap.bwrap_config.cache_clear()
+    config = SandboxConfig(mode="bwrap")
+    with pytest.raises(SandboxUnavailable, match="cannot run a sandbox here \\(exit 1\\)"):
+        make_sandbox(config)
+    later = make_sandbox(config, check_later=True)
+    for attempt in (later.ready, lambda: later.run_python({"t.py": b""}, "t.py", [], LIMITS)):
+        with pytest.raises(SandboxUnavailable, match="cannot run a sandbox here"):
+            attempt()
+    solution = tmp_path / "sol.py"
+    solution.write_text("def solution(board, aloc, bloc):\n    return 0\n")
+    assert cli.main(["grade", "footholds", str(solution)]) == cli.EXIT_NO_SANDBOX
+    out, err = capsys.readouterr()
+    assert out == "" and "error: bubblewrap is installed but cannot run a sandbox here" in err
+    monkeypatch.undo()
+    bwrap.bwrap_config.cache_clear()
+    assert one(make_sandbox(config), "report(ok=1)") == {"ok": 1}
 
 
 def test_unsandboxed_mode_says_so_in_every_outcome():

@@ -1,0 +1,86 @@
+"""What a fresh `python -m judge grade` loads: only what grading one problem needs (issue 24:
+the command's start is most of its time on a small grading)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from judge import problems
+
+
+def loaded_after(code: str) -> list[str]:
+    """The modules a fresh interpreter holds after running `code`."""
+    out = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport json, sys; print(json.dumps(sorted(sys.modules)))"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_get_loads_only_the_problem_asked_for():
+    modules = loaded_after("from judge import problems; problems.get('footholds')")
+    builtins = [m for m in modules if m.startswith("judge_builtin_problem_")]
+    assert builtins == ["judge_builtin_problem_footholds"]
+
+
+def test_get_and_the_registry_share_one_spec_and_a_slug_is_never_a_path():
+    assert problems.get("footholds") is problems.registry()["footholds"]
+    for slug in ("../problems/footholds", "footholds/", ".", "", "chess"):
+        with pytest.raises(problems.UnknownProblem, match=r"known: .*footholds"):
+            problems.get(slug)
+
+
+def test_the_command_line_loads_the_grading_only_once_the_sandbox_starts():
+    """`grade` starts the sandbox's start-up check first and loads the problems, languages
+    and grading while it runs: importing judge.cli must not load them already."""
+    modules = loaded_after("import judge.cli")
+    heavy = ("judge.problems", "judge.languages", "judge.grading", "judge.execution")
+    early = [m for m in modules if m.startswith(heavy) or m in ("judge.sandbox.front", "tomllib")]
+    assert early == []
+
+
+def test_naming_a_files_language_imports_that_language_only():
+    from judge import languages
+
+    every = languages.all_languages()
+    assert {
+        ext: name for name, language in every.items() for ext in language.extensions
+    } == languages.EXTENSIONS
+    for name, language in every.items():
+        assert languages.get_language(name) is language
+        assert languages.by_extension(f"sol{language.extensions[-1].upper()}") is language
+    assert languages.by_extension("sol.rb") is None
+    modules = loaded_after("from judge import languages; languages.by_extension('sol.py')")
+    others = ("cpp", "java", "kotlin", "jvm")
+    assert "judge.languages.python" in modules
+    assert [m for m in modules if m.startswith(tuple(f"judge.languages.{o}" for o in others))] == []
+
+
+def test_a_language_that_cannot_run_is_refused_though_its_version_is_asked_meanwhile(
+    monkeypatch, capsys
+):
+    """grade asks the language's version in a thread while it reads the files; an error
+    there is not cached, so grade() asks again and refuses as it always did."""
+    from judge import cli
+    from judge.languages import LanguageUnavailable, python
+
+    asked = []
+
+    def version() -> str:
+        asked.append(1)
+        raise LanguageUnavailable("python3 cannot run here: test")
+
+    monkeypatch.setattr(python, "_version", version)
+    solution = str(Path(__file__).parents[2] / "tests/submissions/accepted/footholds_minimax.py")
+    assert cli.main(["grade", "footholds", solution, "--json"]) == cli.EXIT_USAGE
+    out, err = capsys.readouterr()
+    assert out == "" and err.endswith("error: python3 cannot run here: test\n")
+    assert len(asked) == 2  # the thread's question, then grade()'s
