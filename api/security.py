@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from datetime import timedelta
+from functools import cache
 
 import jwt
 from pwdlib import PasswordHash
@@ -12,8 +13,14 @@ from store.models import utcnow
 
 ALGORITHM = "HS256"
 _hasher = PasswordHash.recommended()
-# Verified against when the user does not exist, so both paths cost one argon2 check.
-_DUMMY_HASH = _hasher.hash("not a password anyone has")
+
+
+@cache
+def _dummy_hash() -> str:
+    """Verified against when the user does not exist, so both paths cost one argon2 check.
+    Made on first use, not at import: an argon2 hash is 0.2 s of CPU that every process
+    importing the API (workers' helpers, the CLI, each test process) would pay for nothing."""
+    return _hasher.hash("not a password anyone has")
 
 
 def hash_password(password: str) -> str:
@@ -23,7 +30,7 @@ def hash_password(password: str) -> str:
 def verify_password(password: str, password_hash: str | None) -> bool:
     # None: no such user; not a "$..." hash: an account without a password (an LMS user's).
     if password_hash is None or not password_hash.startswith("$"):
-        _hasher.verify(password, _DUMMY_HASH)
+        _hasher.verify(password, _dummy_hash())
         return False
     return _hasher.verify(password, password_hash)
 

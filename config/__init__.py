@@ -71,6 +71,10 @@ class Settings(BaseSettings):
     random_count: int | None = Field(default=None, ge=0)  # None: the problem's default plan
     lease_s: float = Field(default=30.0, gt=0)  # a running row is reclaimable this long after
     max_attempts: int = Field(default=3, ge=1)  # claims before a submission is marked IE
+    # PostgreSQL ends a worker's session idle inside a transaction this long: a worker stopped
+    # between a write and its commit (SIGSTOP, a paused VM) would otherwise keep its rows
+    # locked, and its grading could not be taken over when the lease runs out.
+    stalled_transaction_s: float = Field(default=60.0, gt=0)
     sweep_interval_s: float = Field(default=5.0, gt=0)
     # Every worker process (grading, run, hidden lane, sweeper) records a heartbeat this
     # often; one silent for 3 beats and 5 s more counts as dead (/healthz, the pages).

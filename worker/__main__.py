@@ -16,11 +16,6 @@ import threading
 from config import Settings
 from store.db import make_engine, make_session_factory
 from store.repo import heartbeats
-from worker import sweeper
-from worker.app import make_celery
-from worker.liveness import WorkerBeat
-from worker.queue import Enqueuer
-from worker.runtime import Runtime
 
 
 def alive(settings: Settings, lane: str) -> bool:
@@ -45,6 +40,14 @@ def main() -> None:
     settings = Settings()
     if args.command == "alive":
         sys.exit(0 if alive(settings, args.lane) else 1)
+    # Imported here, not at the top: `alive` is a container's healthcheck, run every few
+    # seconds, and needs none of Celery, the judge or the sweeper (half its start-up time).
+    from worker import sweeper
+    from worker.app import make_celery
+    from worker.liveness import WorkerBeat
+    from worker.queue import Enqueuer
+    from worker.runtime import Runtime
+
     logging.basicConfig(
         level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
     )

@@ -65,7 +65,7 @@ def _started_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack
         )
         yield stack
     finally:
-        stack.stop()
+        stack.stop()  # its workers killed after a second: nothing of it is kept but its logs
         for name in ("api", "worker", "sweeper"):
             with contextlib.suppress(OSError):
                 shutil.copyfile(tmp / f"{name}.log", ARTIFACTS / f"e2e-{name}.log")

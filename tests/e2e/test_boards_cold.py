@@ -17,12 +17,15 @@ pytestmark = pytest.mark.e2e
 
 @pytest.fixture(scope="module")
 def fresh_service(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Stack]:
-    """A service of its own: the session's may have checked boards already."""
+    """An API of its own: the session's may have checked boards already. The API alone (no
+    worker, no sweeper): a board's check runs in the API process, on its own memory."""
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
     tmp = tmp_path_factory.mktemp("judge-cold")
     stack = Stack("cold", tmp, service_env(tmp))
     try:
-        yield stack.start(runner=False)
+        stack.setup()
+        stack.start_api()
+        yield stack
     finally:
         stack.stop()
 

@@ -220,3 +220,27 @@ def test_a_new_password_appears_beside_its_user(service, open_page):
     ).is_success
     assert axe_violations(teacher) == []
     shot(teacher, "course-05-new-password")
+
+
+def test_a_search_is_not_undone_by_the_first_listing_answering_late(service, open_page):
+    username = unique("late")
+    service.register(username, "late listing password")
+    teacher = open_page()
+    log_in(teacher, *service.admin)
+    held = []
+
+    def hold_the_first_listing(route):
+        if "search=" in route.request.url or held:
+            route.continue_()
+        else:
+            held.append(route)  # answered only once the search has been drawn
+
+    teacher.route("**/api/v1/users*", hold_the_first_listing)
+    teacher.goto("/instructor/users")
+    teacher.get_by_label("Search").fill(username)
+    rows = teacher.locator("#users-body tr")
+    expect(rows).to_have_count(1)
+    assert len(held) == 1
+    # The page gave up on the listing the search replaced, so no late answer can draw it.
+    assert held[0].request.failure is not None
+    expect(rows.first).to_have_attribute("data-user", username)

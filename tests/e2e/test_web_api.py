@@ -8,7 +8,7 @@ import pytest
 from judge import problems
 from judge.grading.plan import small_positions
 from judge.problems import registry
-from tests.e2e.helpers import CORPUS, PACKAGED, unique
+from tests.e2e.helpers import CORPUS, unique
 from tests.service.stack import GRADE_TIMEOUT_S, wait_for
 
 footholds = problems.get("footholds")  # the spec the judge grades with
@@ -73,19 +73,21 @@ def test_plan_counts_samples_small_worst_hidden_and_random_boards(service):
 
 
 def test_explanations_only_for_inputs_the_viewer_was_shown(service):
+    """numbergame: its grading takes a fraction of footholds' full plan, and its tests are
+    explained as footholds' are."""
     teacher = service.instructor()
     owner = service.register(unique("own"))
     other = service.register(unique("other"))
-    board = service.request(
-        "POST", "/api/v1/problems/footholds/boards", teacher, json={"input": BOARD}
-    ).json()
+    boards = "/api/v1/problems/numbergame/boards"
+    row = {"board": [5, -2, 8, 3, -7, 6, 1]}
+    board = service.request("POST", boards, teacher, json={"input": row}).json()
     try:
-        plan = service.request("GET", "/api/v1/problems/footholds/plan", owner).json()
-        source = (PACKAGED / "footholds/submissions/accepted/footholds_memo.py").read_text()
-        sid = service.submit(owner, "footholds", source)
+        plan = service.request("GET", "/api/v1/problems/numbergame/plan", owner).json()
+        source = (CORPUS / "accepted" / "numbergame_dp.py").read_text()
+        sid = service.submit(owner, "numbergame", source)
         result = service.wait_done(owner, sid, timeout=GRADE_TIMEOUT_S)
     finally:
-        service.request("DELETE", f"/api/v1/problems/footholds/boards/{board['id']}", teacher)
+        service.request("DELETE", f"{boards}/{board['id']}", teacher)
     # The plan said what the grading then ran: as many tests, as many of them hidden.
     assert len(result["tests"]) == result["total"] == plan["total"]
     assert sum(t["kind"] == "hidden" for t in result["tests"]) == plan["hidden"] >= 1
@@ -97,7 +99,7 @@ def test_explanations_only_for_inputs_the_viewer_was_shown(service):
 
     shown = explanation(owner, sample["index"])
     assert shown.status_code == 200
-    assert shown.json() == footholds.explain(sample["input"])
+    assert shown.json() == problems.get("numbergame").explain(sample["input"])
     assert explanation(teacher, sample["index"]).status_code == 200
     # Not a solver for arbitrary boards: hidden inputs, other people's work, absent tests.
     assert explanation(owner, hidden["index"]).status_code == 404

@@ -21,11 +21,14 @@ from typing import Any
 
 import httpx
 
+from tests.service import stack_database
+
 REPO = Path(__file__).resolve().parents[2]
 SOLUTIONS = Path(__file__).resolve().parent / "solutions"
 PYTHON = sys.executable
 START_TIMEOUT_S = 60
 GRADE_TIMEOUT_S = 120
+STOP_GRACE_S = 1.0  # see Stack.stop
 
 
 def solution(name: str) -> str:
@@ -86,6 +89,8 @@ def service_env(tmp: Path, **overrides: str) -> dict[str, str]:
         JUDGE_SWEEP_INTERVAL_S="1",
         JUDGE_RESEND_AFTER_S="3",
         JUDGE_MAX_ATTEMPTS="3",
+        # A stopped worker's locks go within the chaos scenario's wait for the takeover.
+        JUDGE_STALLED_TRANSACTION_S="15",
         JUDGE_SUBMIT_RATE_PER_MINUTE="1000",
         JUDGE_MAX_QUEUED_PER_USER="1000",  # tests submit in bursts
         JUDGE_LOGIN_FAILURES_PER_ADDRESS="1000",  # every client is 127.0.0.1
@@ -142,15 +147,24 @@ class Stack:
         return "\n".join(self.log_tail(n) for n in ("api", "worker", "runner", "sweeper"))
 
     def setup(self) -> None:
-        """Schema via `alembic upgrade head`, the first instructor via the CLI."""
+        """The database: schema via `alembic upgrade head`, the first instructor via the CLI,
+        or a copy of what they made for an earlier stack of this process (stack_database)."""
+        self.admin = stack_database.set_up(self.env, self.admin, self._set_up_database)
+
+    def _set_up_database(self) -> None:
         self.run("-m", "alembic", "upgrade", "head")
         self.run(
             "-m", "api", "create-user", self.admin[0], "--instructor", "--password", self.admin[1]
         )
 
     def start_api(self) -> None:
+        self._spawn_api()
+        self._wait_api()
+
+    def _spawn_api(self) -> None:
         self.spawn("api", "-m", "api", "web", "--host", "127.0.0.1", "--port", str(self.port))
 
+    def _wait_api(self) -> None:
         def healthy() -> bool:
             try:
                 return self.http.get("/healthz/api").status_code == 200  # no worker needed
@@ -159,7 +173,7 @@ class Stack:
 
         wait_for(healthy, timeout=START_TIMEOUT_S, what="the API", context=self.logs)
 
-    def _start_celery(
+    def _spawn_celery(
         self, name: str, app: str, *options: str, env: dict[str, str] | None = None
     ) -> None:
         self.spawn(
@@ -177,6 +191,8 @@ class Stack:
             f"--hostname={self.name}-{name}-{os.getpid()}-{time.monotonic_ns()}@%h",
             env=env,
         )
+
+    def _wait_celery(self, name: str) -> None:
         wait_for(
             lambda: " ready." in (self.tmp / f"{name}.log").read_text(errors="replace"),
             timeout=START_TIMEOUT_S,
@@ -184,25 +200,45 @@ class Stack:
             context=self.logs,
         )
 
+    def _start_celery(
+        self, name: str, app: str, *options: str, env: dict[str, str] | None = None
+    ) -> None:
+        self._spawn_celery(name, app, *options, env=env)
+        self._wait_celery(name)
+
+    def _spawn_worker(self, name: str) -> None:
+        self._spawn_celery(name, "worker.main")
+
+    def _spawn_runner(self, env: dict[str, str]) -> None:
+        self._spawn_celery("runner", "worker.run_lane", "-Q", "judge.run", env=env)
+
     def start_worker(self, name: str = "worker") -> None:
         """A grading worker (`name` another than "worker" starts a second one beside it)."""
-        self._start_celery(name, "worker.main")
+        self._spawn_worker(name)
+        self._wait_celery(name)
 
     def start_runner(self, **env: str) -> None:
         """The run lane's worker, as docker-compose's `runner` service runs it (with `env`
         added to the stack's)."""
-        self._start_celery("runner", "worker.run_lane", "-Q", "judge.run", env=env)
+        self._spawn_runner(env)
+        self._wait_celery("runner")
 
     def start_sweeper(self) -> None:
         self.spawn("sweeper", "-m", "worker", "sweep")
 
     def start(self, *, runner: bool = True) -> Stack:
+        """Every process started at once, then each waited for: each spends a second or two
+        importing, which need not be one after another."""
         self.setup()
-        self.start_api()
-        self.start_worker()
+        self._spawn_api()
+        self._spawn_worker("worker")
         if runner:
-            self.start_runner()
+            self._spawn_runner({})
         self.start_sweeper()
+        self._wait_api()
+        self._wait_celery("worker")
+        if runner:
+            self._wait_celery("runner")
         return self
 
     def kill(self, name: str) -> None:
@@ -221,15 +257,18 @@ class Stack:
         self.kill(name)
 
     def stop(self) -> None:
-        """Every process stopped as stop_process() stops one, all asked at once: a Celery
-        worker's warm shutdown takes seconds, and they need not take turns."""
+        """The end of a stack: every process asked to stop at once, and what has not exited
+        within a second killed. A Celery worker's warm shutdown takes ~5 s even idle (its loop
+        notices the stop within 2 s, then its pool is closed), longer while it finishes work
+        nobody waits for any more; nothing of a stack is kept but its logs. A test of a
+        graceful stop uses stop_process()."""
         for proc in self.procs.values():
             if proc.poll() is None:
                 proc.terminate()
-        deadline = time.monotonic() + 20
+        deadline = time.monotonic() + STOP_GRACE_S
         for proc in self.procs.values():
             with contextlib.suppress(subprocess.TimeoutExpired):
-                proc.wait(max(deadline - time.monotonic(), 0.1))
+                proc.wait(max(deadline - time.monotonic(), 0.01))
         for name in list(self.procs):
             self.kill(name)
         self.http.close()

@@ -21,7 +21,10 @@ def test_the_service_benchmark_runs():
         "service run_latency_p50_s",
         "service throughput_vs_cli",
         "service package_upload_to_checked_p50_s",
+        "service service_adds_stored_p50_s",
+        "service service_adds_released_p50_s",
     } <= set(lines)
+    assert numbers["inprocess_grade_p50_s"] > 0, numbers
     assert numbers["package_upload_to_checked_p50_s"] > 0, numbers
 
 

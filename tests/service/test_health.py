@@ -19,7 +19,7 @@ from store.db import make_engine, make_session_factory
 from store.models import Status, Submission, WorkerHeartbeat, utcnow
 from store.repo import heartbeats
 from store.repo.heartbeats import DELAY_FLOOR_S
-from tests.service.conftest import make_user, stack_env
+from tests.service.conftest import make_user, stack_env, together
 from tests.service.stack import PYTHON, REPO, Stack, solution, wait_for
 
 pytestmark = [pytest.mark.services, pytest.mark.sandbox]
@@ -33,6 +33,11 @@ def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
     tmp = tmp_path_factory.mktemp("stack-health")
     env = stack_env("services", tmp, postgres, redis_main)
     env.update(JUDGE_HEARTBEAT_S=str(HEARTBEAT_S), JUDGE_HIDDEN_SLOTS="1", JUDGE_RUN_SLOTS="1")
+    # One attempt allowed: two deploys are more than JUDGE_MAX_ATTEMPTS (each deploy costs a
+    # worker start), and the sweeper would hold the row at its first expired lease if a
+    # deploy counted.
+    env.update(JUDGE_MAX_ATTEMPTS="1")
+    env.update(JUDGE_RANDOM_COUNT="2")  # the deploys' footholds gradings: a short plan
     running = Stack("health", tmp, env)
     try:
         running.setup()
@@ -57,11 +62,14 @@ def wait_health(stack: Stack, what: str, check) -> dict[str, Any]:
     )
 
 
-def alive_check(stack: Stack, lane: str) -> int:
-    """`python -m worker alive LANE`, the compose healthcheck's command."""
-    return subprocess.run(
-        [PYTHON, "-m", "worker", "alive", lane], cwd=REPO, env=stack.env, timeout=60
-    ).returncode
+def alive_checks(stack: Stack, *lanes: str) -> dict[str, int]:
+    """`python -m worker alive LANE`, the compose healthcheck's command, for each lane at
+    once: its exit status by lane."""
+    checks = {
+        lane: subprocess.Popen([PYTHON, "-m", "worker", "alive", lane], cwd=REPO, env=stack.env)
+        for lane in lanes
+    }
+    return {lane: check.wait(60) for lane, check in checks.items()}
 
 
 def test_healthz_says_per_lane_whether_a_worker_is_alive(stack: Stack) -> None:
@@ -75,12 +83,14 @@ def test_healthz_says_per_lane_whether_a_worker_is_alive(stack: Stack) -> None:
         stack, "the queued submission's age", lambda s, b: (b["oldest_queued_s"] or 0) > 0
     )
     assert waiting["delayed"] is True
-    assert alive_check(stack, "grading") == 1
+    assert alive_checks(stack, "grading") == {"grading": 1}
 
-    stack.start_worker()
-    stack.start_runner()
-    stack._start_celery("hidden", "worker.hidden_lane", "-Q", "judge.hidden")
-    stack.start_sweeper()
+    together(
+        stack.start_worker,
+        stack.start_runner,
+        lambda: stack._start_celery("hidden", "worker.hidden_lane", "-Q", "judge.hidden"),
+        stack.start_sweeper,
+    )
     lanes = ("grading", "run", "hidden", "sweeper")
     up = wait_health(
         stack,
@@ -91,8 +101,7 @@ def test_healthz_says_per_lane_whether_a_worker_is_alive(stack: Stack) -> None:
     assert stack.wait_done(token, sid)["verdict"] == "AC"
     graded = wait_health(stack, "an empty queue", lambda s, b: b["oldest_queued_s"] is None)
     assert graded["delayed"] is False
-    for lane in lanes:
-        assert alive_check(stack, lane) == 0, lane
+    assert alive_checks(stack, *lanes) == dict.fromkeys(lanes, 0)
 
     # Killed (no goodbye): dead once its heartbeat is stale.
     stack.kill("worker")
@@ -105,8 +114,9 @@ def test_healthz_says_per_lane_whether_a_worker_is_alive(stack: Stack) -> None:
     wait_health(stack, "the new worker", lambda s, b: s == 200)
     stack.stop_process("worker")
     wait_health(stack, "the stopped worker to count as dead", lambda s, b: s == 503)
-    for name in ("runner", "hidden", "sweeper"):
-        stack.stop_process(name)
+    together(
+        *(lambda name=name: stack.stop_process(name) for name in ("runner", "hidden", "sweeper"))
+    )
     stopped = wait_health(stack, "every lane stopped", lambda s, b: s == 503)
     assert not any(lane["alive"] for lane in stopped["lanes"].values()), stopped
 

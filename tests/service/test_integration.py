@@ -187,8 +187,10 @@ def test_one_student_takes_one_grading_slot_at_a_time(stack: Stack) -> None:
         assert at[later, "started_at"] >= at[earlier, "finished_at"]
     patient = stack.wait_done(other, fair)
     assert patient["verdict"] == "AC"
-    finished = datetime.fromisoformat(stack.detail(teacher, fair)["finished_at"])
-    assert finished < at[slow[1], "started_at"]
+    # Started, not finished, before hog's second: on a loaded machine the patient grading may
+    # still run when hog's next one is released to a second slot.
+    started = datetime.fromisoformat(stack.detail(teacher, fair)["started_at"])
+    assert started < at[slow[1], "started_at"]
 
 
 @pytest.mark.parametrize("name", ["footholds_forged_texts", "footholds_forged_numbers"])

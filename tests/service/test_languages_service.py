@@ -30,7 +30,17 @@ TIMEOUT_S = 300
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    with started_stack("languages", "services", tmp_path_factory, postgres, redis_main) as running:
+    # Judgings released to the student when they finish, not on the quanta that hide a
+    # hidden tier's timing: one student's six submissions are graded one after another, each
+    # once the one before is released.
+    with started_stack(
+        "languages",
+        "services",
+        tmp_path_factory,
+        postgres,
+        redis_main,
+        JUDGE_HIDDEN_RELEASE_QUANTUM_S="0",
+    ) as running:
         yield running
 
 

@@ -17,36 +17,43 @@ from sqlalchemy.exc import OperationalError
 from worker import broker
 from worker.broker import TRANSPORT
 
+# Each process declares queue-0 .. queue-N, each round at the same moment as the others,
+# on a fresh connection and engine each round as a new process would (the processes start
+# once, not once a round: 6 interpreters importing kombu, not 30).
 DECLARE = """
 import sys, time
 from kombu import Connection, Queue
-url, name, at = sys.argv[1], sys.argv[2], float(sys.argv[3])
-with Connection(url, transport="worker.broker:Transport") as connection:
-    channel = connection.channel()
-    time.sleep(max(at - time.time(), 0))  # all of them at the same moment
-    Queue(name, channel=channel).declare()
-    print("declared")
+from worker import broker
+url, rounds, first, step = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
+for round_ in range(rounds):
+    broker.Channel._engines.clear()
+    with Connection(url, transport="worker.broker:Transport") as connection:
+        channel = connection.channel()
+        time.sleep(max(first + round_ * step - time.time(), 0))  # all of them at once
+        Queue(f"queue-{round_}", channel=channel).declare()
+    print("declared", round_)
 """
+ROUNDS, PROCESSES = 5, 6
 
 
 def test_processes_declaring_one_queue_at_once_all_succeed(tmp_path: Path):
     url = f"sqlite:///{tmp_path / 'broker.sqlite'}"  # as worker/app.py hands it to kombu
     repo = Path(__file__).resolve().parents[2]
-    for round_ in range(5):
-        at = time.time() + 1.5
-        procs = [
-            subprocess.Popen(
-                [sys.executable, "-c", DECLARE, url, f"queue-{round_}", str(at)],
-                cwd=repo,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
-            for _ in range(6)
-        ]
-        for proc in procs:
-            out, err = proc.communicate(timeout=60)
-            assert proc.returncode == 0 and out.strip() == "declared", err[-2000:]
+    first = time.time() + 2.5  # the processes started and connected by then
+    procs = [
+        subprocess.Popen(
+            [sys.executable, "-c", DECLARE, url, str(ROUNDS), str(first), "0.75"],
+            cwd=repo,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for _ in range(PROCESSES)
+    ]
+    for proc in procs:
+        out, err = proc.communicate(timeout=60)
+        declared = [f"declared {n}" for n in range(ROUNDS)]
+        assert proc.returncode == 0 and out.splitlines() == declared, err[-2000:]
 
 
 def assert_round_trip(url: str, payload: dict[str, int]) -> None:

@@ -91,10 +91,24 @@ function actions(entry) {
   ];
 }
 
+// Only the newest listing is drawn: the first one, or a search for fewer letters, can answer
+// after a later search did, and must not put back the rows that search replaced.
+let listing = null;
+
 async function load() {
   const search = $("#user-search").value.trim();
   const query = search ? `?search=${encodeURIComponent(search)}` : "";
-  const page = await api(`/users${query}`);
+  listing?.abort();
+  const mine = new AbortController();
+  listing = mine;
+  let page;
+  try {
+    page = await api(`/users${query}`, { signal: mine.signal });
+  } catch (err) {
+    if (mine.signal.aborted) return;
+    throw err;
+  }
+  if (listing !== mine) return;
   $("#users-body").replaceChildren(...page.items.map((entry) => h("tr", { "data-user": entry.username },
     h("th", { scope: "row" }, entry.username),
     // The labels head each cell where a phone shows the rows as cards (app.css).
