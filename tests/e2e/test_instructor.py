@@ -191,11 +191,23 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     expect(page.locator("svg.chart-days .chart-day")).to_have_count(7)
     shot(page, "instructor-07-statistics")
 
-    # --- delete the board (asks once more on the same button) ---------------------------------
+    # --- delete the board (asks once more on the same button, for as long as it takes) ---------
+    page.clock.install()  # the page's timers run on a clock the test moves
     page.goto("/instructor/problems/footholds/boards")
     item = page.locator(f'.board-item[data-id="{board_id}"]')
-    item.get_by_role("button", name=f"Delete hidden board {board_id}").click()
-    item.get_by_role("button", name=f"Confirm: delete hidden board {board_id}").click()
+    delete = item.get_by_role("button", name=f"Delete hidden board {board_id}")
+    confirm = item.get_by_role("button", name=f"Confirm: delete hidden board {board_id}")
+    delete.click()
+    expect(confirm).to_have_text("Confirm delete")
+    page.keyboard.press("Escape")  # changed my mind: the button is put back
+    expect(delete).to_have_text("Delete")
+    delete.click()
+    page.locator("#board-count").click()  # so is a click anywhere else
+    expect(delete).to_be_visible()
+    delete.click()
+    page.clock.fast_forward("01:00")  # no timer takes the question back while it is read
+    expect(confirm).to_be_visible()
+    confirm.click()
     expect(item).to_have_count(0)
     stored = service.request("GET", "/api/v1/problems/footholds/boards", admin_token).json()
     assert board_id not in [b["id"] for b in stored]

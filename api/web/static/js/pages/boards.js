@@ -8,6 +8,7 @@ import { boardNotes, loadReports } from "../board-notes.js";
 import { previewRegrade } from "../regrade.js";
 import { rejudgeWithProgress } from "../rejudge.js";
 import { drawCase } from "../boards.js";
+import { confirmed } from "../confirm.js";
 import { $, $$, clear, formatDate, h, pageAlert, pageData, plural } from "../dom.js";
 
 const { slug, samples = [] } = pageData();
@@ -288,21 +289,7 @@ $("#board-list")?.addEventListener("click", async (event) => {
   const button = event.target.closest("button[data-delete]");
   if (!button) return;
   const id = Number(button.dataset.delete);
-  if (button.dataset.armed !== "1") {
-    button.dataset.armed = "1";
-    button.textContent = "Confirm delete";
-    button.setAttribute("aria-label", `Confirm: delete hidden board ${id}`);
-    button.classList.add("btn-danger");
-    setTimeout(() => {
-      if (button.isConnected) {
-        button.dataset.armed = "";
-        button.textContent = "Delete";
-        button.setAttribute("aria-label", `Delete hidden board ${id}`);
-        button.classList.remove("btn-danger");
-      }
-    }, 5000);
-    return;
-  }
+  if (!confirmed(button, "Confirm delete", `Confirm: delete hidden board ${id}`)) return;
   button.disabled = true;
   try {
     await api(`/problems/${encodeURIComponent(slug)}/boards/${id}`, { method: "DELETE" });

@@ -2,6 +2,7 @@
 // and rejudging every submission of a problem; the submissions held for review, each with
 // its reason and a rejudge button.
 import { api, requireUser } from "../api.js";
+import { confirmed } from "../confirm.js";
 import { $, $$, h, languageTitle, pageAlert } from "../dom.js";
 import { rejudgeWithProgress } from "../rejudge.js";
 
@@ -56,23 +57,8 @@ async function onRejudge(event) {
   if (!button) return;
   const card = button.closest(".problem-card");
   const note = $("[data-note]", card);
-  if (button.dataset.armed !== "1") {
-    button.dataset.armed = "1";
-    button.textContent = "Click again to rejudge all";
-    button.classList.add("btn-danger");
-    setTimeout(() => {
-      if (button.dataset.armed === "1") {
-        button.dataset.armed = "";
-        button.textContent = "Rejudge all";
-        button.classList.remove("btn-danger");
-      }
-    }, 4000);
-    return;
-  }
-  button.dataset.armed = "";
+  if (!confirmed(button, "Click again to rejudge all")) return;
   button.disabled = true;
-  button.textContent = "Rejudge all";
-  button.classList.remove("btn-danger");
   try {
     await rejudgeWithProgress(button.dataset.rejudge, note);
   } catch (error) {

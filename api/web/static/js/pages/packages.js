@@ -4,6 +4,7 @@
 // again an uploaded problem (hidden: students do not see it; retired: they see it and their
 // submissions, and submit no more). Retiring asks once more on the same button.
 import { api, requireUser } from "../api.js";
+import { confirmed } from "../confirm.js";
 import { $, h, pageAlert } from "../dom.js";
 import { checkBadge, stateBadge, uploadForm, versionsUrl } from "../packages.js";
 
@@ -75,28 +76,11 @@ async function load() {
   return list;
 }
 
-function disarm(button) {
-  const { action, slug } = button.dataset;
-  button.dataset.armed = "";
-  button.textContent = LABELS[action];
-  button.setAttribute("aria-label", `${LABELS[action]} ${slug}`);
-  button.classList.remove("btn-danger");
-}
-
 async function onAction(event) {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
   const { action, slug } = button.dataset;
-  if (action === "retire" && button.dataset.armed !== "1") {
-    button.dataset.armed = "1";
-    button.textContent = "Confirm retire";
-    button.setAttribute("aria-label", `Confirm: retire ${slug}`);
-    button.classList.add("btn-danger");
-    setTimeout(() => {
-      if (button.isConnected && button.dataset.armed === "1") disarm(button);
-    }, 5000);
-    return;
-  }
+  if (action === "retire" && !confirmed(button, "Confirm retire", `Confirm: retire ${slug}`)) return;
   button.disabled = true;
   try {
     const problem = await api(`/problems/${encodeURIComponent(slug)}`, {

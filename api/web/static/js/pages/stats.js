@@ -1,6 +1,7 @@
 // Per-problem statistics for instructors: verdict distribution and submissions per day,
 // drawn as SVG charts with the same numbers in tables.
 import { api, requireUser } from "../api.js";
+import { confirmed } from "../confirm.js";
 import { barChart, dayChart } from "../charts.js";
 import { rejudgeWithProgress } from "../rejudge.js";
 import { $, clear, h, pageAlert, pageData, verdictCss, verdictLabel } from "../dom.js";
@@ -80,13 +81,7 @@ if (user.role === "instructor") {
   }
   const button = $("#rejudge-all");
   button.addEventListener("click", async () => {
-    if (button.dataset.armed !== "1") {
-      button.dataset.armed = "1";
-      button.textContent = "Click again to rejudge all";
-      button.classList.add("btn-danger");
-      return;
-    }
-    button.dataset.armed = "";
+    if (!confirmed(button, "Click again to rejudge all")) return;
     button.disabled = true;
     try {
       await rejudgeWithProgress(slug, $("#rejudge-note"));
@@ -94,8 +89,6 @@ if (user.role === "instructor") {
       pageAlert(`Could not rejudge: ${error.message}`);
     } finally {
       button.disabled = false;
-      button.textContent = "Rejudge all submissions";
-      button.classList.remove("btn-danger");
     }
   });
 }

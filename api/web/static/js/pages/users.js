@@ -3,6 +3,7 @@
 // search users, give a new password (shown in the user's row), disable or enable an account,
 // and open a user's submissions.
 import { api, requireUser } from "../api.js";
+import { confirmed } from "../confirm.js";
 import { saveText } from "../download.js";
 import { $, h, pageAlert, plural, showAlert } from "../dom.js";
 
@@ -128,11 +129,8 @@ async function onAction(event) {
   const button = event.target.closest("button[data-action]");
   if (!button) return;
   const { action, id, name } = button.dataset;
-  if (action !== "enable" && button.dataset.armed !== "1") {
-    button.dataset.armed = "1";
-    button.textContent = action === "password" ? `Confirm new password for ${name}` : `Confirm disable ${name}`;
-    return;
-  }
+  const question = action === "password" ? `Confirm new password for ${name}` : `Confirm disable ${name}`;
+  if (action !== "enable" && !confirmed(button, question)) return;
   button.disabled = true;
   try {
     if (action === "password") {
