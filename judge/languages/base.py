@@ -22,11 +22,14 @@ hash of everything compiled) and hands the directory to `run_command` as `artifa
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
+import shutil
 import stat
 import subprocess
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Protocol
@@ -161,3 +164,26 @@ def own_temp_folder(name: str, mode: int) -> str | None:
         log.warning("%s is not a folder of ours alone: not used", path)
         return None
     return path
+
+
+def make_once(parent: str, folder: str, make: Callable[[str], str], *, keep: str = "") -> None:
+    """Make what a toolchain needs once (a precompiled header, the JVM drivers' runtime) into
+    `folder`, in `parent` (an own_temp_folder): `make(work)` fills a new making-* folder there
+    and returns what to publish (work itself or a folder in it). That is made readable by the
+    sandbox's uids and renamed into place, so a build never sees part of it (another process's
+    rename first: theirs stays). Then older toolchains' folders go, all but `keep`. What `make`
+    raises propagates; its work folder goes either way."""
+    work = tempfile.mkdtemp(dir=parent, prefix="making-")
+    try:
+        made = make(work)
+        for root, _dirs, names in os.walk(made):
+            os.chmod(root, 0o755)  # bound into builds and runs, which run as a sandbox uid
+            for name in names:
+                os.chmod(os.path.join(root, name), 0o644)
+        with contextlib.suppress(OSError):
+            os.rename(made, folder)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    for name in os.listdir(parent):
+        if name not in (os.path.basename(folder), keep) and not name.startswith("making-"):
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)

@@ -19,13 +19,11 @@ bound time, memory and files (`#include </dev/random>`, template and constexpr b
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import logging
 import os
 import re
-import shutil
 import subprocess
 import tempfile
 import threading
@@ -39,6 +37,7 @@ from judge.languages.base import (
     RunRequest,
     Style,
     ask_tool,
+    make_once,
     own_temp_folder,
 )
 from judge.languages.drivers.cpp_driver import (
@@ -317,35 +316,27 @@ def _pch_parent() -> str | None:
 
 
 def _make_pch(parent: str, folder: str) -> bool:
-    """Compile the header into a new folder, then rename it into place: a reader never sees
-    a part-written file (another process's rename first: theirs stays). Older toolchains'
-    folders go."""
-    work = tempfile.mkdtemp(dir=parent, prefix="making-")
+    """Compile the header once (make_once); False when it cannot be: builds then read it."""
     try:
-        with open(os.path.join(work, PCH_WRAPPER), "w") as f:
-            f.write(f"#include <{PCH_HEADER}>\n")
-        subprocess.run(
-            [GXX, *PCH_FLAGS, "-x", "c++-header", "-o", PCH_WRAPPER + ".gch", PCH_WRAPPER],
-            cwd=work,
-            capture_output=True,
-            timeout=300,
-            check=True,
-            env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
-        )
-        for name in (PCH_WRAPPER, PCH_WRAPPER + ".gch"):
-            os.chmod(os.path.join(work, name), 0o644)
-        os.chmod(work, 0o755)  # bound into builds, which run as a sandbox uid
-        with contextlib.suppress(OSError):
-            os.rename(work, folder)
+        make_once(parent, folder, _compile_pch)
     except (OSError, subprocess.SubprocessError) as exc:
         log.warning("C++: <%s> could not be precompiled (builds read it): %s", PCH_HEADER, exc)
         return False
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    for name in os.listdir(parent):
-        if name != os.path.basename(folder) and not name.startswith("making-"):
-            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
     return os.path.isfile(os.path.join(folder, PCH_WRAPPER + ".gch"))
+
+
+def _compile_pch(work: str) -> str:
+    with open(os.path.join(work, PCH_WRAPPER), "w") as f:
+        f.write(f"#include <{PCH_HEADER}>\n")
+    subprocess.run(
+        [GXX, *PCH_FLAGS, "-x", "c++-header", "-o", PCH_WRAPPER + ".gch", PCH_WRAPPER],
+        cwd=work,
+        capture_output=True,
+        timeout=300,
+        check=True,
+        env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+    )
+    return work
 
 
 def _cached_runtime(cache: BuildCache, key: str) -> bytes | None:

@@ -8,21 +8,24 @@ MEMORY_EXTRA_MB for the JVM itself (metaspace, code cache, thread stacks, the CD
 
 from __future__ import annotations
 
-import contextlib
 import fcntl
 import hashlib
 import json
 import os
 import re
-import shutil
 import subprocess
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cache
 
 from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
-from judge.languages.base import LanguageUnavailable, RunRequest, Style, own_temp_folder
+from judge.languages.base import (
+    LanguageUnavailable,
+    RunRequest,
+    Style,
+    make_once,
+    own_temp_folder,
+)
 from judge.languages.drivers.harness import MAX_REPORTED_BYTES, MAX_REPORTED_VALUES
 from judge.languages.tests_text import encode_case
 from judge.problems import Case, ProblemSpec
@@ -416,10 +419,9 @@ def _compile_runtime(
     source: str,
     compile_argv: Callable[[str, str], list[str]],
 ) -> None:
-    """Compile into a new folder, then rename it into place: a build never sees a part of
-    it. Older toolchains' folders go."""
-    work = tempfile.mkdtemp(dir=parent, prefix="making-")
-    try:
+    """Compile its classes once (make_once): LanguageUnavailable when they cannot be."""
+
+    def make(work: str) -> str:
         path = os.path.join(work, source_name)
         with open(path, "w", encoding="utf-8") as f:
             f.write(source)
@@ -431,19 +433,12 @@ def _compile_runtime(
         if done.returncode != 0:
             said = (done.stderr + done.stdout).decode(errors="replace").strip()[-2000:]
             raise LanguageUnavailable(f"the driver runtime does not compile here: {said}")
-        for root, _dirs, names in os.walk(classes):
-            os.chmod(root, 0o755)  # bound into builds and runs, which run as a sandbox uid
-            for name in names:
-                os.chmod(os.path.join(root, name), 0o644)
-        with contextlib.suppress(OSError):
-            os.rename(classes, folder)
+        return classes
+
+    try:
+        make_once(parent, folder, make, keep="lock")
     except (OSError, subprocess.SubprocessError) as exc:
         raise LanguageUnavailable(f"the driver runtime cannot be compiled here: {exc}") from None
-    finally:
-        shutil.rmtree(work, ignore_errors=True)
-    for name in os.listdir(parent):
-        if name not in (os.path.basename(folder), "lock") and not name.startswith("making-"):
-            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
 
 
 # -- compile messages ----------------------------------------------------------------------
