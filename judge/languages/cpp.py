@@ -407,6 +407,7 @@ def compiler_layout() -> Layout:
         [*tools, gcc_dir, "/usr/include", *link],
         linked=[os.path.realpath(p) for p in (*tools, *programs) if os.path.isabs(p)],
         warm=False,
+        libraries=kept_answers.libraries,
     )
 
 

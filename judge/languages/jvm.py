@@ -19,6 +19,7 @@ from dataclasses import dataclass, replace
 from functools import cache
 
 from judge.answers import BOOL, INT, LONG, MAX_STR_CHARS, STR, ListType, ValueType, scalar_of
+from judge.languages import kept_answers
 from judge.languages.base import (
     LanguageUnavailable,
     RunRequest,
@@ -124,7 +125,9 @@ def layout(extra: tuple[str, ...] = (), warm: bool = True) -> Layout:
 
     linked += sorted(glob.glob(os.path.join(home, "lib", "*.so")))
     linked += sorted(glob.glob(os.path.join(home, "lib", "server", "*.so")))
-    return toolchain_layout([home, JDK_CONF, *extra], linked=linked, warm=warm)
+    return toolchain_layout(
+        [home, JDK_CONF, *extra], linked=linked, warm=warm, libraries=kept_answers.libraries
+    )
 
 
 def jvm_flags(heap_mb: int) -> list[str]:

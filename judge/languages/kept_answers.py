@@ -1,4 +1,5 @@
-"""What a toolchain program says about itself (its version, where its parts are), kept.
+"""What a toolchain program says about itself (its version, where its parts are), and the
+shared libraries its binaries load, kept.
 
 Each answer is a program start: g++ is asked twelve questions and the sandbox's Python its
 version, and a fresh process (`python -m judge grade`) asked them all again before every
@@ -10,12 +11,14 @@ modification time): another binary, or a file that does not read as ours, is ask
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
 import tempfile
 from collections.abc import Callable, Sequence
 
 from judge.languages.base import own_temp_folder
+from judge.sandbox.layout import shared_libraries
 
 Identity = list[str | int]
 
@@ -55,6 +58,35 @@ def answers(
     kept |= {q: ask(q) for q in questions if q not in kept}
     _keep(path, {"binary": key, "answers": kept})
     return {q: kept[q] for q in questions}
+
+
+# Rebuilt by ldconfig whenever a library is installed, upgraded or removed.
+LOADER_CACHE = "/etc/ld.so.cache"
+
+
+def libraries(files: list[str]) -> list[tuple[str, str]]:
+    """shared_libraries(files), kept per the identities of `files` and of the loader's cache
+    (`ldd` runs the loader once per file: about 0.5 s for a JDK's 40 files, in every fresh
+    process that lays out a JVM). A kept answer naming a library no longer there is asked
+    again. What it names is bound into the sandbox, so it is kept only where only we write."""
+    key = [identity(f) for f in [*files, LOADER_CACHE]]
+    where = folder()
+    if where is None or any(k is None for k in key):
+        return shared_libraries(files)
+    name = hashlib.sha256(json.dumps(files).encode()).hexdigest()[:24]
+    path = os.path.join(where, f"ldd-{name}.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            stored = json.load(f)
+        if stored["files"] == key:
+            kept = [(str(dest), str(source)) for dest, source in stored["libraries"]]
+            if all(os.path.exists(source) for _, source in kept):
+                return kept
+    except (OSError, ValueError, KeyError, TypeError):
+        pass  # none yet, or not ours to trust: ask
+    found = shared_libraries(files)
+    _keep(path, {"files": key, "libraries": found})
+    return found
 
 
 def _keep(path: str, stored: dict) -> None:

@@ -14,7 +14,7 @@ import os
 import stat
 import subprocess
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -158,11 +158,13 @@ def toolchain_layout(
     linked: Iterable[str] = (),
     masks: Iterable[str] = (),
     warm: bool = True,
+    libraries: Callable[[list[str]], list[tuple[str, str]]] | None = None,
 ) -> Layout:
     """A layout binding `paths` (files or directories, each at its own path, read-only), the
     shared libraries the ELF files `linked` load (and the dynamic loader), and the host's
     merged-/usr symlinks, so a toolchain's binaries resolve inside as outside. Paths that do
-    not exist here are left out (the run then fails visibly)."""
+    not exist here are left out (the run then fails visibly). `libraries` lists what `linked`
+    load (shared_libraries, or a caller's kept answers of it)."""
     binds: list[tuple[str, str]] = []
     for path in paths:
         real = os.path.realpath(path)
@@ -170,7 +172,7 @@ def toolchain_layout(
             binds.append((real, real))
             if real != path and not os.path.islink(os.path.dirname(path)):
                 binds.append((real, path))  # also where it is named (/usr/bin/java...)
-    for dest, source in _ldd(list(linked)) if linked else ():
+    for dest, source in (libraries or shared_libraries)(list(linked)) if linked else ():
         # Named through /lib or /lib64, which are symlinks inside too: bind where they lead.
         dest = os.path.join(os.path.realpath(os.path.dirname(dest)), os.path.basename(dest))
         if not _covered(dest, binds):
@@ -195,7 +197,7 @@ print(json.dumps({
 """
 
 
-def _ldd(files: list[str]) -> list[tuple[str, str]]:
+def shared_libraries(files: list[str]) -> list[tuple[str, str]]:
     """(sandbox path the loader opens, host real path) for every library `files` need."""
     try:
         out = subprocess.run(
@@ -246,7 +248,7 @@ def _layout(python: str, mtime: float) -> Layout:
         if not any(d == r or d.startswith(r + "/") for r in roots):
             binds.setdefault(d, d)  # e.g. a lib-dynload outside the stdlib directory
         sofiles += sorted(os.path.join(d, f) for f in os.listdir(d) if f.endswith(".so"))
-    for dest, source in _ldd(sofiles):
+    for dest, source in shared_libraries(sofiles):
         binds.setdefault(dest, source)
     masks = set()
     for r in roots:
