@@ -31,6 +31,7 @@ from store.transient import first_line, is_transient
 from worker import outcomes, packages, similarity, startup
 from worker.app import GRADE_TASK
 from worker.hidden import SendToHiddenLane
+from worker.progress import ProgressWriter
 from worker.queue import Enqueuer
 from worker.runtime import Runtime
 
@@ -194,25 +195,22 @@ def _judge_claimed(runtime: Runtime, claim: repo.Claim, retry_in_s: float = 0.0)
         with runtime.session() as session:
             job = repo.load_job(session=session, claim_=claim)
 
-        def record(test: dict[str, Any]) -> bool:
+        def record(tests: list[dict[str, Any]]) -> bool:
             with runtime.session() as session:
-                return repo.record_test(
-                    session=session, claim_=claim, test=test, lease_s=settings.lease_s
+                return repo.record_tests(
+                    session=session, claim_=claim, tests=tests, lease_s=settings.lease_s
                 )
 
-        def on_test(test: TestResult) -> None:
-            what = f"submission {submission_id}: storing test {test.index}"
-            try:
-                with_retries(what, lambda: record(test.to_dict()))
-            except INFRASTRUCTURE_ERRORS:
-                raise
-            except Exception:  # the row's content was refused: progress only, finish() decides
-                log.exception("submission %s: could not store test %s", submission_id, test.index)
+        def store(tests: list[dict[str, Any]]) -> None:
+            what = f"submission {submission_id}: storing tests from {tests[0]['index']}"
+            with_retries(what, lambda: record(tests))
 
         runtime.current_claim = claim  # for its hidden tier's `while_away`
         try:
-            with Heartbeat(runtime, claim):
-                result = grade_job(runtime, job, on_test)
+            progress = ProgressWriter(store, INFRASTRUCTURE_ERRORS, f"submission {submission_id}")
+            with Heartbeat(runtime, claim), progress:
+                result = grade_job(runtime, job, lambda test: progress.add(test.to_dict()))
+                progress.close()  # every test stored before the verdict, or its failure raised
         finally:
             runtime.current_claim = None
         # Inside: a final write that keeps failing gives the claim back too, with its reason,

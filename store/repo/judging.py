@@ -7,7 +7,7 @@ every write after `claim` happens only while the claim still holds."""
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -383,14 +383,30 @@ def _capped(text: Any) -> str | None:
 
 def record_test(*, session: Session, claim_: Claim, test: dict[str, Any], lease_s: float) -> bool:
     """Store one finished test (live progress) if the claim still holds; extends the lease."""
+    return record_tests(session=session, claim_=claim_, tests=[test], lease_s=lease_s)
+
+
+def record_tests(
+    *, session: Session, claim_: Claim, tests: Sequence[Mapping[str, Any]], lease_s: float
+) -> bool:
+    """Store finished tests (live progress) in one transaction if the claim still holds;
+    extends the lease. A test recorded already is skipped (the final write replaces them all
+    anyway): then each is tried on its own."""
     if not _extend(session, claim_, lease_s):
         session.rollback()
         return False
-    session.add(_test_row(claim_, test))
+    session.add_all([_test_row(claim_, test) for test in tests])
     try:
         session.commit()
-    except IntegrityError:  # already recorded (the final write replaces them all anyway)
+    except IntegrityError:
         session.rollback()
+        if len(tests) > 1:
+            return all(
+                [
+                    record_tests(session=session, claim_=claim_, tests=[test], lease_s=lease_s)
+                    for test in tests
+                ]
+            )
     return True
 
 

@@ -89,6 +89,22 @@ def test_an_expired_lease_is_taken_over_and_fences_the_old_holder(session: Sessi
     assert len(repo.judgings(session=session, submission_id=sub.id)) == 1
 
 
+def test_tests_finished_together_are_recorded_in_one_write(session: Session) -> None:
+    sub = new_submission(session)
+    claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert claim is not None
+    assert repo.record_tests(session=session, claim_=claim, tests=RESULT.tests[:1], lease_s=60)
+    # Test 0 again with test 1 (a write retried after its commit got through): 1 is kept.
+    assert repo.record_tests(session=session, claim_=claim, tests=RESULT.tests, lease_s=60)
+    session.refresh(sub)
+    rows = repo.current_tests(session=session, submission=sub)
+    assert [(r.index, r.verdict) for r in rows] == [(0, "AC"), (1, "WA")]
+    taken = repo.claim(session=session, submission_id=sub.id, lease_s=60)
+    assert taken is None  # held: nobody else claims it
+    fenced = replace(claim, token=claim.token + 1)
+    assert not repo.record_tests(session=session, claim_=fenced, tests=RESULT.tests, lease_s=60)
+
+
 def test_progress_rows_are_replaced_by_the_final_result(session: Session) -> None:
     sub = new_submission(session)
     claim = repo.claim(session=session, submission_id=sub.id, lease_s=60)

@@ -405,15 +405,20 @@ def test_a_test_that_cannot_be_stored_for_a_locked_database_gives_the_claim_back
     runtime: Runtime, lock: Lock, monkeypatch: pytest.MonkeyPatch, caplog
 ) -> None:
     def grade(*_args, on_test, **_kwargs) -> GradeResult:
-        with lock.held():  # let go as the error leaves the grading: the release gets through
-            on_test(a_test(0))
+        # Let go as the error leaves the grading: the release gets through.
+        with lock.held():
+            on_test(a_test(0))  # stored beside the grading, which goes on
+            deadline = time.monotonic() + 60
+            while time.monotonic() < deadline:  # its next tests: one of them gets the failure
+                time.sleep(0.05)
+                on_test(a_test(1))
         raise AssertionError("on_test should have raised")
 
     fake_grade(monkeypatch, grade)
     sid = submit(runtime)
     with caplog.at_level(logging.WARNING, logger=tasks.__name__), pytest.raises(OperationalError):
         tasks.run_judging(runtime, sid)
-    retried = [r for r in caplog.records if "storing test 0: transient" in r.getMessage()]
+    retried = [r for r in caplog.records if "storing tests from 0: transient" in r.getMessage()]
     assert len(retried) == tasks.WRITE_TRIES - 1
     sub = row(runtime, sid)
     assert (sub.status, sub.lease_expires) == (Status.QUEUED, None)
@@ -515,6 +520,7 @@ def test_a_claim_lost_to_a_rejudge_stores_nothing_more(
 
     def grade(*_args, on_test, **_kwargs) -> GradeResult:
         on_test(a_test(0))
+        assert eventually(lambda: stored_tests(runtime, sid) == [(1, 0, "AC")])  # stored aside
         with runtime.session() as session:  # an instructor rejudges meanwhile
             repo.rejudge(session=session, submission_ids=[sid])
             session.commit()
