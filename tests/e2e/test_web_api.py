@@ -157,11 +157,16 @@ def test_statistics_count_the_verdicts_the_test_adds(service):
         v: {"AC": 1, "RE": 1}.get(v, 0) for v in count
     }
     assert [v["verdict"] for v in added["verdicts"]][:2] == ["AC", "WA"]
-    today, today_before = added["days"][-1], before_detail["days"][-1]
-    assert (today["total"], today["accepted"]) == (
-        today_before["total"] + 2,
-        today_before["accepted"] + 1,
-    )
+    # Matched by date, not by position: a run that crosses midnight (UTC) moves the window.
+    was = {day["date"]: (day["total"], day["accepted"]) for day in before_detail["days"]}
+    grew = [
+        (
+            day["total"] - was.get(day["date"], (0, 0))[0],
+            day["accepted"] - was.get(day["date"], (0, 0))[1],
+        )
+        for day in added["days"]
+    ]
+    assert (sum(t for t, _ in grew), sum(a for _, a in grew)) == (2, 1), grew
     assert len(added["days"]) == 7
 
     assert service.request("GET", url, solver).status_code == 403
