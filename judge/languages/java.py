@@ -88,7 +88,8 @@ class Java:
             files[f"{jvm.DRIVER}.java"] = driver
             trees[jvm.RUNTIME_TREE] = runtime or driver_runtime()
             class_path = ("-cp", jvm.RUNTIME_CLASSES)
-        javac = [*_javac(), *class_path, "-d", "/box/out", *files]
+        jvm_flags = jvm.build_archive_flags() if trees else ()
+        javac = [*_javac(jvm_flags), *class_path, "-d", "/box/out", *files]
         return Command(argv=tuple(javac), files=files, layout=jvm.layout(warm=False), trees=trees)
 
     def build_limits(self) -> RunLimits:
@@ -114,10 +115,10 @@ class Java:
 LANGUAGE = Java()
 
 
-def _javac() -> list[str]:
+def _javac(jvm_flags: tuple[str, ...] = ()) -> list[str]:
     return [
         f"{jvm.java_home()}/bin/javac",
-        *(f"-J{flag}" for flag in jvm.COMPILER_FLAGS),
+        *(f"-J{flag}" for flag in (*jvm.COMPILER_FLAGS, *jvm_flags)),
         *("-encoding", "UTF-8", "-nowarn", "-Xlint:none", "-proc:none", "-implicit:none"),
         *("-Xmaxerrs", "30"),
     ]
@@ -132,5 +133,5 @@ def driver_runtime() -> str:
     return jvm.driver_runtime("java", LANGUAGE.version(), "DriverRuntime.java", source, _compile)
 
 
-def _compile(source: str, classes: str) -> list[str]:
-    return [*_javac(), "-d", classes, source]
+def _compile(source: str, classes: str, jvm_flags: tuple[str, ...]) -> list[str]:
+    return [*_javac(jvm_flags), "-d", classes, source]

@@ -369,6 +369,25 @@ def java_driver_runtime(source_name: str) -> str:
 RUNTIME_TREE = "driver-runtime"  # bound read-only at /box/driver-runtime
 RUNTIME_CLASSES = f"/box/{RUNTIME_TREE}"
 _RUNTIME_CLASS = os.path.join("judgedriver", "DriverRuntime.class")
+# The compiler's own classes as the runtime's compile loaded them (a dynamic CDS archive,
+# written by that compile beside its classes): a build maps them instead of reading and
+# verifying them from the compiler's jars again, about half of a short kotlinc or javac run
+# (measured: docs/performance.md). A JDK that cannot use it ignores it (-Xshare:auto).
+COMPILER_ARCHIVE = "compiler.jsa"
+
+
+def archive_flags(path: str, *, making: bool) -> tuple[str, ...]:
+    """The compiler JVM's flags that write (`making`, at its exit) or map the archive at
+    `path`; the JVM's own notes about it are silenced, since they would read as the compile's."""
+    return (
+        f"-XX:ArchiveClassesAtExit={path}" if making else f"-XX:SharedArchiveFile={path}",
+        "-Xlog:disable",
+    )
+
+
+def build_archive_flags() -> tuple[str, ...]:
+    """A build's: the archive in the runtime's folder, bound at RUNTIME_CLASSES."""
+    return archive_flags(f"{RUNTIME_CLASSES}/{COMPILER_ARCHIVE}", making=False)
 
 
 def prepare_build(style: Style, runtime: Callable[[], str]) -> dict[str, str]:
@@ -384,6 +403,7 @@ def runtime_key(language: str, version: str, source: str) -> str:
         "what": f"{language} driver runtime",
         "version": version,
         "source": hashlib.sha256(source.encode()).hexdigest(),
+        "compiler archive": COMPILER_ARCHIVE,  # folders made before it held none
     }
     return f"{language}-" + hashlib.sha256(json.dumps(head, sort_keys=True).encode()).hexdigest()
 
@@ -393,10 +413,11 @@ def driver_runtime(
     version: str,
     source_name: str,
     source: str,
-    compile_argv: Callable[[str, str], list[str]],
+    compile_argv: Callable[[str, str, tuple[str, ...]], list[str]],
 ) -> str:
     """The folder holding judgedriver's classes for this toolchain (`version`), compiled
-    on the host from `source` by `compile_argv(source file, classes folder)` the first time
+    on the host from `source` by `compile_argv(source file, classes folder, the compiler
+    JVM's extra flags)` the first time, with the compiler's class archive
     (the judge's own code, as C++'s runtime object is) and kept for this machine user in a
     folder of its own: readable by the sandbox's uids, written by the judge alone.
     LanguageUnavailable when it cannot be made."""
@@ -420,7 +441,7 @@ def _compile_runtime(
     folder: str,
     source_name: str,
     source: str,
-    compile_argv: Callable[[str, str], list[str]],
+    compile_argv: Callable[[str, str, tuple[str, ...]], list[str]],
 ) -> None:
     """Compile its classes once (make_once): LanguageUnavailable when they cannot be."""
 
@@ -430,8 +451,13 @@ def _compile_runtime(
             f.write(source)
         classes = os.path.join(work, "classes")
         env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "HOME": work}
+        archive = archive_flags(os.path.join(classes, COMPILER_ARCHIVE), making=True)
         done = subprocess.run(
-            compile_argv(path, classes), cwd=work, capture_output=True, timeout=300, env=env
+            compile_argv(path, classes, archive),
+            cwd=work,
+            capture_output=True,
+            timeout=300,
+            env=env,
         )
         if done.returncode != 0:
             said = (done.stderr + done.stdout).decode(errors="replace").strip()[-2000:]

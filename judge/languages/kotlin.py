@@ -55,6 +55,17 @@ def _compiler_jars() -> tuple[str, ...]:
     return tuple(_jar(name) for name in COMPILER_JARS)
 
 
+@cache
+def _manifest_paths() -> tuple[str, ...]:
+    """The Class-Path entries of the compiler's manifest as the JVM resolves them (beside the
+    compiler's real jar: symlinks in Debian's /usr/share/java), those that exist. The
+    compiler's class archive (jvm.COMPILER_ARCHIVE) records them, and a build whose sandbox
+    lacks them cannot map it; bound, each is the same jar as its real path above."""
+    beside = os.path.dirname(_jar("kotlin-compiler.jar"))
+    paths = (os.path.join(beside, name) for name in COMPILER_JARS[1:])
+    return tuple(path for path in paths if os.path.isfile(path))
+
+
 def _stdlib() -> str:
     return _jar("kotlin-stdlib.jar")
 
@@ -123,6 +134,7 @@ class Kotlin:
         argv = [
             jvm.java_binary(),
             *jvm.COMPILER_FLAGS,
+            *(jvm.build_archive_flags() if trees else ()),
             "-cp",
             ":".join(_compiler_jars()),
             "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",
@@ -140,7 +152,7 @@ class Kotlin:
         return Command(
             argv=tuple(argv),
             files=files,
-            layout=jvm.layout(_compiler_jars(), warm=False),
+            layout=jvm.layout((*_compiler_jars(), *_manifest_paths()), warm=False),
             trees=trees,
         )
 
@@ -172,10 +184,11 @@ def driver_runtime() -> str:
     return jvm.driver_runtime("kotlin", LANGUAGE.version(), "DriverRuntime.kt", source, _compile)
 
 
-def _compile(source: str, classes: str) -> list[str]:
+def _compile(source: str, classes: str, jvm_flags: tuple[str, ...]) -> list[str]:
     return [
         jvm.java_binary(),
         *jvm.COMPILER_FLAGS,
+        *jvm_flags,
         "-cp",
         ":".join(_compiler_jars()),
         "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",

@@ -4,6 +4,7 @@ function build and run, and in neither for a whole program."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import stat
 from pathlib import Path
@@ -67,3 +68,32 @@ def test_a_whole_program_needs_no_runtime(name: str) -> None:
     assert plugin.LANGUAGE.prepare_build(Style.STDIO, None, program) == {}
     run = plugin.LANGUAGE.run_command(RunRequest(numbergame, Style.STDIO, program, "/x/classes"))
     assert jvm.RUNTIME_TREE not in run.trees
+
+
+@pytest.mark.parametrize("name", PLUGINS)
+def test_a_function_build_maps_the_compilers_class_archive(name: str, sandbox, tmp_path) -> None:
+    """The runtime's compile leaves the compiler's classes archived beside it, and a build in
+    the sandbox maps them: with -Xshare:on (instead of auto) a JVM that cannot map every
+    archive it is given refuses to start, so this build fails unless the archive is used."""
+    plugin, numbergame = PLUGINS[name], problems.get("numbergame")
+    folder = plugin.driver_runtime()
+    assert (Path(folder) / jvm.COMPILER_ARCHIVE).stat().st_size > 1 << 20
+    build = plugin.LANGUAGE.build_command(numbergame, Style.FUNCTION, SOURCES[name], runtime=folder)
+    assert any(flag.endswith(jvm.build_archive_flags()[0]) for flag in build.argv)
+    strict = tuple(
+        flag.replace("-Xshare:auto", "-Xshare:on").replace("-Xlog:disable", "-Xlog:cds=error")
+        for flag in build.argv
+    )
+    out = tmp_path / "out"
+    out.mkdir(mode=0o755)
+    outcome = _built(sandbox, dataclasses.replace(build, argv=strict, writable=str(out)), plugin)
+    assert outcome.exit_code == 0, outcome.output.decode(errors="replace")[-2000:]
+    assert any(out.rglob("Solution.class"))
+
+
+def _built(sandbox, command, plugin):
+    proc = sandbox.run(command, plugin.LANGUAGE.build_limits())
+    with proc:
+        while proc.read_result(timeout=60) is not None:
+            pass
+    return proc.outcome
