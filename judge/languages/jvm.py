@@ -371,8 +371,8 @@ RUNTIME_CLASSES = f"/box/{RUNTIME_TREE}"
 _RUNTIME_CLASS = os.path.join("judgedriver", "DriverRuntime.class")
 # The compiler's own classes as the runtime's compile loaded them (a dynamic CDS archive,
 # written by that compile beside its classes): a build maps them instead of reading and
-# verifying them from the compiler's jars again, about half of a short kotlinc or javac run
-# (measured: docs/performance.md). A JDK that cannot use it ignores it (-Xshare:auto).
+# verifying them from the compiler's jars again, a third of a Kotlin build and a quarter of a
+# Java one (measured: docs/performance.md). A JDK that cannot use it ignores it (-Xshare:auto).
 COMPILER_ARCHIVE = "compiler.jsa"
 
 
