@@ -78,18 +78,18 @@ class Java:
     def build_command(
         self, problem: ProblemSpec, style: Style, source: bytes, runtime: str | None = None
     ) -> Command:
-        """`runtime`: the driver runtime's folder (driver_runtime()), for a function."""
+        """`runtime`: the driver runtime's folder (driver_runtime()): a function's build has its
+        classes on the class path; every build maps the compiler's archive kept there."""
         name = self._file(style)
         files = {name: source}
-        trees: dict[str, str] = {}
+        # The runtime's folder is bound into every build: it keeps the compiler's archive.
+        trees = {jvm.RUNTIME_TREE: runtime or driver_runtime()}
         class_path: tuple[str, ...] = ()
         if style == Style.FUNCTION:
             driver = jvm.java_driver(problem, problem.LIMITS.memory_mb, self.signature(problem))
             files[f"{jvm.DRIVER}.java"] = driver
-            trees[jvm.RUNTIME_TREE] = runtime or driver_runtime()
             class_path = ("-cp", jvm.RUNTIME_CLASSES)
-        jvm_flags = jvm.build_archive_flags() if trees else ()
-        javac = [*_javac(jvm_flags), *class_path, "-d", "/box/out", *files]
+        javac = [*_javac(jvm.build_archive_flags()), *class_path, "-d", "/box/out", *files]
         return Command(argv=tuple(javac), files=files, layout=jvm.layout(warm=False), trees=trees)
 
     def build_limits(self) -> RunLimits:

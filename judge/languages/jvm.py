@@ -392,8 +392,9 @@ def build_archive_flags() -> tuple[str, ...]:
 
 def prepare_build(style: Style, runtime: Callable[[], str]) -> dict[str, str]:
     """A JVM language's `prepare_build`: its driver runtime's folder (`runtime()`, compiled
-    the first time), for a function; nothing for a whole program."""
-    return {"runtime": runtime()} if style is Style.FUNCTION else {}
+    the first time). A function's build has its classes on the class path; a whole program's
+    build only maps the compiler's archive kept there."""
+    return {"runtime": runtime()}
 
 
 @cache

@@ -122,19 +122,20 @@ class Kotlin:
     def build_command(
         self, problem: ProblemSpec, style: Style, source: bytes, runtime: str | None = None
     ) -> Command:
-        """`runtime`: the driver runtime's folder (driver_runtime()), for a function."""
+        """`runtime`: the driver runtime's folder (driver_runtime()): a function's build has its
+        classes on the class path; every build maps the compiler's archive kept there."""
         files = {SOURCE: source}
         class_path = [_stdlib()]
-        trees: dict[str, str] = {}
+        # The runtime's folder is bound into every build: it keeps the compiler's archive.
+        trees = {jvm.RUNTIME_TREE: runtime or driver_runtime()}
         if style == Style.FUNCTION:
             driver = jvm.kotlin_driver(problem, problem.LIMITS.memory_mb, self.signature(problem))
             files[f"{jvm.DRIVER}.kt"] = driver
-            trees[jvm.RUNTIME_TREE] = runtime or driver_runtime()
             class_path.append(jvm.RUNTIME_CLASSES)
         argv = [
             jvm.java_binary(),
             *jvm.COMPILER_FLAGS,
-            *(jvm.build_archive_flags() if trees else ()),
+            *jvm.build_archive_flags(),
             "-cp",
             ":".join(_compiler_jars()),
             "org.jetbrains.kotlin.cli.jvm.K2JVMCompiler",

@@ -1,6 +1,7 @@
 """The JVM drivers' runtimes (judgedriver.DriverRuntime, Java's and Kotlin's): compiled once
 per toolchain on the host, kept in a folder of this user's alone, bound read-only into every
-function build and run, and in neither for a whole program."""
+function build and run; a whole program's build binds it only for the compiler's class archive
+kept there, its run not at all."""
 
 from __future__ import annotations
 
@@ -60,25 +61,34 @@ def test_a_function_build_and_run_have_the_runtime_on_their_class_path(name: str
 
 
 @pytest.mark.parametrize("name", PLUGINS)
-def test_a_whole_program_needs_no_runtime(name: str) -> None:
+def test_a_whole_program_compiles_without_the_runtime_on_its_class_path(name: str) -> None:
+    """A whole program's build binds the runtime's folder only for the compiler's archive:
+    no driver, nothing of judgedriver on its class path; its run binds nothing of it."""
     plugin, numbergame = PLUGINS[name], problems.get("numbergame")
     program = PROGRAMS.get(name, b"fun main() {}\n")
-    build = plugin.LANGUAGE.build_command(numbergame, Style.STDIO, program)
-    assert build.trees == {} and not any(f.startswith(jvm.DRIVER) for f in build.files)
-    assert plugin.LANGUAGE.prepare_build(Style.STDIO, None, program) == {}
+    folder = plugin.driver_runtime()
+    assert plugin.LANGUAGE.prepare_build(Style.STDIO, None, program) == {"runtime": folder}
+    build = plugin.LANGUAGE.build_command(numbergame, Style.STDIO, program, runtime=folder)
+    assert build.trees == {jvm.RUNTIME_TREE: folder}
+    assert not any(f.startswith(jvm.DRIVER) for f in build.files)
+    # Only the archive's flag names the folder: judgedriver is on no class path.
+    naming = [arg for arg in build.argv if jvm.RUNTIME_CLASSES in arg]
+    assert len(naming) == 1 and naming[0].endswith(jvm.build_archive_flags()[0]), naming
     run = plugin.LANGUAGE.run_command(RunRequest(numbergame, Style.STDIO, program, "/x/classes"))
     assert jvm.RUNTIME_TREE not in run.trees
 
 
+@pytest.mark.parametrize("style", [Style.FUNCTION, Style.STDIO])
 @pytest.mark.parametrize("name", PLUGINS)
-def test_a_function_build_maps_the_compilers_class_archive(name: str, sandbox, tmp_path) -> None:
+def test_a_build_maps_the_compilers_class_archive(name: str, style, sandbox, tmp_path) -> None:
     """The runtime's compile leaves the compiler's classes archived beside it, and a build in
     the sandbox maps them: with -Xshare:on (instead of auto) a JVM that cannot map every
     archive it is given refuses to start, so this build fails unless the archive is used."""
     plugin, numbergame = PLUGINS[name], problems.get("numbergame")
     folder = plugin.driver_runtime()
     assert (Path(folder) / jvm.COMPILER_ARCHIVE).stat().st_size > 1 << 20
-    build = plugin.LANGUAGE.build_command(numbergame, Style.FUNCTION, SOURCES[name], runtime=folder)
+    source = SOURCES[name] if style is Style.FUNCTION else PROGRAMS.get(name, b"fun main() {}\n")
+    build = plugin.LANGUAGE.build_command(numbergame, style, source, runtime=folder)
     assert any(flag.endswith(jvm.build_archive_flags()[0]) for flag in build.argv)
     strict = tuple(
         flag.replace("-Xshare:auto", "-Xshare:on").replace("-Xlog:disable", "-Xlog:cds=error")
@@ -88,7 +98,7 @@ def test_a_function_build_maps_the_compilers_class_archive(name: str, sandbox, t
     out.mkdir(mode=0o755)
     outcome = _built(sandbox, dataclasses.replace(build, argv=strict, writable=str(out)), plugin)
     assert outcome.exit_code == 0, outcome.output.decode(errors="replace")[-2000:]
-    assert any(out.rglob("Solution.class"))
+    assert any(out.rglob("Solution.class" if style is Style.FUNCTION else "*.class"))
 
 
 def _built(sandbox, command, plugin):
