@@ -73,7 +73,9 @@ class Java:
     def prepare_build(
         self, style: Style, cache: BuildCache | None, source: bytes
     ) -> dict[str, str]:
-        return jvm.prepare_build(style, driver_runtime)
+        # Every build binds its driver runtime's folder: a function's has the classes on its
+        # class path, and every build maps the compiler's archive kept there.
+        return {"runtime": driver_runtime()}
 
     def build_command(
         self, problem: ProblemSpec, style: Style, source: bytes, runtime: str | None = None

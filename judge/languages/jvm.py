@@ -390,13 +390,6 @@ def build_archive_flags() -> tuple[str, ...]:
     return archive_flags(f"{RUNTIME_CLASSES}/{COMPILER_ARCHIVE}", making=False)
 
 
-def prepare_build(style: Style, runtime: Callable[[], str]) -> dict[str, str]:
-    """A JVM language's `prepare_build`: its driver runtime's folder (`runtime()`, compiled
-    the first time). A function's build has its classes on the class path; a whole program's
-    build only maps the compiler's archive kept there."""
-    return {"runtime": runtime()}
-
-
 @cache
 def runtime_key(language: str, version: str, source: str) -> str:
     """A runtime folder's name: the toolchain and the source it compiles."""

@@ -5,7 +5,8 @@ method, which a generated driver calls; stdio style is a whole program with a to
 The driver is Kotlin too, in two parts. What every problem shares (the channels, the
 report's encoding: judgedriver.DriverRuntime) is compiled once per toolchain on the host,
 as the judge's own code (the C++ driver's runtime object is too), into a folder of this
-user's temporary directory, bound read-only into every build and run. The problem's part
+user's temporary directory, bound read-only into every build and every function's run (a
+whole program's build maps only the compiler's class archive kept there). The problem's part
 (reading a test's arguments, the call) is compiled with the submission in one kotlinc run:
 kotlinc then compiles a few lines of the judge's, not 450 (a build takes about a third
 less; measured: see docs/performance.md). The compiler is run as `java -cp <its jars>
@@ -117,7 +118,9 @@ class Kotlin:
     def prepare_build(
         self, style: Style, cache: BuildCache | None, source: bytes
     ) -> dict[str, str]:
-        return jvm.prepare_build(style, driver_runtime)
+        # Every build binds its driver runtime's folder: a function's has the classes on its
+        # class path, and every build maps the compiler's archive kept there.
+        return {"runtime": driver_runtime()}
 
     def build_command(
         self, problem: ProblemSpec, style: Style, source: bytes, runtime: str | None = None

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from judge import problems
+from judge.execution.build import _run as built_run  # how a build is run, as built() does
 from judge.languages import java, jvm, kotlin
 from judge.languages.base import RunRequest, Style
 
@@ -96,14 +97,7 @@ def test_a_build_maps_the_compilers_class_archive(name: str, style, sandbox, tmp
     )
     out = tmp_path / "out"
     out.mkdir(mode=0o755)
-    outcome = _built(sandbox, dataclasses.replace(build, argv=strict, writable=str(out)), plugin)
+    command = dataclasses.replace(build, argv=strict, writable=str(out))
+    outcome = built_run(sandbox, command, plugin.LANGUAGE.build_limits())
     assert outcome.exit_code == 0, outcome.output.decode(errors="replace")[-2000:]
     assert any(out.rglob("Solution.class" if style is Style.FUNCTION else "*.class"))
-
-
-def _built(sandbox, command, plugin):
-    proc = sandbox.run(command, plugin.LANGUAGE.build_limits())
-    with proc:
-        while proc.read_result(timeout=60) is not None:
-            pass
-    return proc.outcome
