@@ -296,6 +296,26 @@ def test_history_filters_follow_the_address(service, open_page):
     expect(page.locator("#history-body")).to_contain_text("No submissions match these filters")
 
 
+def test_a_filter_chosen_before_the_sign_in_check_answers_is_kept(service, open_page):
+    # The form was filled from the address only once the page knew who was signed in: a
+    # verdict chosen before that answer came back was reset under the user's hand.
+    username, token = student(service)
+    submit(service, token, "numbergame", ZERO)
+    page = open_page()
+    log_in(page, username, PASSWORD)
+    held = []
+    page.route("**/api/v1/users/me", lambda route: held.append(route))
+    page.goto("/submissions")
+    page.get_by_label("Verdict").select_option("WA")
+    while not held:
+        page.wait_for_timeout(50)
+    held[0].continue_()
+    expect(page.locator("#history-body tr[data-id]")).to_have_count(1)
+    expect(page.get_by_label("Verdict")).to_have_value("WA")
+    page.get_by_role("button", name="Filter").click()
+    page.wait_for_url(re.compile(r"/submissions\?verdict=WA$"))
+
+
 def test_a_student_on_an_instructor_page_gets_a_plain_not_allowed_page(service, open_page):
     username, _ = student(service)
     page = open_page()

@@ -3,8 +3,6 @@
 import { api, requireUser } from "../api.js";
 import { $, $$, clear, formatKb, formatTestTime, h, hiddenPendingNote, languageTitle, pageAlert, pageData, timeCell, verdictBadge } from "../dom.js";
 
-const user = await requireUser();
-const isInstructor = user.role === "instructor";
 const params = new URLSearchParams(location.search);
 // 20 a page; ?size=N (1 to 200) for more or fewer.
 const PAGE_SIZE = Math.min(200, Math.max(1, Number.parseInt(params.get("size") || "20", 10) || 20));
@@ -14,7 +12,9 @@ const timeLimits = Object.fromEntries((pageData().problems || []).map((p) => [p.
 const FIELDS = [["problem", "#f-problem"], ["verdict", "#f-verdict"], ["language", "#f-language"], ["from", "#f-from"], ["to", "#f-to"], ["user", "#f-user"]];
 
 // The form says what the address says: on load, and when Back brings the page out of the
-// back/forward cache with the choices (and the fields disabled on submit) of before.
+// back/forward cache with the choices (and the fields disabled on submit) of before. It is
+// filled and wired before the account is asked for, so a choice made while that request is
+// in flight is not reset under the user's hand.
 function fillForm() {
   const current = new URLSearchParams(location.search);
   for (const [name, id] of FIELDS) {
@@ -26,6 +26,23 @@ fillForm();
 window.addEventListener("pageshow", (event) => {
   if (event.persisted) fillForm();
 });
+// Drop empty fields so the URL stays short.
+$("#filters").addEventListener("submit", (event) => {
+  for (const field of event.target.elements) {
+    if (field.name && !field.value) field.disabled = true;
+  }
+  const from = $("#f-from").value;
+  const to = $("#f-to").value;
+  if (from && to && from > to) {
+    event.preventDefault();
+    for (const field of event.target.elements) field.disabled = false;
+    pageAlert("The “From” date is after the “To” date.");
+  }
+});
+
+const user = await requireUser();
+const isInstructor = user.role === "instructor";
+
 if (isInstructor) {
   $("#history-title").textContent = params.get("user") ? `Submissions by ${params.get("user")}` : "All submissions";
   $("#history-sub").textContent = "Everyone's submissions, newest first. Filter by user to see one student's work.";
@@ -69,20 +86,6 @@ async function noSuchUser(name) {
   return h("p", { id: "user-hint", class: "muted" }, `No user is named ${name}.`,
     ...(links.length ? [" Did you mean ", ...links.flatMap((a, i) => (i ? [", ", a] : [a])), "?"] : []));
 }
-
-// Drop empty fields so the URL stays short.
-$("#filters").addEventListener("submit", (event) => {
-  for (const field of event.target.elements) {
-    if (field.name && !field.value) field.disabled = true;
-  }
-  const from = $("#f-from").value;
-  const to = $("#f-to").value;
-  if (from && to && from > to) {
-    event.preventDefault();
-    for (const field of event.target.elements) field.disabled = false;
-    pageAlert("The “From” date is after the “To” date.");
-  }
-});
 
 function localDay(value, addDays = 0) {
   const [y, m, d] = value.split("-").map(Number);
