@@ -176,9 +176,11 @@ SEEDS = 200
 
 
 @pytest.mark.parametrize("slug", ["footholds", "numbergame"])
-def test_default_plan_kills_every_mutant(slug):
+def test_default_plan_kills_every_mutant(slug, killer):
     """Measured over 200 seeds (1000 seeds in the measurements reported: 1.000 for both)."""
-    report = analyse(problems.get(slug), seeds=SEEDS, skip_killed=True)
+    # Footholds' mutant answers on its fixed tests are the module's killer's, computed once.
+    known = killer if slug == killer.problem.SLUG else None
+    report = analyse(problems.get(slug), seeds=SEEDS, skip_killed=True, killer=known)
     weakest = report.weakest
     assert report.plan_kills_all >= 0.99, (weakest.name, weakest.plan_rate)
     assert weakest.plan_rate >= 0.99

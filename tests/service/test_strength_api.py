@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import timedelta
 
 import pytest
@@ -47,11 +48,23 @@ def requested() -> Requests:
 
 
 @pytest.fixture
-def client(session: Session, db_engine, requested) -> Iterator[TestClient]:
+def api_memory() -> StrengthMemory:
+    """The app's memory for single-board checks: a fresh one, as in a new API process."""
+    return StrengthMemory()
+
+
+# Footholds' mutants take seconds on the tests of every plan (the 5x5 worst cases): its tests
+# give the app the worker's memory, so those answers are computed once in this module.
+WITH_THE_WORKERS_MEMORY = pytest.mark.parametrize("api_memory", [MEMORY], ids=["warm"])
+
+
+@pytest.fixture
+def client(session: Session, db_engine, requested, api_memory) -> Iterator[TestClient]:
     settings = Settings(
         database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
     )
     app = create_app(settings, enqueue=lambda *args, **kwargs: True, request_strength=requested)
+    app.state.services = replace(app.state.services, strength_memory=api_memory)
     app.dependency_overrides[get_session] = lambda: session
     with TestClient(app) as test_client:
         yield test_client
@@ -121,8 +134,9 @@ def test_unknown_problem_and_bad_board(client, teacher) -> None:
 
 def fixed_kills(problem) -> set[str]:
     """What the tests of every plan (samples, small positions, worst cases) kill, measured on
-    the judge directly: the API must say the same."""
-    return killed_by_fixed_tests(problem, Killer(problem))
+    the judge directly (with the mutants' answers the worker's memory holds): the API must say
+    the same."""
+    return killed_by_fixed_tests(problem, MEMORY.killer(problem))
 
 
 def test_report_and_adding_a_board(client, session, requested, teacher) -> None:
@@ -167,6 +181,7 @@ def test_report_and_adding_a_board(client, session, requested, teacher) -> None:
 # The costliest report (every footholds mutant over two seeds' plans) on one database: what it
 # proves is the analysis and the API's answer, which the numbergame reports check on both.
 @pytest.mark.parametrize("db_engine", ["postgresql"], indirect=True)
+@WITH_THE_WORKERS_MEMORY
 def test_footholds_report(client, session, requested, teacher) -> None:
     url = "/api/v1/problems/footholds/strength?seeds=2&suggestions=false"
     report = computed_report(client, session, requested, url, teacher)
@@ -184,6 +199,7 @@ def test_footholds_report(client, session, requested, teacher) -> None:
     assert kills["survivors"] == [] and kills["kills_survivors"] == [] == kills["remaining"]
 
 
+@WITH_THE_WORKERS_MEMORY
 def test_board_check_does_not_wait_for_a_report(client, requested, teacher) -> None:
     """The editor's check answers while the report is still being computed (nobody runs the
     requested report here)."""
