@@ -62,6 +62,14 @@ def graded_as(slug: str, expected: frozenset[Verdict]) -> str | ProblemSpec:
     return short_limit(slug) if Verdict.TLE in expected else slug
 
 
+def diagnosed(folder: str) -> bool:
+    """Whether a corpus test asks for "where is the bug". A hostile file's search runs its code
+    again in the sandbox, so containment must hold there too; for the rest the property is the
+    verdict, and the search would spend up to its budget (5 s) on every failing file.
+    test_run.py proves what the search finds, in every language."""
+    return folder == "hostile"
+
+
 # A correct footholds solution (plain minimax) for tests that need one to pass.
 CORRECT = (ROOT / "accepted" / "footholds_minimax.py").read_text()
 

@@ -7,7 +7,14 @@ import pytest
 from judge import problems
 from judge.grading.grade import grade
 from judge.verdict import Verdict
-from tests.judge.corpus import FOLDER_VERDICT, TLE_TIME_S, graded_as, short_limit, submissions
+from tests.judge.corpus import (
+    FOLDER_VERDICT,
+    TLE_TIME_S,
+    diagnosed,
+    graded_as,
+    short_limit,
+    submissions,
+)
 
 FOLDERS = ("accepted", "wrong_answer", "time_limit", "runtime_error", "compile_error")
 CORPUS = submissions(*FOLDERS)
@@ -51,6 +58,7 @@ def test_corpus_verdict(submission, sandbox):
         graded_as(submission.problem, submission.expected),
         submission.path.read_bytes(),
         seed=20261130,
+        diagnose=diagnosed(submission.folder),
         sandbox=sandbox,
     )
     assert result.verdict in submission.expected, (

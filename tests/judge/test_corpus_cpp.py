@@ -13,7 +13,7 @@ import judge
 from judge import problems
 from judge.grading.grade import grade
 from judge.verdict import Verdict
-from tests.judge.corpus import CORRECT, FOLDER_VERDICT, graded_as, language_submissions
+from tests.judge.corpus import CORRECT, FOLDER_VERDICT, diagnosed, graded_as, language_submissions
 from tests.judge.test_hostile import (  # noqa: F401 (fixtures)
     LISTENER_PORT,
     WATCHED,
@@ -72,6 +72,7 @@ def test_cpp_corpus_verdict(submission, sandbox, build_cache):
         sandbox=sandbox,
         language="cpp",
         style=submission.style,
+        diagnose=diagnosed(submission.folder),
         build_cache=build_cache,
     )
     assert result.verdict in submission.expected, (result.message, failures(result))

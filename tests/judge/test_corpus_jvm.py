@@ -10,7 +10,7 @@ from judge import problems
 from judge.grading.grade import grade
 from judge.languages import LanguageUnavailable, get_language
 from judge.verdict import Verdict
-from tests.judge.corpus import FOLDER_VERDICT, graded_as, language_submissions
+from tests.judge.corpus import FOLDER_VERDICT, diagnosed, graded_as, language_submissions
 from tests.judge.test_hostile import (  # noqa: F401 (canary and listener are fixtures)
     WATCHED,
     canary,
@@ -68,6 +68,7 @@ def test_jvm_corpus_verdict(
         language=submission.language,
         style=submission.style,
         build_cache=build_cache,
+        diagnose=diagnosed(submission.folder),
     )
     assert result.verdict in submission.expected, (
         result.message,

@@ -122,6 +122,78 @@ def test_a_wrong_combination_rule_is_found_below_the_failing_board(sandbox):
     assert all(t.diagnosis is None for t in others)
 
 
+# The same bug (min for max) as a compiled program: the search asks the built program about
+# the positions below the failing board, as it asks a Python one.
+SWAPPED_COMPILED = {
+    "cpp": """
+#include <bits/stdc++.h>
+using namespace std;
+int solution(vector<int> board) {
+    int n = board.size();
+    vector<vector<int>> best(n + 1, vector<int>(n + 1, 0));
+    for (int len = 1; len <= n; len++)
+        for (int i = 0; i + len <= n; i++) {
+            int j = i + len;
+            int v = min(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1]);
+            if (len >= 2) v = min({v, -best[i + 2][j], -best[i][j - 2]});
+            best[i][j] = v;
+        }
+    return best[0][n];
+}
+""",
+    "java": """
+class Solution {
+    public int solution(int[] board) {
+        int n = board.length;
+        int[][] best = new int[n + 1][n + 1];
+        for (int len = 1; len <= n; len++)
+            for (int i = 0; i + len <= n; i++) {
+                int j = i + len;
+                int v = Math.min(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1]);
+                if (len >= 2) v = Math.min(v, Math.min(-best[i + 2][j], -best[i][j - 2]));
+                best[i][j] = v;
+            }
+        return best[0][n];
+    }
+}
+""",
+    "kotlin": """
+class Solution {
+    fun solution(board: IntArray): Int {
+        val n = board.size
+        val best = Array(n + 1) { IntArray(n + 1) }
+        for (len in 1..n) for (i in 0..n - len) {
+            val j = i + len
+            var v = minOf(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1])
+            if (len >= 2) v = minOf(v, -best[i + 2][j], -best[i][j - 2])
+            best[i][j] = v
+        }
+        return best[0][n]
+    }
+}
+""",
+}
+
+
+@pytest.mark.parametrize("language", sorted(SWAPPED_COMPILED))
+def test_the_search_finds_the_bug_in_a_compiled_program(language, sandbox, build_cache):
+    result = grade(
+        "numbergame",
+        SWAPPED_COMPILED[language],
+        seed=1,
+        random_count=0,
+        sandbox=sandbox,
+        language=language,
+        build_cache=build_cache,
+    )
+    assert result.verdict is Verdict.WA, result.message
+    failing = next(t for t in result.tests if t.verdict is not Verdict.AC)
+    found = failing.diagnosis
+    assert found is not None, failing
+    assert found["expected"] == NUMBERGAME.reference(found["case"]) != found["got"]
+    assert "your value here does not follow from your values one move later" in found["summary"]
+
+
 def test_the_search_can_be_turned_off(sandbox):
     off = grade("numbergame", SWAPPED, seed=1, random_count=0, sandbox=sandbox, diagnose=False)
     assert off.verdict is Verdict.WA and all(t.diagnosis is None for t in off.tests)
