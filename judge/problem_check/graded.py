@@ -7,7 +7,7 @@ hidden tier."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -20,7 +20,7 @@ from judge.problems.package import SUBMISSIONS, VERDICT_FOLDERS, Package
 from judge.problems.spec import ProblemSpec
 from judge.sandbox import Sandbox
 from judge.strength.mutants.generated import mutate
-from judge.verdict import GradeResult, Verdict
+from judge.verdict import GradeResult, TestResult, Verdict
 
 GRADING_SEED = 1  # the same random boards on every check of a package
 MAX_MUTANTS = 24  # generated mutants graded per accepted Python submission, spread evenly
@@ -45,7 +45,12 @@ def bound_problem(
 
 
 def grade_against(
-    problem: ProblemSpec, package: Package, source: bytes, sandbox: Sandbox, language: str
+    problem: ProblemSpec,
+    package: Package,
+    source: bytes,
+    sandbox: Sandbox,
+    language: str,
+    on_test: Callable[[TestResult], None] | None = None,
 ) -> GradeResult:
     """One submission graded as a student's would be, the package's boards hidden."""
     return grade(
@@ -54,9 +59,30 @@ def grade_against(
         hidden_cases=[{"input": board.case, "id": board.name} for board in package.boards],
         seed=GRADING_SEED,
         sandbox=sandbox,
+        on_test=on_test,
         diagnose=False,
         language=language,
     )
+
+
+class _Killed(Exception):
+    """A mutant failed a test: the rest of its grading (the other tests, the shrinking of its
+    counterexample) could not make it a survivor."""
+
+
+class _StopAtTheFirstFailure:
+    """grade()'s `on_test` for a mutant: raises _Killed at its first failing test. A test the
+    judge could not grade (IE) kills nothing; after one, the grading goes on to its verdict
+    and the mutant is left out, as an IE verdict always was."""
+
+    def __init__(self) -> None:
+        self.judge_failed = False
+
+    def __call__(self, test: TestResult) -> None:
+        if test.verdict is Verdict.IE:
+            self.judge_failed = True
+        elif test.verdict not in (Verdict.AC, Verdict.SKIPPED) and not self.judge_failed:
+            raise _Killed
 
 
 def check_submissions(package: Package, sandbox: Sandbox) -> str:
@@ -129,7 +155,13 @@ def _mutants_of(
     for text, source in mutants:
         if time.monotonic() > deadline:
             break
-        result = grade_against(problem, package, source.encode(), sandbox, "python")
+        try:
+            result = grade_against(
+                problem, package, source.encode(), sandbox, "python", _StopAtTheFirstFailure()
+            )
+        except _Killed:
+            graded += 1
+            continue
         if result.verdict in (Verdict.CE, Verdict.IE):
             continue  # not a program a student would submit, or the judge's matter
         graded += 1
