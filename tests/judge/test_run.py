@@ -10,6 +10,7 @@ from judge.grading.grade import SUBMISSION_OUTPUT_CHARS, grade
 from judge.grading.runs import MAX_CASES, OUTPUT_LIMIT, run_cases
 from judge.problems import InvalidCase
 from judge.verdict import TestKind, Verdict
+from tests.judge.corpus import PACKAGES
 
 FOOTHOLDS = problems.get("footholds")
 NUMBERGAME = problems.get("numbergame")
@@ -122,56 +123,17 @@ def test_a_wrong_combination_rule_is_found_below_the_failing_board(sandbox):
     assert all(t.diagnosis is None for t in others)
 
 
-# The same bug (min for max) as a compiled program: the search asks the built program about
-# the positions below the failing board, as it asks a Python one.
+# The same bug (min for max) made in each compiled language's accepted numbergame solution:
+# the search asks the built program about the positions below the failing board, as it asks
+# a Python one.
+ACCEPTED = PACKAGES / "numbergame" / "submissions" / "accepted"
 SWAPPED_COMPILED = {
-    "cpp": """
-#include <bits/stdc++.h>
-using namespace std;
-int solution(vector<int> board) {
-    int n = board.size();
-    vector<vector<int>> best(n + 1, vector<int>(n + 1, 0));
-    for (int len = 1; len <= n; len++)
-        for (int i = 0; i + len <= n; i++) {
-            int j = i + len;
-            int v = min(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1]);
-            if (len >= 2) v = min({v, -best[i + 2][j], -best[i][j - 2]});
-            best[i][j] = v;
-        }
-    return best[0][n];
-}
-""",
-    "java": """
-class Solution {
-    public int solution(int[] board) {
-        int n = board.length;
-        int[][] best = new int[n + 1][n + 1];
-        for (int len = 1; len <= n; len++)
-            for (int i = 0; i + len <= n; i++) {
-                int j = i + len;
-                int v = Math.min(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1]);
-                if (len >= 2) v = Math.min(v, Math.min(-best[i + 2][j], -best[i][j - 2]));
-                best[i][j] = v;
-            }
-        return best[0][n];
-    }
-}
-""",
-    "kotlin": """
-class Solution {
-    fun solution(board: IntArray): Int {
-        val n = board.size
-        val best = Array(n + 1) { IntArray(n + 1) }
-        for (len in 1..n) for (i in 0..n - len) {
-            val j = i + len
-            var v = minOf(board[i] - best[i + 1][j], board[j - 1] - best[i][j - 1])
-            if (len >= 2) v = minOf(v, -best[i + 2][j], -best[i][j - 2])
-            best[i][j] = v
-        }
-        return best[0][n]
-    }
-}
-""",
+    language: (ACCEPTED / name).read_text().replace(max_, max_.replace("max", "min"))
+    for language, name, max_ in [
+        ("cpp", "numbergame_interval_dp.cpp", "max("),
+        ("java", "numbergame_memo.java", "Math.max("),
+        ("kotlin", "numbergame_memo.kt", "maxOf("),
+    ]
 }
 
 
@@ -186,6 +148,7 @@ def test_the_search_finds_the_bug_in_a_compiled_program(language, sandbox, build
         language=language,
         build_cache=build_cache,
     )
+    assert "min" in SWAPPED_COMPILED[language] and "max" not in SWAPPED_COMPILED[language]
     assert result.verdict is Verdict.WA, result.message
     failing = next(t for t in result.tests if t.verdict is not Verdict.AC)
     found = failing.diagnosis

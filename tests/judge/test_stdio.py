@@ -30,6 +30,9 @@ def test_python_stdio_corpus(submission, sandbox):
         graded_as("numbergame", submission.expected),
         submission.path.read_bytes(),
         seed=20261201,
+        # Every test of a memory hog fails in a process of its own: two random boards, as
+        # the compiled corpora, instead of the default plan's.
+        random_count=2 if submission.folder == "memory_limit" else None,
         sandbox=sandbox,
         language="python",
         style="stdio",
