@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import gc
 import json
 import os
 import shutil
@@ -136,7 +137,19 @@ def main(argv: list[str] | None = None) -> int:
         return status
 
 
+def collector_back_on() -> None:
+    """`python -m judge` starts with the garbage collector off (judge/__main__.py): its
+    passes over the modules being imported free nothing. Once they are in, they are kept out
+    of later passes (gc.freeze) and the collector runs again for the work itself. Nothing to
+    do when the caller left it on (a test calling main())."""
+    if not gc.isenabled():
+        gc.freeze()
+        gc.enable()
+
+
 def _command(args) -> int:
+    if args.command != "grade":  # grade turns it on once the grading's modules are in
+        collector_back_on()
     if args.command == "problem":
         return check_problem(args, sys.stdout)
     if args.command == "grade":
@@ -342,6 +355,7 @@ def _grade_file(
         print(f"{'#':>3} {'kind':7} {'verdict':7} {'time':>9} {'memory':>9}  message", file=out)
     if asking is not None:
         asking.join()
+    collector_back_on()
     result = grade(
         problem,
         source,

@@ -7,8 +7,10 @@ filter, the slot pool, the cgroup manager) and starts the check that bwrap can r
 
 from __future__ import annotations
 
+import concurrent.futures.thread  # noqa: F401 (see StartupCheck: its fork handlers)
 import contextlib
 import json
+import logging  # noqa: F401 (see StartupCheck: its fork handlers)
 import math
 import os
 import resource
@@ -416,12 +418,19 @@ class StartupCheck:
     a container's seccomp/AppArmor profile, an interpreter the slot uid cannot read) is
     refused with bwrap's own message instead of failing every submission. Started here and
     ended by `wait()`, so the caller can do other work meanwhile (a command's imports):
-    `wait()` raises SandboxUnavailable (or the timeout), and again at every later call."""
+    `wait()` raises SandboxUnavailable (or the timeout), and again at every later call.
+
+    It runs on a thread of its own: the child joins the run's cgroup before it execs, and on
+    cgroup v1 that waits for an RCU grace period (10-25 ms here) during which Popen would hold
+    the caller. The thread lives until the check has ended: bwrap's --die-with-parent kills
+    the sandbox when the thread that started it ends. The modules that register fork handlers
+    which release a lock in the parent (logging, concurrent.futures) are imported with this
+    one: imported by the caller between the fork's "before" and "after" handlers, their lock
+    would be released unheld ("Exception ignored ... release unlocked lock" on stderr)."""
 
     def __init__(self, config: BwrapConfig) -> None:
         self._lock = threading.Lock()
         self._failure: BaseException | None = None
-        self._done = False
         limits = RunLimits(cpu_s=5, wall_s=10, memory_bytes=256 << 20)
         self._jail = jail = BwrapJail(limits, config)
         try:
@@ -434,7 +443,19 @@ class StartupCheck:
             with open(os.path.join(workdir, "check.py"), "w") as f:
                 f.write("print('ok')\n")
             check = Command(argv=(config.python, "-I", "-S", "-B", "/box/check.py"))
-            self._popen = subprocess.Popen(
+            self._running = threading.Thread(
+                target=self._run, args=(check, workdir), name="sandbox-check", daemon=True
+            )
+            self._running.start()
+        except BaseException:
+            jail.abort()
+            self._box.remove()
+            raise
+
+    def _run(self, check: Command, workdir: str) -> None:
+        jail = self._jail
+        try:
+            popen = subprocess.Popen(
                 jail.command(check, workdir),
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -444,24 +465,24 @@ class StartupCheck:
                 cwd="/",
                 stdin=subprocess.DEVNULL,
             )
-        except BaseException:
+        except BaseException as e:  # raised by wait(), in the caller's thread
             jail.abort()
             self._box.remove()
-            raise
+            self._failure = e
+            return
+        try:
+            self._end(popen)
+        except BaseException as e:
+            self._failure = e
 
     def wait(self) -> None:
         with self._lock:
-            if not self._done:
-                self._done = True
-                try:
-                    self._end()
-                except BaseException as e:
-                    self._failure = e
+            self._running.join()
             if self._failure is not None:
                 raise self._failure
 
-    def _end(self) -> None:
-        config, jail, popen = self._jail.config, self._jail, self._popen
+    def _end(self, popen: subprocess.Popen[bytes]) -> None:
+        config, jail = self._jail.config, self._jail
         try:
             try:
                 with popen:  # as subprocess.run: on a timeout, killed and waited for

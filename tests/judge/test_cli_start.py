@@ -84,3 +84,61 @@ def test_a_language_that_cannot_run_is_refused_though_its_version_is_asked_meanw
     out, err = capsys.readouterr()
     assert out == "" and err.endswith("error: python3 cannot run here: test\n")
     assert len(asked) == 2  # the thread's question, then grade()'s
+
+
+SOLUTION = Path(__file__).parents[2] / "tests/submissions/accepted/footholds_minimax.py"
+
+
+def some_boards(tmp_path: Path, count: int) -> Path:
+    import random
+
+    rng = random.Random(5)
+    footholds = problems.get("footholds")
+    boards = tmp_path / "boards.jsonl"
+    boards.write_text(
+        "".join(json.dumps(footholds.generate(rng, "random")) + "\n" for _ in range(count))
+    )
+    return boards
+
+
+def test_the_collector_is_turned_back_on_for_the_grading_only_if_the_command_turned_it_off(
+    tmp_path, capsys
+):
+    import gc
+
+    from judge import cli
+
+    boards = some_boards(tmp_path, 3)
+    command = ["grade", "footholds", str(SOLUTION), "--plan", "boards", "--hidden", str(boards)]
+    assert gc.isenabled() and gc.get_freeze_count() == 0
+    assert cli.main([*command, "--json"]) == 0
+    assert gc.isenabled() and gc.get_freeze_count() == 0  # a caller's collector is its own
+    gc.disable()
+    try:
+        assert cli.main([*command, "--json"]) == 0
+        assert gc.isenabled() and gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()
+        gc.enable()
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["verdict"] == "AC"
+
+
+def test_the_command_says_nothing_but_its_tests_while_the_check_runs_on_a_thread(tmp_path):
+    """The start-up check forks on a thread of its own while the command imports the grading
+    (bwrap.StartupCheck). A fork handler registered by an import between the fork's "before"
+    and "after" handlers has its lock released unheld: "Exception ignored ... release unlocked
+    lock" on stderr (seen once in ten runs). The modules that register such handlers are in
+    before the thread starts, and stderr has the tests' lines only."""
+    modules = loaded_after("import judge.sandbox.bwrap")
+    assert {"logging", "concurrent.futures.thread"} <= set(modules)
+    boards = some_boards(tmp_path, 20)
+    command = ["grade", "footholds", str(SOLUTION), "--plan", "boards", "--hidden", str(boards)]
+    done = subprocess.run(
+        [sys.executable, "-m", "judge", *command, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["passed"] == 20
+    assert len(done.stderr.splitlines()) == 20, done.stderr  # one line per test
