@@ -33,16 +33,75 @@ writes, so the judge outside decides.
 """
 
 import io
-import json
 import os
 import resource
 import sys
 import time
-import traceback
 
 SOURCE_NAME = "solution.py"
 
-_dumps = json.dumps  # bound before the submission loads (it may monkeypatch json)
+
+def json_codec():
+    """json.dumps and json.loads made of the C code they run (_json), without importing
+    json, which imports re and enum: with traceback (see own_traceback) they were 10 ms of
+    every start of this program, twice or more per grading. The same calls json makes with
+    its default arguments; json itself where _json is missing."""
+    try:
+        from _json import encode_basestring_ascii, make_encoder, make_scanner
+    except ImportError:  # another interpreter
+        return _json_module()
+
+    def no_default(value):
+        raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
+
+    def dumps(obj, separators=(", ", ": ")):
+        if type(obj) is str:
+            return encode_basestring_ascii(obj)
+        item, key = separators
+        encoder = make_encoder(
+            {}, no_default, encode_basestring_ascii, None, key, item, False, False, True
+        )
+        return "".join(encoder(obj, 0))
+
+    class Context:  # what make_scanner reads of a json.JSONDecoder
+        strict = True
+        object_hook = object_pairs_hook = None
+        parse_float, parse_int = float, int
+        parse_constant = {
+            "NaN": float("nan"),
+            "Infinity": float("inf"),
+            "-Infinity": float("-inf"),
+        }.__getitem__
+
+    scan = make_scanner(Context())  # type: ignore[arg-type]
+
+    def loads(data):
+        text = (data.decode("utf-8") if isinstance(data, bytes) else data).strip(" \t\n\r")
+        try:
+            value, end = scan(text, 0)
+        except StopIteration:
+            raise ValueError("not JSON") from None
+        if end != len(text):
+            raise ValueError("not one JSON value")
+        return value
+
+    try:  # an interpreter whose _json takes other arguments gets json itself
+        sample = [1, -2.5, True, None, {"k": "\u00e9\n"}]
+        if loads(dumps(sample, (",", ":")).encode()) != sample or dumps("\u00e9") != '"\\u00e9"':
+            return _json_module()
+    except Exception:
+        return _json_module()
+    return dumps, loads
+
+
+def _json_module():
+    import json
+
+    return json.dumps, json.loads
+
+
+# Bound before the submission loads: it may monkeypatch json.
+_dumps, _loads = json_codec()
 
 
 # The value kinds judge/answers.py builds types from: exact ints, bools, strs and exact lists
@@ -241,7 +300,11 @@ def opaque(value):
 
 
 def own_traceback(exc):
-    """The traceback trimmed to the submission's own frames."""
+    """The traceback trimmed to the submission's own frames. traceback is imported only
+    when a call raised (see json_codec): the submission may have replaced it by then, but
+    this text is the submission's to forge anyway, as everything this program writes."""
+    import traceback
+
     frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == SOURCE_NAME]
     lines = traceback.format_list(frames[-20:])
     lines += traceback.format_exception_only(type(exc), exc)
@@ -271,7 +334,7 @@ class Calls:
 
     def __init__(self, next_test, capture):
         self.next_test, self.capture, self.solution = next_test, capture, _not_loaded
-        self.dumps, self.loads = json.dumps, json.loads
+        self.dumps, self.loads = _dumps, _loads
         self.cpu_clock, self.wall_clock = time.process_time, time.perf_counter
         self.getrusage, self.rusage_self = resource.getrusage, resource.RUSAGE_SELF
         self.real_stdout, self.real_stderr = sys.stdout, sys.stderr
