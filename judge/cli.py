@@ -314,8 +314,28 @@ def grade_file(args, out: TextIO, err: TextIO) -> int:
     if unavailable is not None:
         raise unavailable
     assert sandbox is not None
-    with _problem_of(problem, args, sandbox) as (module, boards):
-        return _grade_file(module, boards, sandbox, args, out, err)
+    if problem is not None and args.plan == "boards" and args.hidden:
+        _start_hidden_tier_early(only_boards(problem), args, sandbox)
+    try:
+        with _problem_of(problem, args, sandbox) as (module, boards):
+            return _grade_file(module, boards, sandbox, args, out, err)
+    finally:
+        sandbox.discard_early()
+
+
+def _start_hidden_tier_early(problem: problems.ProblemSpec, args, sandbox: Sandbox) -> None:
+    """A built-in problem graded on the given boards only: their process starts while the
+    grading loads (judge/grading/early.py). Best effort: whatever refuses here (a language
+    not offered, an unreadable file, no free sandbox slot) is said by the grading, in the
+    order it always was."""
+    from judge import languages
+    from judge.grading.early import start_hidden_tier_early
+
+    try:
+        language, style = languages.resolve(problem, language_of(args), args.style)
+        start_hidden_tier_early(problem, language, style, args.file.read_bytes(), sandbox)
+    except Exception:
+        sandbox.discard_early()
 
 
 def _grade_file(

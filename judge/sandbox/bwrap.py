@@ -90,8 +90,11 @@ class BwrapConfig:
 class BwrapJail(Jail):
     """bubblewrap: own namespaces (no network at all), read-only Python, private /tmp."""
 
-    def __init__(self, limits: RunLimits, config: BwrapConfig, hidden: bool = False) -> None:
-        config.ready()
+    def __init__(
+        self, limits: RunLimits, config: BwrapConfig, hidden: bool = False, *, checked: bool = True
+    ) -> None:
+        if checked:  # else its run waits for the check before it is used (Sandbox.start_early)
+            config.ready()
         super().__init__(limits, config.python, list(config.notes))
         self.config = config
         self.hidden = hidden

@@ -42,17 +42,18 @@ from judge.sandbox.processes import Jail
 
 def make_jail(
     config: SandboxConfig, python: str
-) -> tuple[Callable[[RunLimits, bool], Jail], list[str], Callable[[], None]]:
-    """A factory of jails, called with a run's limits and whether it holds hidden input, and
-    `ready`: waits for the sandbox's start-up check and raises SandboxUnavailable if it failed
-    (the factory's jails wait for it too)."""
+) -> tuple[Callable[[RunLimits, bool, bool], Jail], list[str], Callable[[], None]]:
+    """A factory of jails, called with a run's limits, whether it holds hidden input and
+    whether it waits for the sandbox's start-up check (only an early start does not:
+    Sandbox.start_early); and `ready`: waits for that check and raises SandboxUnavailable if
+    it failed."""
     notes: list[str] = []
     if config.mode == "none":
         notes.append(
             "UNSANDBOXED: JUDGE_SANDBOX=none, the submission ran unconfined "
             "(local development only)"
         )
-        return (lambda limits, hidden: Jail(limits, python, notes)), notes, lambda: None
+        return (lambda limits, hidden, checked: Jail(limits, python, notes)), notes, lambda: None
     real = os.path.realpath(python)
     try:
         mtime = os.stat(real).st_mtime
@@ -60,4 +61,8 @@ def make_jail(
         raise SandboxUnavailable(f"sandbox interpreter {python} not found: {e}") from e
     bwrap = bwrap_config(config, real, mtime)
     notes += bwrap.notes
-    return (lambda limits, hidden: BwrapJail(limits, bwrap, hidden)), notes, bwrap.ready
+
+    def jail(limits: RunLimits, hidden: bool, checked: bool) -> Jail:
+        return BwrapJail(limits, bwrap, hidden, checked=checked)
+
+    return jail, notes, bwrap.ready

@@ -25,7 +25,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from judge import answers
-from judge.execution.program import CompileError
+from judge.execution.program import CompileError, Program
 from judge.execution.runners.base import (
     OUTPUT_LIMIT,
     Outcome,
@@ -37,7 +37,9 @@ from judge.execution.runners.base import (
     time_used,
 )
 from judge.languages.base import RunRequest
+from judge.problems import ProblemSpec
 from judge.sandbox import MachineBusy, OverlongLine, Process, RunLimits
+from judge.sandbox.command import Command
 from judge.sandbox.limits import WallBound
 from judge.verdict import Verdict
 
@@ -106,6 +108,23 @@ def _number(report: Mapping[str, Any], key: str) -> float:
     return float(value)
 
 
+def process_of(
+    problem: ProblemSpec, program: Program, start: int, remaining_s: float, capture_output: bool
+) -> tuple[Command, RunLimits]:
+    """The command and limits of the process that runs `program`'s tests from `start`, with
+    `remaining_s` of the grading's budget left: a process's CPU is bounded by the budget (each
+    test's limit is held here, outside)."""
+    language = program.language
+    memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+    limits = language.run_limits(
+        RunLimits(cpu_s=remaining_s, wall_s=remaining_s + 1.0, memory_bytes=memory_mb << 20)
+    )
+    request = RunRequest(
+        problem, program.style, program.source, program.artifact, start, capture_output
+    )
+    return language.run_command(request), limits
+
+
 class FunctionRunner(Runner):
     """Runs one function-style program on a list of cases, resuming in a fresh sandbox
     after a fatal test. Tests are handed over one at a time, or with the cases `together`
@@ -122,14 +141,11 @@ class FunctionRunner(Runner):
         self._unjudged_below = 0
 
     def _run_from(self, cases, start, remaining, judge_one) -> int:
-        program, capture, language = self.program, self.capture_output, self.program.language
-        limits = language.run_limits(
-            RunLimits(cpu_s=remaining, wall_s=remaining + 1.0, memory_bytes=self.memory_mb << 20)
+        language = self.program.language
+        command, limits = process_of(
+            self.problem, self.program, start, remaining, self.capture_output
         )
-        request = RunRequest(
-            self.problem, program.style, program.source, program.artifact, start, capture
-        )
-        proc = self.sandbox.run(language.run_command(request), limits, hidden=self.hidden_input)
+        proc = self.sandbox.run(command, limits, hidden=self.hidden_input)
         self._waited(proc)
         # Every test's line, encoded while the sandbox starts the process on the other core.
         lines = [language.test_line(self.problem, case) for case in cases[start:]]
