@@ -19,6 +19,7 @@ from judge.sandbox.command import Command
 from judge.sandbox.front import EARLY_SLACK_S, Sandbox
 
 SOLUTION = Path(__file__).parents[2] / "tests/submissions/accepted/footholds_minimax.py"
+CPP = "tests/submissions/cpp/accepted/footholds_minimax_pair.cpp"
 LIMITS = RunLimits(cpu_s=5, wall_s=6, memory_bytes=128 << 20)
 # Says which process answered: its pid, read by the run that takes it.
 SAY_PID = b"import os, sys\nos.write(int(sys.argv[1]), b'%d\\n' % os.getpid())\n"
@@ -184,7 +185,7 @@ def test_nothing_starts_early_where_the_grading_would_not_take_it(tmp_path: Path
         "Sandbox.start_early = refuse\n"
         "sys.exit(cli.main(sys.argv[1:]))\n"
     )
-    cpp = Path(__file__).parents[2] / "tests/submissions/cpp/accepted/footholds_minimax_pair.cpp"
+    cpp = Path(__file__).parents[2] / CPP
     for argv in (
         ["grade", "footholds", str(SOLUTION), "--hidden", str(path), "--random", "1"],
         ["grade", "footholds", str(cpp), "--plan", "boards", "--hidden", str(path)],
@@ -197,3 +198,28 @@ def test_nothing_starts_early_where_the_grading_would_not_take_it(tmp_path: Path
         )
         assert done.returncode == 0, done.stderr[-2000:]
         assert json.loads(done.stdout)["verdict"] == "AC"
+
+
+def test_a_compiled_language_is_not_asked_how_it_builds_before_the_grading_does(
+    sandbox: Sandbox, monkeypatch
+) -> None:
+    """Asked for its build command early, C++ compiled its driver's runtime (0.6 s) outside
+    the build cache in every command."""
+    from judge.grading.early import start_hidden_tier_early
+    from judge.languages import cpp, get_language
+    from judge.languages.base import Style
+
+    def compiled() -> bytes:
+        raise AssertionError("the C++ runtime was compiled")
+
+    monkeypatch.setattr(cpp, "_compile_runtime", compiled)
+    footholds = problems.get("footholds")
+    source = (Path(__file__).parents[2] / CPP).read_bytes()
+    language = get_language("cpp")
+    assert not start_hidden_tier_early(footholds, language, Style.FUNCTION, source, sandbox)
+    assert sandbox._early is None
+    python = get_language("python")
+    assert start_hidden_tier_early(
+        footholds, python, Style.FUNCTION, SOLUTION.read_bytes(), sandbox
+    )
+    sandbox.discard_early()
