@@ -2,10 +2,33 @@
 
 from __future__ import annotations
 
+import copy
 import enum
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, Protocol, TypeVar
+
+
+def plain(value: Any) -> Any:
+    """dataclasses.asdict's result for what results hold, made four times faster (a grading's
+    hundred tests took 4 ms, once per test in a worker): the dataclasses as dicts of their
+    fields, lists, tuples and dicts copied, numbers, strings, enums and None as they are,
+    anything else deep-copied."""
+    kind = type(value)
+    if kind in _AS_THEY_ARE or value is None or isinstance(value, enum.Enum):
+        return value
+    if kind is list:
+        return [plain(item) for item in value]
+    if kind is dict:
+        return {plain(key): plain(item) for key, item in value.items()}
+    if kind is tuple:
+        return tuple(plain(item) for item in value)
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: plain(getattr(value, f.name)) for f in fields(value)}
+    return copy.deepcopy(value)
+
+
+_AS_THEY_ARE = (int, float, str, bool)
 
 
 class _Graded(Protocol):
@@ -107,7 +130,7 @@ class TestResult:
     diagnosis: dict[str, Any] | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
 
 @dataclass
@@ -132,7 +155,7 @@ class GradeResult:
     hidden_after_ms: float | None = None
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return plain(self)
 
 
 def overall_verdict(tests: list[TestResult]) -> Verdict:
