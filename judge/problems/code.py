@@ -15,17 +15,14 @@ import contextlib
 import hashlib
 import importlib.util
 import marshal
-import os
-import stat
 import sys
-import tempfile
 import time
 import types
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
-from judge.problems import host_main
+from judge.problems import host_main, kept
 from judge.problems.host import (
     CONSTANTS,
     FUNCTIONS,
@@ -135,41 +132,17 @@ def _load(source: bytes, module_name: str) -> types.ModuleType:
 
 
 def compiled(source: bytes, folder: str | None = None) -> types.CodeType:
-    """problem.py compiled, or its code as compiled before: a command starts once per file,
-    and compiling a built-in problem.py was 7-10 ms of its 0.15 s (footholds). Kept in
-    `folder` (default: judge-problem-code-UID in the temporary directory, ours alone, like
-    Python's own __pycache__), keyed by the source's digest and the interpreter's bytecode
-    version. A folder that is not ours alone, or a file that does not read back, is passed by.
-    """
-    folder = folder if folder is not None else _code_folder()
-    key = hashlib.sha256(source).hexdigest() + "-" + importlib.util.MAGIC_NUMBER.hex()
-    path = os.path.join(folder, f"{key}.code") if folder and _ours_alone(folder) else None
-    if path is not None:
-        with contextlib.suppress(OSError, EOFError, ValueError, TypeError):
-            with open(path, "rb") as kept:
-                code = marshal.load(kept)
+    """problem.py compiled, or its code as compiled before (judge/problems/kept.py, in
+    `folder`, default its own): compiling footholds' was 7-10 ms of every command line
+    grading. Kept by the source's digest and the interpreter's bytecode version; what does
+    not read back as problem.py's code is compiled afresh."""
+    name = f"{hashlib.sha256(source).hexdigest()}-{importlib.util.MAGIC_NUMBER.hex()}.code"
+    data = kept.read(name, folder)
+    if data is not None:
+        with contextlib.suppress(EOFError, ValueError, TypeError):
+            code = marshal.loads(data)
             if isinstance(code, types.CodeType) and code.co_filename == "problem.py":
                 return code
     code = compile(source.decode("utf-8"), "problem.py", "exec", dont_inherit=True)
-    if path is not None:
-        with contextlib.suppress(OSError):
-            partial = f"{path}.{os.getpid()}.part"
-            with open(partial, "wb") as out:
-                marshal.dump(code, out)
-            os.replace(partial, path)  # whole or not at all, to a reader beside us
+    kept.write(name, marshal.dumps(code), folder)
     return code
-
-
-def _code_folder() -> str | None:
-    path = os.path.join(tempfile.gettempdir(), f"judge-problem-code-{os.geteuid()}")
-    with contextlib.suppress(OSError):  # there already, or not ours: _ours_alone says
-        os.mkdir(path, 0o700)
-    return path
-
-
-def _ours_alone(folder: str) -> bool:
-    try:
-        st = os.lstat(folder)
-    except OSError:
-        return False
-    return stat.S_ISDIR(st.st_mode) and st.st_uid == os.geteuid() and not st.st_mode & 0o077

@@ -10,18 +10,20 @@ refused by name: a typo must not be silently ignored. The folder read is one tha
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import json
 import math
 import os
 import re
 import stat
-import tomllib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from judge.answers import ListType, ValueType, parse_type
+from judge.problems import kept
 from judge.problems.spec import Limits, View
 
 # "json" (an editor made from the signature) always works; the others are the renderers of
@@ -230,10 +232,7 @@ class _Checker:
 def parse_manifest(text: str, view_kinds: Collection[str] = VIEW_KINDS) -> Manifest:
     """The manifest problem.toml's `text` declares; ManifestError listing every problem.
     `view_kinds`: the view kinds the judge offers."""
-    try:
-        doc = tomllib.loads(text.removeprefix("\ufeff"))
-    except tomllib.TOMLDecodeError as exc:
-        raise ManifestError([f"problem.toml: not valid TOML: {exc}"]) from None
+    doc = toml_table(text.removeprefix("\ufeff"))
     check = _Checker()
     check.table(doc, "", _TOP)
     slug = check.text(doc.get("slug"), "slug", SLUG) if "slug" in doc else None
@@ -249,6 +248,31 @@ def parse_manifest(text: str, view_kinds: Collection[str] = VIEW_KINDS) -> Manif
     assert profiles and view and samples is not None
     typed = tuple(Param(name, kind) for name, kind in params.items() if kind is not None)
     return Manifest(slug, title, typed, returns, limits, random_count, profiles, view, samples)
+
+
+def toml_table(text: str, folder: str | None = None) -> dict[str, Any]:
+    """problem.toml's table, or ManifestError when it is not TOML. Kept between processes as
+    JSON (judge/problems/kept.py, in `folder`, default its own), by the text's digest: tomllib
+    and parsing were about 6 ms of a command line grading. A table JSON does not give back
+    alike (a TOML date) is not kept."""
+    name = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() + ".toml.json"
+    data = kept.read(name, folder)
+    if data is not None:
+        with contextlib.suppress(ValueError):
+            doc = json.loads(data)
+            if isinstance(doc, dict):
+                return doc
+    import tomllib  # here: a kept table needs none of it
+
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ManifestError([f"problem.toml: not valid TOML: {exc}"]) from None
+    with contextlib.suppress(TypeError, ValueError):
+        encoded = json.dumps(doc, allow_nan=False)
+        if json.loads(encoded) == doc:
+            kept.write(name, encoded.encode(), folder)
+    return doc
 
 
 def read_manifest(folder: Path, view_kinds: Collection[str] = VIEW_KINDS) -> Manifest:
