@@ -142,3 +142,45 @@ def test_the_command_says_nothing_but_its_tests_while_the_check_runs_on_a_thread
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["passed"] == 20
     assert len(done.stderr.splitlines()) == 20, done.stderr  # one line per test
+
+
+def test_a_command_ends_without_the_teardown_yet_writes_and_cleans_up_everything(tmp_path):
+    """`python -m judge` ends with os._exit once its work returned (judge/__main__.py): its
+    buffered output is all written, the exit handlers ran, its sandboxes' folders are gone."""
+    import os
+    import tempfile
+
+    tmp = Path(tempfile.mkdtemp(prefix="judge-test-exit-"))  # the sandbox's uid passes it
+    tmp.chmod(0o711)
+    boards = some_boards(tmp_path, 3)  # its JSON fits in the buffer: written only if flushed
+    command = ["grade", "footholds", str(SOLUTION), "--plan", "boards", "--hidden", str(boards)]
+    done = subprocess.run(
+        [sys.executable, "-m", "judge", *command, "--json"],
+        # Buffered output: what the end would lose unflushed.
+        env={
+            **{k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"},
+            "TMPDIR": str(tmp),
+        },
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    try:
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["passed"] == 3
+        assert len(done.stderr.splitlines()) == 3
+        assert [p.name for p in tmp.iterdir() if p.name.startswith("judge-box-")] == []
+    finally:
+        import shutil
+
+        shutil.rmtree(tmp, ignore_errors=True)
+    marker = tmp_path / "handled"
+    code = (
+        "import atexit, pathlib, runpy, sys\n"
+        f"atexit.register(pathlib.Path({str(marker)!r}).write_text, 'ran')\n"
+        "sys.argv = ['judge', 'problems']\n"
+        "runpy.run_module('judge', run_name='__main__')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "footholds" in done.stdout
+    assert marker.read_text() == "ran"
