@@ -742,3 +742,38 @@ def test_unsandboxed_mode_says_so_in_every_outcome():
     outcome, _ = run(make_sandbox(SandboxConfig(mode="none")), "print('hi')")
     assert outcome.exit_code == 0
     assert any("UNSANDBOXED" in note for note in outcome.notes)
+
+
+def test_a_command_lines_start_up_check_is_kept_until_the_machine_changes(monkeypatch, tmp_path):
+    """With a layout cache (a command line's), the check that passed is kept for the next
+    process of the same boot and machine state; a worker (no cache) checks in every process."""
+    from judge.sandbox import bwrap
+    from judge.sandbox.config import default_python
+
+    real = os.path.realpath(default_python())
+
+    def fresh(config: SandboxConfig) -> bwrap.BwrapConfig:
+        bwrap.bwrap_config.cache_clear()  # as a new process
+        return bwrap.bwrap_config(config, real, os.stat(real).st_mtime)
+
+    cache = tmp_path / "cache"
+    command_line = SandboxConfig(mode="bwrap", layout_cache=str(cache))
+    try:
+        first = fresh(command_line)
+        assert first.startup is not None
+        first.ready()
+        [kept] = cache.glob("sandbox-checked-*")
+        assert fresh(command_line).startup is None  # the next process skips it
+        assert fresh(SandboxConfig(mode="bwrap")).startup is not None  # no cache: checked
+
+        boot = bwrap._read("/proc/sys/kernel/random/boot_id")
+        monkeypatch.setattr(
+            bwrap, "_read", lambda path: "another boot" if path.endswith("boot_id") else boot
+        )
+        rebooted = fresh(command_line)
+        assert rebooted.startup is not None  # checked again, and only its file is kept
+        rebooted.ready()
+        [now] = cache.glob("sandbox-checked-*")
+        assert now != kept
+    finally:
+        bwrap.bwrap_config.cache_clear()
