@@ -243,9 +243,13 @@ def test_the_workers_are_identical_replicas() -> None:
     assert "JUDGE_SANDBOX_SLOT_DIR" not in env  # each replica's /run is its own anyway
 
 
-def _spawn_replica(stack: Stack, name: str, host_tmp: Path) -> None:
+def _spawn_replica(stack: Stack, name: str, host_tmp: Path, uid_base: int) -> None:
     """A worker as one more container would run it: the worker service's command and
-    settings, its own /run (slot locks) and /tmp, one PostgreSQL and Redis."""
+    settings, its own /run (slot locks) and /tmp, one PostgreSQL and Redis. `uid_base`: the
+    replicas' sandbox uids. Their slot locks are their own, so only the lease keeps them
+    apart, and only from each other: a uid of the rest of the suite's sandboxes (61000 on,
+    locked in /run/judge-slots) would share its run's cgroup with theirs, and the first run
+    to end would kill the other's processes (a replica's sample died so, once in CI)."""
     run_dir, tmp_dir = host_tmp / f"{name}-run", host_tmp / f"{name}-tmp"
     run_dir.mkdir()
     tmp_dir.mkdir(mode=0o711)
@@ -259,6 +263,7 @@ def _spawn_replica(stack: Stack, name: str, host_tmp: Path) -> None:
         service_env.pop(key, None)
     command = SERVICES["worker"]["command"]
     env = dict(stack.env, **service_env, JUDGE_SANDBOX_SLOT_DIR=str(run_dir), TMPDIR=str(tmp_dir))
+    env["JUDGE_SANDBOX_UID_BASE"] = str(uid_base)
     log = open(stack.tmp / f"{name}.log", "ab")  # noqa: SIM115 (closed with the process)
     stack.procs[name] = subprocess.Popen(
         [
@@ -300,8 +305,11 @@ def test_scaled_workers_never_share_a_sandbox_uid(tmp_path, postgres, redis_main
     try:
         stack.setup()
         stack.start_api()
+        # Apart from every other sandbox of this suite, and from another run's: far above the
+        # judge's default range, as test_sandbox_sharing's bystander.
+        uid_base = 600_000 + int.from_bytes(os.urandom(2), "little") * 256
         for name in replicas:
-            _spawn_replica(stack, name, host_tmp)
+            _spawn_replica(stack, name, host_tmp, uid_base)
         ranges = {
             name: wait_for(
                 lambda name=name: _leased_uids(stack, name),
