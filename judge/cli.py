@@ -331,6 +331,8 @@ def _start_hidden_tier_early(problem: problems.ProblemSpec, args, sandbox: Sandb
     from judge import languages
     from judge.grading.early import start_hidden_tier_early
 
+    if not args.file.is_file():  # a pipe (/dev/stdin) is read once, by the grading
+        return
     try:
         language, style = languages.resolve(problem, language_of(args), args.style)
         start_hidden_tier_early(problem, language, style, args.file.read_bytes(), sandbox)

@@ -354,6 +354,6 @@ def _no_candidates(case: Case) -> list[dict[str, Any]]:
 def builtin_problem(folder: str | Path) -> ProblemSpec:
     """The ProblemSpec of a built-in package shipped inside the product (its problem.py is
     the product's own code, imported: ImportedCode). Never for an uploaded package."""
-    package = Package.load(folder)
+    package = Package.load(folder, builtin=True)
     code = ImportedCode(package.source(), module_name=f"judge_builtin_problem_{package.slug}")
     return problem_spec(package, code)

@@ -136,7 +136,8 @@ def compiled(source: bytes, folder: str | None = None) -> types.CodeType:
     `folder`, default its own): compiling footholds' was 7-10 ms of every command line
     grading. Kept by the source's digest and the interpreter's bytecode version; what does
     not read back as problem.py's code is compiled afresh."""
-    name = f"{hashlib.sha256(source).hexdigest()}-{importlib.util.MAGIC_NUMBER.hex()}.code"
+    version = f"{importlib.util.MAGIC_NUMBER.hex()}-O{sys.flags.optimize}"  # -O drops asserts
+    name = f"{hashlib.sha256(source).hexdigest()}-{version}.code"
     data = kept.read(name, folder)
     if data is not None:
         with contextlib.suppress(EOFError, ValueError, TypeError):

@@ -229,10 +229,13 @@ class _Checker:
         return None
 
 
-def parse_manifest(text: str, view_kinds: Collection[str] = VIEW_KINDS) -> Manifest:
+def parse_manifest(
+    text: str, view_kinds: Collection[str] = VIEW_KINDS, *, keep: bool = False
+) -> Manifest:
     """The manifest problem.toml's `text` declares; ManifestError listing every problem.
-    `view_kinds`: the view kinds the judge offers."""
-    doc = toml_table(text.removeprefix("\ufeff"))
+    `view_kinds`: the view kinds the judge offers. `keep`: a built-in package's, whose table
+    is kept between processes (toml_table)."""
+    doc = toml_table(text.removeprefix("\ufeff"), keep=keep)
     check = _Checker()
     check.table(doc, "", _TOP)
     slug = check.text(doc.get("slug"), "slug", SLUG) if "slug" in doc else None
@@ -250,13 +253,13 @@ def parse_manifest(text: str, view_kinds: Collection[str] = VIEW_KINDS) -> Manif
     return Manifest(slug, title, typed, returns, limits, random_count, profiles, view, samples)
 
 
-def toml_table(text: str, folder: str | None = None) -> dict[str, Any]:
-    """problem.toml's table, or ManifestError when it is not TOML. Kept between processes as
-    JSON (judge/problems/kept.py, in `folder`, default its own), by the text's digest: tomllib
-    and parsing were about 6 ms of a command line grading. A table JSON does not give back
-    alike (a TOML date) is not kept."""
+def toml_table(text: str, folder: str | None = None, *, keep: bool = True) -> dict[str, Any]:
+    """problem.toml's table, or ManifestError when it is not TOML. With `keep`, kept between
+    processes as JSON (judge/problems/kept.py, in `folder`, default its own), by the text's
+    digest: tomllib and parsing were about 6 ms of a command line grading. A table JSON does
+    not give back alike (a TOML date) is not kept."""
     name = hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() + ".toml.json"
-    data = kept.read(name, folder)
+    data = kept.read(name, folder) if keep else None
     if data is not None:
         with contextlib.suppress(ValueError):
             doc = json.loads(data)
@@ -268,17 +271,20 @@ def toml_table(text: str, folder: str | None = None) -> dict[str, Any]:
         doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise ManifestError([f"problem.toml: not valid TOML: {exc}"]) from None
-    with contextlib.suppress(TypeError, ValueError):
-        encoded = json.dumps(doc, allow_nan=False)
-        if json.loads(encoded) == doc:
-            kept.write(name, encoded.encode(), folder)
+    if keep:
+        with contextlib.suppress(TypeError, ValueError):
+            encoded = json.dumps(doc, allow_nan=False)
+            if json.loads(encoded) == doc:
+                kept.write(name, encoded.encode(), folder)
     return doc
 
 
-def read_manifest(folder: Path, view_kinds: Collection[str] = VIEW_KINDS) -> Manifest:
-    """The manifest of the package in `folder` (its problem.toml)."""
+def read_manifest(
+    folder: Path, view_kinds: Collection[str] = VIEW_KINDS, *, keep: bool = False
+) -> Manifest:
+    """The manifest of the package in `folder` (its problem.toml); `keep` as parse_manifest."""
     data = _read_file(folder / "problem.toml", "problem.toml", MAX_MANIFEST_BYTES)
-    return parse_manifest(_decode(data, "problem.toml"), view_kinds)
+    return parse_manifest(_decode(data, "problem.toml"), view_kinds, keep=keep)
 
 
 def _title(check: _Checker, value: Any) -> str | None:

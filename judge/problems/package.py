@@ -49,11 +49,12 @@ class Package:
     digest: str  # sha256 of the package's files (see `digest_of`): this version's identity
 
     @classmethod
-    def load(cls, folder: str | Path) -> Package:
+    def load(cls, folder: str | Path, *, builtin: bool = False) -> Package:
         """The package in `folder`; ArchiveError for its files, ManifestError (listing every
-        problem) for its declarations."""
+        problem) for its declarations. `builtin`: one shipped inside the product, whose
+        problem.toml table is kept between processes (judge/problems/kept.py)."""
         root = check_folder(Path(folder))
-        manifest = read_manifest(root)
+        manifest = read_manifest(root, keep=builtin)
         return cls(
             folder=root,
             manifest=manifest,

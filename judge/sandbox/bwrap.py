@@ -2,7 +2,8 @@
 
 `bwrap_config` works out once per interpreter what every run shares (the layout, the seccomp
 filter, the slot pool, the cgroup manager) and starts the check that bwrap can run here at all
-(no run starts before it passed: BwrapConfig.ready).
+(no run starts before it passed, BwrapConfig.ready, but for Sandbox.start_early's, which is
+not used before it passed).
 """
 
 from __future__ import annotations
@@ -526,11 +527,11 @@ def checked_file(folder: str | None, bwrap: BwrapConfig) -> str | None:
     """Where a command line keeps that the start-up check passed (its layout cache folder,
     the user's own; None without one: a worker checks once per process anyway), named by all
     that decides whether bwrap can run this sandbox: the boot, bwrap's and the interpreter's
-    files, the layout, the seccomp filters, the uid and slots, the cgroups, and the kernel's
-    limits on user namespaces. A command then skips the check (a sandboxed run: 30 ms of CPU
-    of a 0.15 s grading) until one of them changes. What the check is for, a clear refusal
-    where bwrap cannot work, is kept: a machine changed under the same name (a new security
-    profile) fails its runs instead, and its user can empty the folder."""
+    files, the layout, the seccomp filters, the uid and slots, the cgroups, the kernel's
+    limits on user namespaces and AppArmor's policy revision. A command then skips the check
+    (a sandboxed run: 30 ms of CPU of a 0.15 s grading) until one of them changes. The cost: a
+    machine changed in a way none of these shows fails its runs (RE) instead of being
+    refused, until its user empties the folder (docs/operations.md)."""
     if folder is None:
         return None
     try:
@@ -540,8 +541,13 @@ def checked_file(folder: str | None, bwrap: BwrapConfig) -> str | None:
             parts += [os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns]
     except OSError:
         return None
-    for sysctl in ("user/max_user_namespaces", "kernel/unprivileged_userns_clone"):
+    for sysctl in (
+        "user/max_user_namespaces",
+        "kernel/unprivileged_userns_clone",
+        "kernel/apparmor_restrict_unprivileged_userns",
+    ):
         parts.append(_read(f"/proc/sys/{sysctl}"))
+    parts.append(_read("/sys/kernel/security/apparmor/revision"))  # moves at every policy load
     slots, cgroups = bwrap.slots, bwrap.cgroups
     parts += [bwrap.layout, bwrap.filter_bytes, bwrap.hidden_filter_bytes, os.geteuid()]
     parts += [bwrap.as_root, slots.directory, slots.count, slots.uid_base]
@@ -627,11 +633,11 @@ def bwrap_config(config: SandboxConfig, python: str, mtime: float) -> BwrapConfi
         notes,
         warm=config.shared_by_students,
     )
+    if config.shared_by_students:
+        warm_once(layout)  # before the check's thread, whose command would warm it too
     # Started, not waited for: make_sandbox waits unless its caller waits later (a command
     # that imports the grading meanwhile), and every jail waits (BwrapConfig.ready).
     passed = checked_file(config.layout_cache, bwrap)
     if passed is None or not os.path.exists(passed):
         bwrap.startup = StartupCheck(bwrap, passed)
-    if config.shared_by_students:
-        warm_once(layout)
     return bwrap

@@ -444,7 +444,9 @@ class Sandbox:
             early = self._take_early(command, limits, hidden, phase)
             if early is not None:
                 return early
-        return self._run(command, limits, hidden, phase, checked=True)
+        process = self._run(command, limits, hidden, phase, checked=True)
+        assert process is not None  # it waits for its phase
+        return process
 
     def start_early(self, command: Command, limits: RunLimits, *, hidden: bool = False) -> None:
         """Start the run a later `run(command, limits, hidden=hidden)` will ask for, while the
@@ -453,10 +455,12 @@ class Sandbox:
         check failed. The run() is handed this process when it asks for the same command and
         limits, but for a CPU and wall budget at most EARLY_SLACK_S smaller (it ran on
         meanwhile). Any other run() ends it first, as does `discard_early()`: an early run
-        holds its phase (a hidden one keeps every visible run on the machine waiting)."""
+        holds its phase (a hidden one keeps every visible run on the machine waiting), so it
+        starts only if it can take its phase at once, and else not at all."""
         self.discard_early()
-        process = self._run(command, limits, hidden, phase=True, checked=False)
-        self._early = _Early(command, limits, hidden, process)
+        process = self._run(command, limits, hidden, phase=True, checked=False, wait=False)
+        if process is not None:
+            self._early = _Early(command, limits, hidden, process)
 
     def discard_early(self) -> None:
         """End the early run nothing took (start_early)."""
@@ -469,22 +473,37 @@ class Sandbox:
     ) -> Process | None:
         early = self._early
         assert early is not None
-        if not (phase and early.serves(command, limits, hidden)):
+        process = early.process
+        fresh = time.monotonic() - process.started <= EARLY_SLACK_S  # its wall bound ran on
+        if not (phase and fresh and early.serves(command, limits, hidden)):
             self.discard_early()
             return None
         self._early = None
+        process.phase_wait_s = 0.0  # before the grading began: not time its budget lost
         try:
             self.ready()
         except BaseException:
-            early.process.finish(grace=0.0)
+            process.finish(grace=0.0)
             raise
-        return early.process
+        return process
 
     def _run(
-        self, command: Command, limits: RunLimits, hidden: bool, phase: bool, *, checked: bool
-    ) -> Process:
+        self,
+        command: Command,
+        limits: RunLimits,
+        hidden: bool,
+        phase: bool,
+        *,
+        checked: bool,
+        wait: bool = True,
+    ) -> Process | None:
+        """The run; None when `wait` is False and its phase would have to be waited for."""
         waited = time.monotonic()
-        held = self.phases.acquire(hidden) if self.phases is not None and phase else None
+        held = None
+        if self.phases is not None and phase:
+            held = self.phases.acquire(hidden) if wait else self.phases.try_acquire(hidden)
+            if held is None:
+                return None
         waited = time.monotonic() - waited
         try:
             try:
@@ -614,7 +633,8 @@ def make_sandbox(config: SandboxConfig, *, check_later: bool = False) -> Sandbox
     every verdict then says so. Without bubblewrap the judge refuses rather than silently
     running unconfined, and where bwrap cannot run (its start-up check, one trivial run) it
     refuses with bwrap's own message: here, or with `check_later` at `Sandbox.ready()` (the
-    check runs meanwhile; a run started before waits for it).
+    check runs meanwhile; a run started before waits for it, and one started early,
+    `Sandbox.start_early`, is not handed over before it passed).
     """
     mode = config.mode
     python = config.python or default_python()

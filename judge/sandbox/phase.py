@@ -74,16 +74,33 @@ class PhaseLock:
 
     def acquire(self, hidden: bool) -> int:
         """Enter the phase; returns the descriptor whose closing leaves it."""
+        held = self._enter(hidden, wait=True)
+        assert held is not None
+        return held
+
+    def try_acquire(self, hidden: bool) -> int | None:
+        """acquire, or None at once where it would wait (a run of the other phase going on,
+        or one waiting to enter)."""
+        return self._enter(hidden, wait=False)
+
+    def _enter(self, hidden: bool, *, wait: bool) -> int | None:
         mine, theirs = (HIDDEN, VISIBLE) if hidden else (VISIBLE, HIDDEN)
+        now = 0 if wait else fcntl.LOCK_NB
         gate = self._open(GATE)
         try:
-            fcntl.flock(gate, fcntl.LOCK_EX)
+            try:
+                fcntl.flock(gate, fcntl.LOCK_EX | now)
+            except BlockingIOError:
+                return None
             held = self._open(mine)
             try:
                 fcntl.flock(held, fcntl.LOCK_SH)
                 other = self._open(theirs)
                 try:
-                    fcntl.flock(other, fcntl.LOCK_EX)  # every run of the other phase ended
+                    fcntl.flock(other, fcntl.LOCK_EX | now)  # every run of the other phase ended
+                except BlockingIOError:
+                    os.close(held)
+                    return None
                 finally:
                     os.close(other)
                 self._turn(hidden)

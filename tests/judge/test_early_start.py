@@ -121,8 +121,11 @@ def boards(tmp_path: Path, count: int, *extra: str) -> Path:
     return path
 
 
-def watch(monkeypatch) -> dict[str, list]:
-    """What the command's sandbox did with its early process."""
+def watch(monkeypatch, tmp_path: Path) -> dict[str, list]:
+    """What the command's sandbox did with its early process. The command gets a phase lock
+    of its own: on the machine's, a visible run of another test would keep it from starting
+    early (Sandbox.start_early waits for no phase)."""
+    monkeypatch.setenv("JUDGE_SANDBOX_PHASE_DIR", str(tmp_path / "phase"))
     seen: dict[str, list] = {"started": [], "taken": [], "discarded": []}
     start, take, discard = Sandbox.start_early, Sandbox._take_early, Sandbox.discard_early
 
@@ -148,7 +151,7 @@ def watch(monkeypatch) -> dict[str, list]:
 def test_the_command_grades_the_boards_in_the_process_it_started_early(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
-    seen = watch(monkeypatch)
+    seen = watch(monkeypatch, tmp_path)
     path = boards(tmp_path, 12)
     argv = ["grade", "footholds", str(SOLUTION), "--plan", "boards", "--hidden", str(path)]
     assert cli.main([*argv, "--json"]) == 0
@@ -162,7 +165,7 @@ def test_the_command_grades_the_boards_in_the_process_it_started_early(
 def test_the_command_ends_the_early_process_when_it_refuses_the_boards(
     tmp_path: Path, monkeypatch, capsys
 ) -> None:
-    seen = watch(monkeypatch)
+    seen = watch(monkeypatch, tmp_path)
     path = boards(tmp_path, 3, "[1, 2]")
     argv = ["grade", "footholds", str(SOLUTION), "--plan", "boards", "--hidden", str(path)]
     assert cli.main(argv) == cli.EXIT_USAGE
@@ -223,3 +226,57 @@ def test_a_compiled_language_is_not_asked_how_it_builds_before_the_grading_does(
         footholds, python, Style.FUNCTION, SOLUTION.read_bytes(), sandbox
     )
     sandbox.discard_early()
+
+
+def test_an_early_start_takes_its_phase_at_once_or_not_at_all(sandbox: Sandbox) -> None:
+    """A hidden early run waits for no visible run of the machine (nor makes them wait longer
+    while a command loads): with the other phase held, nothing starts early."""
+    assert sandbox.phases is not None
+    held = sandbox.phases.acquire(False)  # a visible run going on
+    try:
+        sandbox.start_early(command(), LIMITS, hidden=True)
+        assert sandbox._early is None
+    finally:
+        import os
+
+        os.close(held)
+    sandbox.start_early(command(), LIMITS, hidden=True)
+    assert sandbox._early is not None
+    sandbox.discard_early()
+
+
+def test_an_early_process_is_handed_over_fresh_or_not_at_all(sandbox: Sandbox) -> None:
+    """Its wall bound runs from its start: one started longer than EARLY_SLACK_S ago is ended
+    and the run gets a fresh process. The phase it waited for came before the grading."""
+    sandbox.start_early(command(), LIMITS, hidden=True)
+    early = sandbox._early
+    assert early is not None
+    early.process._started -= EARLY_SLACK_S + 0.5
+    proc = sandbox.run(command(), LIMITS, hidden=True)
+    assert proc is not early.process and early.process.outcome is not None
+    with proc:
+        assert proc.read_result(timeout=10) is not None
+
+    sandbox.start_early(command(), LIMITS, hidden=True)
+    early = sandbox._early
+    assert early is not None
+    early.process.phase_wait_s = 0.25
+    taken = sandbox.run(command(), LIMITS, hidden=True)
+    assert taken is early.process and taken.phase_wait_s == 0.0
+    pid_of(taken)
+
+
+def test_a_source_on_a_pipe_is_read_once_by_the_grading(tmp_path: Path) -> None:
+    """An early start reads the file: a pipe (/dev/stdin) would then be empty for the
+    grading, so a file that is not a regular one starts nothing early."""
+    path = boards(tmp_path, 3)
+    argv = ["grade", "footholds", "/dev/stdin", "--language", "python", "--plan", "boards"]
+    done = subprocess.run(
+        [sys.executable, "-m", "judge", *argv, "--hidden", str(path), "--json"],
+        input=SOLUTION.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["passed"] == 3

@@ -111,3 +111,27 @@ def test_a_fresh_process_loads_a_built_in_problem_without_tomllib_or_compiling()
         [sys.executable, "-c", check], capture_output=True, text=True, timeout=60, check=True
     )
     assert "tomllib" not in json.loads(done.stdout)
+
+
+def test_only_a_built_in_packages_table_is_kept(tmp_path: Path) -> None:
+    """An uploaded package's problem.toml is parsed once per upload: keeping each would only
+    fill the folder."""
+    folder = tmp_path / "kept"
+    folder.mkdir(mode=0o700)
+    assert manifest.toml_table(TOML, str(folder), keep=False)["slug"] == "footholds"
+    assert list(folder.iterdir()) == []
+
+
+def test_a_folder_reached_through_a_link_is_not_read(tmp_path: Path) -> None:
+    """The folder is checked by its open descriptor, never followed through a link: one
+    swapped for a link to a folder of someone else's choosing is not read."""
+    real = tmp_path / "real"
+    real.mkdir(mode=0o700)
+    code.compiled(SOURCE, str(real))
+    [kept_file] = real.iterdir()
+    kept_file.write_bytes(marshal.dumps(compile("forged = 1", "problem.py", "exec")))
+    link = tmp_path / "link"
+    link.symlink_to(real)
+    expected = compile(SOURCE.decode(), "problem.py", "exec", dont_inherit=True)
+    assert code.compiled(SOURCE, str(link)) == expected
+    assert code.compiled(SOURCE, str(real)) != expected  # read from the folder itself
