@@ -22,7 +22,7 @@ import threading
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from judge.sandbox.cgroups import CgroupManager, RunCgroup
+from judge.sandbox.cgroups import CgroupManager, RunCgroup, read_file
 from judge.sandbox.command import Command
 from judge.sandbox.config import SandboxConfig
 from judge.sandbox.errors import SandboxUnavailable
@@ -535,7 +535,7 @@ def checked_file(folder: str | None, bwrap: BwrapConfig) -> str | None:
     if folder is None:
         return None
     try:
-        parts: list[object] = [CHECK_VERSION, _read("/proc/sys/kernel/random/boot_id")]
+        parts: list[object] = [CHECK_VERSION, read_file("/proc/sys/kernel/random/boot_id")]
         for path in (BWRAP, bwrap.python):
             st = os.stat(os.path.realpath(path))
             parts += [os.path.realpath(path), st.st_ino, st.st_size, st.st_mtime_ns]
@@ -546,8 +546,8 @@ def checked_file(folder: str | None, bwrap: BwrapConfig) -> str | None:
         "kernel/unprivileged_userns_clone",
         "kernel/apparmor_restrict_unprivileged_userns",
     ):
-        parts.append(_read(f"/proc/sys/{sysctl}"))
-    parts.append(_read("/sys/kernel/security/apparmor/revision"))  # moves at every policy load
+        parts.append(read_file(f"/proc/sys/{sysctl}"))
+    parts.append(read_file("/sys/kernel/security/apparmor/revision"))  # moves at every policy load
     slots, cgroups = bwrap.slots, bwrap.cgroups
     parts += [bwrap.layout, bwrap.filter_bytes, bwrap.hidden_filter_bytes, os.geteuid()]
     parts += [bwrap.as_root, slots.directory, slots.count, slots.uid_base]
@@ -567,14 +567,6 @@ def keep_passed(path: str) -> None:
                 os.unlink(os.path.join(folder, other))
         with open(path, "w"):
             pass
-
-
-def _read(path: str) -> str | None:
-    try:
-        with open(path) as f:
-            return f.read().strip()
-    except OSError:
-        return None
 
 
 def warm_tree(path: str) -> None:

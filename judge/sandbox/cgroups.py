@@ -30,7 +30,8 @@ from dataclasses import dataclass, field
 _PERIOD_US = 100_000
 
 
-def _read(path: str) -> str | None:
+def read_file(path: str) -> str | None:
+    """A small kernel file's text (a cgroup's, a sysctl's), or None when it cannot be read."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError:
@@ -62,7 +63,7 @@ def _keyed(text: str | None, key: str) -> int | None:
 def _mounts() -> list[tuple[str, str, str, set[str]]]:
     """(fstype, mount root, mount point, super options) of every cgroup mount we can see."""
     found = []
-    text = _read("/proc/self/mountinfo") or ""
+    text = read_file("/proc/self/mountinfo") or ""
     for line in text.splitlines():
         left, _, right = line.partition(" - ")
         lfields, rfields = left.split(), right.split()
@@ -76,7 +77,7 @@ def _mounts() -> list[tuple[str, str, str, set[str]]]:
 def _own_cgroups() -> dict[str, str]:
     """Controller (or "" for the v2 unified hierarchy) -> our path in it."""
     own: dict[str, str] = {}
-    for line in (_read("/proc/self/cgroup") or "").splitlines():
+    for line in (read_file("/proc/self/cgroup") or "").splitlines():
         _, controllers, path = line.split(":", 2)
         for c in controllers.split(",") if controllers else [""]:
             own[c] = path
@@ -134,7 +135,7 @@ class RunCgroup:
     def threads(self) -> list[int] | None:
         """The host ids of every thread in the group, or None when they cannot be listed."""
         d = self._dir("cpu") or self._dir("cpuacct") or self._dir("pids")
-        text = _read(d + ("/cgroup.threads" if self.version == 2 else "/tasks")) if d else None
+        text = read_file(d + ("/cgroup.threads" if self.version == 2 else "/tasks")) if d else None
         try:
             return None if text is None else [int(tid) for tid in text.split()]
         except ValueError:
@@ -149,7 +150,7 @@ class RunCgroup:
         if self.version == 2:
             usec = _keyed(self._cpu_stat(d + "/cpu.stat"), "throttled_usec")
             return None if usec is None else usec / 1e6
-        ns = _keyed(_read(d + "/cpu.stat"), "throttled_time")
+        ns = _keyed(read_file(d + "/cpu.stat"), "throttled_time")
         return None if ns is None else ns / 1e9
 
     def oom_kills(self) -> int:
@@ -157,9 +158,9 @@ class RunCgroup:
         if d is None:
             return 0
         if self.version == 2:
-            n = _keyed(_read(d + "/memory.events"), "oom_kill")
+            n = _keyed(read_file(d + "/memory.events"), "oom_kill")
         else:
-            n = _keyed(_read(d + "/memory.oom_control"), "oom_kill")
+            n = _keyed(read_file(d + "/memory.oom_control"), "oom_kill")
         return n or 0
 
     def peak_memory(self) -> int:
@@ -167,7 +168,7 @@ class RunCgroup:
         if d is None:
             return 0
         name = "memory.peak" if self.version == 2 else "memory.max_usage_in_bytes"
-        text = _read(f"{d}/{name}")
+        text = read_file(f"{d}/{name}")
         try:
             return int(text) if text else 0
         except ValueError:
@@ -177,7 +178,7 @@ class RunCgroup:
     def procs(self) -> list[int]:
         pids: set[int] = set()
         for d in set(self.dirs.values()):
-            for tok in (_read(d + "/cgroup.procs") or "").split():
+            for tok in (read_file(d + "/cgroup.procs") or "").split():
                 pids.add(int(tok))
         return sorted(pids)
 
@@ -307,16 +308,16 @@ class CgroupManager:
                         break
         if not d or not cls._writable_dir(d):
             return None
-        available = set((_read(d + "/cgroup.controllers") or "").split())
+        available = set((read_file(d + "/cgroup.controllers") or "").split())
         wanted = available & {"memory", "pids", "cpu"}
         if not wanted:
             return None
-        enabled = set((_read(d + "/cgroup.subtree_control") or "").split())
+        enabled = set((read_file(d + "/cgroup.subtree_control") or "").split())
         for c in sorted(wanted - enabled):
             # Fails (EBUSY) when d has processes of its own and is not the root.
             with contextlib.suppress(OSError):
                 _write(d + "/cgroup.subtree_control", f"+{c}")
-        enabled = set((_read(d + "/cgroup.subtree_control") or "").split())
+        enabled = set((read_file(d + "/cgroup.subtree_control") or "").split())
         return {c: d for c in wanted & enabled}
 
     def create(self, name: str, *, memory_bytes: int, pids: int, one_cpu: bool = True) -> RunCgroup:

@@ -766,9 +766,9 @@ def test_a_command_lines_start_up_check_is_kept_until_the_machine_changes(monkey
         assert fresh(command_line).startup is None  # the next process skips it
         assert fresh(SandboxConfig(mode="bwrap")).startup is not None  # no cache: checked
 
-        boot = bwrap._read("/proc/sys/kernel/random/boot_id")
+        boot = bwrap.read_file("/proc/sys/kernel/random/boot_id")
         monkeypatch.setattr(
-            bwrap, "_read", lambda path: "another boot" if path.endswith("boot_id") else boot
+            bwrap, "read_file", lambda path: "another boot" if path.endswith("boot_id") else boot
         )
         rebooted = fresh(command_line)
         assert rebooted.startup is not None  # checked again, and only its file is kept

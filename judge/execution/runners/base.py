@@ -17,6 +17,7 @@ from typing import Any
 
 from judge.execution.budget import HIDDEN_STARTUP_S, STARTUP_S
 from judge.execution.program import Program
+from judge.languages.base import Language
 from judge.problems import ProblemSpec
 from judge.sandbox import Process, RunOutcome, Sandbox
 from judge.sandbox.limits import charged_s
@@ -52,6 +53,11 @@ class Outcome:
 
 
 OUTPUT_LIMIT = 8192  # characters of printed output kept per stream per test
+
+
+def process_memory_mb(problem: ProblemSpec, language: Language) -> int:
+    """A run's memory: the problem's limit and what the language's runtime needs on top."""
+    return problem.LIMITS.memory_mb + language.memory_extra_mb
 
 
 class Runner:
@@ -111,7 +117,7 @@ class Runner:
         self.batches = batches and together is not None and language.reports_batches
         self.notes: list[str] = []
         self.peak_memory_kb = 0
-        self.memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+        self.memory_mb = process_memory_mb(problem, language)
 
     def run(
         self,

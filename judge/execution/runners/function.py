@@ -34,6 +34,7 @@ from judge.execution.runners.base import (
     cpu_used,
     death,
     no_answer_within,
+    process_memory_mb,
     time_used,
 )
 from judge.languages.base import RunRequest
@@ -115,7 +116,7 @@ def process_of(
     `remaining_s` of the grading's budget left: a process's CPU is bounded by the budget (each
     test's limit is held here, outside)."""
     language = program.language
-    memory_mb = problem.LIMITS.memory_mb + language.memory_extra_mb
+    memory_mb = process_memory_mb(problem, language)
     limits = language.run_limits(
         RunLimits(cpu_s=remaining_s, wall_s=remaining_s + 1.0, memory_bytes=memory_mb << 20)
     )
