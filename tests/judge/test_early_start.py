@@ -5,6 +5,7 @@ exactly that process gets it; anything else ends it first."""
 from __future__ import annotations
 
 import json
+import os
 import random
 import subprocess
 import sys
@@ -237,8 +238,6 @@ def test_an_early_start_takes_its_phase_at_once_or_not_at_all(sandbox: Sandbox) 
         sandbox.start_early(command(), LIMITS, hidden=True)
         assert sandbox._early is None
     finally:
-        import os
-
         os.close(held)
     sandbox.start_early(command(), LIMITS, hidden=True)
     assert sandbox._early is not None
