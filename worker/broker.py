@@ -8,7 +8,8 @@ its own process: `make run` starts the workers together, and one died of the dup
 And kombu's channel never closes its session: each channel a consumer's reconnect replaced
 kept a pooled connection, and on a full disk the worker's consumer reconnected until the pool
 refused ("QueuePool limit of size 5 overflow 10 reached") and it died. A channel gives its
-session back when it closes and whenever a step of it fails.
+session back when it closes and whenever a step of it fails. And a consumer waits between
+polls on a wake-up that every put sends (worker/broker_wake.py), so a message is taken at once.
 """
 
 from __future__ import annotations
@@ -17,14 +18,17 @@ import functools
 import sqlite3
 import time
 from collections.abc import Callable
+from pathlib import Path
 from queue import Empty
 from typing import Any, TypeVar
 
 from kombu.transport import sqlalchemy as sqla
 from sqlalchemy import create_engine, event
+from sqlalchemy.engine import make_url
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from store.files import private_sqlite
+from worker import broker_wake
 
 TRANSPORT = "worker.broker:Transport"
 WAL_TRIES = 100  # 5 s
@@ -103,10 +107,14 @@ class Channel(sqla.Channel):
             session.close()
 
     _get = gives_back_the_session_on_error(sqla.Channel._get)
-    _put = gives_back_the_session_on_error(sqla.Channel._put)
+    _put_row = gives_back_the_session_on_error(sqla.Channel._put)
     _purge = gives_back_the_session_on_error(sqla.Channel._purge)
     _size = gives_back_the_session_on_error(sqla.Channel._size)
     _new_queue = gives_back_the_session_on_error(sqla.Channel._new_queue)
+
+    def _put(self, queue, payload, **kwargs):  # type: ignore[override]
+        self._put_row(queue, payload, **kwargs)
+        broker_wake.wake_all(wake_folder(self.connection.client.hostname))
 
     def close(self):
         try:  # requeuing the unacked messages may fail too
@@ -116,4 +124,41 @@ class Channel(sqla.Channel):
 
 
 class Transport(sqla.Transport):
+    """kombu's loop, except that between polls a consumer waits on its wake-up socket
+    (worker/broker_wake.py) rather than sleeping: a message put meanwhile ends the wait."""
+
     Channel = Channel
+    _waiter: broker_wake.Waiter | None = None
+
+    def drain_events(self, connection, timeout=None):  # type: ignore[override]
+        started = time.monotonic()
+        polling_interval = self.polling_interval
+        if timeout and polling_interval and polling_interval > timeout:
+            polling_interval = timeout
+        while True:
+            try:
+                self.cycle.get(self._deliver, timeout=timeout)  # type: ignore[union-attr]
+                return
+            except Empty:
+                if timeout is not None and time.monotonic() - started >= timeout:
+                    raise TimeoutError() from None
+                if polling_interval is not None:
+                    self._waiter_for().wait(polling_interval)
+
+    def _waiter_for(self) -> broker_wake.Waiter:
+        if self._waiter is None:
+            self._waiter = broker_wake.Waiter(wake_folder(self.client.hostname))  # type: ignore[union-attr]
+        return self._waiter
+
+    def close_connection(self, connection):
+        try:
+            super().close_connection(connection)
+        finally:
+            if self._waiter is not None:
+                self._waiter.close()
+                self._waiter = None
+
+
+@functools.cache
+def wake_folder(url: str) -> Path:
+    return broker_wake.folder_for(make_url(url).database or "")

@@ -3,6 +3,7 @@ declare the same queue at once, as `make run`'s workers do when they start toget
 
 from __future__ import annotations
 
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -14,7 +15,7 @@ from kombu import Connection
 from sqlalchemy import event
 from sqlalchemy.exc import OperationalError
 
-from worker import broker
+from worker import broker, broker_wake
 from worker.broker import TRANSPORT
 
 # Each process declares queue-0 .. queue-N, each round at the same moment as the others,
@@ -23,7 +24,7 @@ from worker.broker import TRANSPORT
 DECLARE = """
 import sys, time
 from kombu import Connection, Queue
-from worker import broker
+from worker import broker, broker_wake
 url, rounds, first, step = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 for round_ in range(rounds):
     broker.Channel._engines.clear()
@@ -93,3 +94,72 @@ def test_a_failing_broker_database_does_not_leak_connections(tmp_path: Path):
         event.remove(engine, "before_cursor_execute", disk_full)
     assert_round_trip(url, {"submission": 3})  # and it works once space is back
     assert engine.pool.checkedout() == 0
+
+
+# A consumer that would poll once a minute: it must get the message from the wake-up.
+CONSUME = """
+import sys, time
+from kombu import Connection
+from worker.broker import TRANSPORT
+options = {"polling_interval": 60}
+with Connection(sys.argv[1], transport=TRANSPORT, transport_options=options) as connection:
+    queue = connection.SimpleQueue("grading")
+    started = time.monotonic()
+    message = queue.get(timeout=90)
+    print(message.payload, "woken" if time.monotonic() - started < 30 else "polled", flush=True)
+"""
+
+
+def test_a_put_wakes_a_consumer_between_its_polls(tmp_path: Path):
+    """The consumer polls once a minute: the message reaches it long before its next poll
+    only if the put's wake-up ended its wait."""
+    broker_file = tmp_path / "broker.sqlite"
+    url = f"sqlite:///{broker_file}"
+    assert_round_trip(url, {"submission": 0})  # the tables exist before the consumer starts
+    consumer = subprocess.Popen(
+        [sys.executable, "-c", CONSUME, url],
+        cwd=Path(__file__).resolve().parents[2],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    folder = broker_wake.folder_for(str(broker_file))
+    socket_path = folder / f"{consumer.pid}.sock"
+    try:
+        for _ in range(600):  # its first poll found nothing and it waits on its socket
+            if socket_path.exists() or consumer.poll() is not None:
+                break
+            time.sleep(0.05)
+        assert socket_path.exists(), consumer.communicate(timeout=5)
+        assert oct(folder.stat().st_mode & 0o777) == "0o700"
+        with Connection(url, transport=TRANSPORT) as connection:
+            connection.SimpleQueue("grading").put({"submission": 7})
+        out, err = consumer.communicate(timeout=120)
+    finally:
+        consumer.kill()
+    assert out.strip() == "{'submission': 7} woken", err[-2000:]
+    assert not socket_path.exists()  # removed when its connection closed
+
+
+def test_a_socket_left_by_a_dead_consumer_is_removed_and_a_live_one_woken(tmp_path: Path):
+    folder = tmp_path / "broker.sqlite.wake"
+    dead = broker_wake.Waiter(folder)
+    assert dead.sock is not None
+    dead.sock.close()  # its process died: the file stays, nobody reads it
+    live = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    live.bind(str(folder / "live.sock"))
+    live.settimeout(5)
+    broker_wake.wake_all(folder)
+    assert not dead.path.exists()
+    assert live.recv(8) == b"!"
+    live.close()
+
+
+def test_a_folder_too_deep_for_a_socket_means_polling(tmp_path: Path):
+    deep = tmp_path / ("d" * 120)
+    waiter = broker_wake.Waiter(deep)
+    assert waiter.sock is None and not deep.exists()
+    started = time.monotonic()
+    waiter.wait(0.01)  # sleeps its interval instead
+    assert time.monotonic() - started >= 0.01
+    broker_wake.wake_all(deep)  # nobody to wake: nothing happens
