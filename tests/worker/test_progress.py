@@ -4,6 +4,7 @@ a write is slow; a failure of the machinery reaches the grading, refused content
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -89,3 +90,22 @@ def test_a_grading_that_fails_still_writes_what_it_handed_over_and_ends_the_thre
         raise RuntimeError("the grading broke")
     assert writes == [0, 1]
     assert not progress._thread.is_alive()
+
+
+def test_tests_finished_soon_after_a_write_wait_for_the_next_one_and_the_end_cuts_the_wait():
+    wrote = threading.Event()
+    writes: list[list[int]] = []
+
+    def store(batch):
+        writes.append([t["index"] for t in batch])
+        wrote.set()
+
+    started = time.monotonic()
+    with ProgressWriter(store, (DatabaseDown,), "submission 5", interval_s=60) as progress:
+        progress.add(finished(0)[0])
+        assert wrote.wait(30)
+        for test in finished(1, 2, 3):
+            progress.add(test)  # within the minute after test 0's write: gathered
+        progress.close()  # the grading ended: written now, not a minute later
+    assert writes == [[0], [1, 2, 3]]
+    assert time.monotonic() - started < 30
