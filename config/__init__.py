@@ -80,7 +80,9 @@ class Settings(BaseSettings):
     # often; one silent for 3 beats and 5 s more counts as dead (/healthz, the pages).
     heartbeat_s: float = Field(default=10.0, gt=0)
     resend_after_s: float = Field(default=30.0, gt=0)  # re-enqueue a row queued this long
-    broker_polling_interval_s: float = Field(default=0.1, gt=0)  # embedded broker latency
+    # The embedded broker wakes its consumers on each put (worker/broker_wake.py); the poll is
+    # the fallback for a missed wake-up, and costs an idle worker CPU the shorter it is.
+    broker_polling_interval_s: float = Field(default=1.0, gt=0)
 
     # When students learn how a judging ended: from the start of its hidden tier, rounded up
     # to Q, 2Q, 4Q, ... (store/release.py), never to the microsecond. 0: at once (tests).

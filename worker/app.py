@@ -64,7 +64,8 @@ def make_celery(settings: Settings, *, run_lane: bool = False, hidden_lane: bool
         if settings.broker_key_prefix:
             transport["global_keyprefix"] = settings.broker_key_prefix
     elif not broker.startswith("sqla+"):  # (kombu would pass it on to create_engine)
-        # Virtual transports poll; the default 1 s would add a second to every submission.
+        # Virtual transports poll between messages; the embedded one is woken by each put and
+        # each freed slot (worker/broker.py), so its poll is only the fallback.
         # (They alternate between queues, so rejudges take at most every other slot.)
         transport["polling_interval"] = settings.broker_polling_interval_s
     app.conf.update(

@@ -116,6 +116,21 @@ class Channel(sqla.Channel):
         self._put_row(queue, payload, **kwargs)
         broker_wake.wake_all(wake_folder(self.connection.client.hostname))
 
+    # A consumer whose slots were all taken waits on its socket too: a slot freed by an ack (on
+    # the pool's result thread) ends the wait, or a queued message would wait for the poll.
+    def basic_ack(self, delivery_tag, multiple=False):
+        super().basic_ack(delivery_tag, multiple)
+        self._slot_freed()
+
+    def basic_reject(self, delivery_tag, requeue=False):
+        super().basic_reject(delivery_tag, requeue)
+        self._slot_freed()
+
+    def _slot_freed(self) -> None:
+        waiter = getattr(self.connection, "_waiter", None)
+        if waiter is not None:
+            waiter.poke()
+
     def close(self):
         try:  # requeuing the unacked messages may fail too
             super().close()
@@ -125,7 +140,8 @@ class Channel(sqla.Channel):
 
 class Transport(sqla.Transport):
     """kombu's loop, except that between polls a consumer waits on its wake-up socket
-    (worker/broker_wake.py) rather than sleeping: a message put meanwhile ends the wait."""
+    (worker/broker_wake.py) rather than sleeping: a message put or a slot freed meanwhile
+    ends the wait."""
 
     Channel = Channel
     _waiter: broker_wake.Waiter | None = None

@@ -61,6 +61,15 @@ class Waiter:
         if readable:
             self._drain()
 
+    def poke(self) -> None:
+        """Wake this consumer from another of its threads (a slot of its pool came free)."""
+        if self.sock is None:
+            return
+        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
+            sender.setblocking(False)
+            with contextlib.suppress(OSError):  # full: a wake-up is waiting already
+                sender.sendto(b"!", str(self.path))
+
     def _drain(self) -> None:
         assert self.sock is not None
         while True:

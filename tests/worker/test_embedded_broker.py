@@ -163,3 +163,41 @@ def test_a_folder_too_deep_for_a_socket_means_polling(tmp_path: Path):
     waiter.wait(0.01)  # sleeps its interval instead
     assert time.monotonic() - started >= 0.01
     broker_wake.wake_all(deep)  # nobody to wake: nothing happens
+
+
+# A consumer with one slot, polling once a minute: the second message waits for the first's
+# ack, which comes from another thread (as Celery's pool results do).
+ONE_SLOT = """
+import sys, threading, time
+from kombu import Connection, Consumer
+from worker.broker import TRANSPORT
+options = {"polling_interval": 60}
+with Connection(sys.argv[1], transport=TRANSPORT, transport_options=options) as connection:
+    got = []
+    channel = connection.channel()
+    channel.basic_qos(0, 1, False)
+    queue = connection.SimpleQueue("grading").queue
+    with Consumer(channel, queues=[queue], callbacks=[lambda body, m: got.append((body, m))]):
+        connection.drain_events(timeout=90)
+        threading.Timer(0.5, got[0][1].ack).start()
+        started = time.monotonic()
+        connection.drain_events(timeout=90)
+        woken = time.monotonic() - started < 30
+        print(got[0][0], got[1][0], "woken" if woken else "polled", flush=True)
+"""
+
+
+def test_a_slot_freed_by_an_ack_wakes_a_consumer_whose_slots_were_full(tmp_path: Path):
+    url = f"sqlite:///{tmp_path / 'broker.sqlite'}"
+    with Connection(url, transport=TRANSPORT) as connection:
+        queue = connection.SimpleQueue("grading")
+        queue.put({"submission": 1})
+        queue.put({"submission": 2})
+    done = subprocess.run(
+        [sys.executable, "-c", ONE_SLOT, url],
+        cwd=Path(__file__).resolve().parents[2],
+        capture_output=True,
+        text=True,
+        timeout=150,
+    )
+    assert done.stdout.strip() == "{'submission': 1} {'submission': 2} woken", done.stderr[-2000:]

@@ -142,6 +142,7 @@ export function loginUrl(next = location.pathname + location.search) {
 // rejects with an ApiError whose message is fit to show to the user.
 export async function api(path, options = {}) {
   const { method = "GET", json, form, body, auth = true, signal, redirectOn401 = true } = options;
+  const { withStatus = false } = options; // resolve to {status, data}: 200 and 202 can differ
   const headers = { Accept: "application/json", ...(options.headers || {}) };
   const token = getToken();
   if (auth && token) headers.Authorization = `Bearer ${token}`;
@@ -173,7 +174,7 @@ export async function api(path, options = {}) {
   if (data === null && text) {
     throw new ApiError(response.status, "The judge sent an answer this page cannot read.");
   }
-  return data;
+  return withStatus ? { status: response.status, data } : data;
 }
 
 let mePromise = null;

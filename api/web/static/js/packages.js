@@ -76,6 +76,7 @@ export function reportBody(version) {
 // The upload form (#upload-form): a .zip checked here for being one, sent as the multipart
 // field `file`; the judge's refusal (its `detail`) shown in the form's error box.
 // `more(error)`: what to add after the judge's message (a link to follow), or null.
+// `onUploaded(version, {known})`: known when the judge had that content as a version already.
 export function uploadForm({ method, path, onUploaded, more = () => null }) {
   const form = $("#upload-form");
   const input = $("#package-file");
@@ -117,10 +118,11 @@ export function uploadForm({ method, path, onUploaded, more = () => null }) {
     button.disabled = true;
     note.textContent = `Uploading ${file.name}…`;
     try {
-      const version = await api(path, { method, form: body });
+      const answer = await api(path, { method, form: body, withStatus: true });
       note.textContent = "";
       form.reset();
-      await onUploaded(version);
+      // 200: the same content as a version the problem has already (nothing stored); 202: new.
+      await onUploaded(answer.data, { known: answer.status === 200 });
     } catch (err) {
       note.textContent = "";
       refuse(`The judge refused ${file.name}: ${err.message}`, more(err));

@@ -356,8 +356,8 @@ if (user.role === "instructor") { // for a student, app.js says whose page this 
   uploadForm({
     method: "PUT",
     path: `/problems/${encodeURIComponent(slug)}`,
-    onUploaded: (version) => {
-      const known = versions.find((v) => v.id === version.id);
+    // Told by the judge's answer, not by this page's list: the list may still be loading.
+    onUploaded: (version, { known }) => {
       opened.add(version.id);
       replace(version);
       $("#versions-note").textContent = known
