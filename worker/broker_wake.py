@@ -54,7 +54,7 @@ class Waiter:
             log.info("broker wake-ups off (%s); polling only", exc)
 
     def wait(self, seconds: float) -> None:
-        if self.sock is None or self.sock.fileno() < 0:
+        if self.sock is None:
             time.sleep(seconds)
             return
         readable, _, _ = select.select([self.sock], [], [], seconds)
@@ -63,21 +63,18 @@ class Waiter:
 
     def poke(self) -> None:
         """Wake this consumer from another of its threads (a slot of its pool came free)."""
-        if self.sock is None:
+        sock = self.sock  # closed meanwhile: the send fails, and nobody waits any more
+        if sock is None:
             return
-        with socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM) as sender:
-            sender.setblocking(False)
-            with contextlib.suppress(OSError):  # full: a wake-up is waiting already
-                sender.sendto(b"!", str(self.path))
+        with contextlib.suppress(OSError):  # full: a wake-up is waiting already
+            sock.sendto(b"!", str(self.path))
 
     def _drain(self) -> None:
         assert self.sock is not None
         while True:
             try:
                 self.sock.recv(64)
-            except (BlockingIOError, InterruptedError):
-                return
-            except OSError:
+            except OSError:  # BlockingIOError: nothing left
                 return
 
     def close(self) -> None:
@@ -105,7 +102,7 @@ def wake_all(folder: Path) -> None:
             try:
                 sender.sendto(b"!", path)
             except OSError as exc:
-                if exc.errno in (errno.ECONNREFUSED, errno.ENOENT):
+                if exc.errno == errno.ECONNREFUSED:
                     with contextlib.suppress(OSError):
                         os.unlink(path)
                 # EAGAIN: its buffer is full, so a wake-up is already waiting there

@@ -42,7 +42,7 @@ class ProgressWriter:
         interval_s: float = WRITE_INTERVAL_S,
     ) -> None:
         self._store, self._fatal, self._what = store, fatal, what
-        self.interval_s = interval_s
+        self._interval_s = interval_s
         self._pending: Tests = []
         self._closing = False
         self._failed: BaseException | None = None
@@ -90,7 +90,7 @@ class ProgressWriter:
             # The next write gathers what comes in meanwhile, unless the grading ended.
             with self._changed:
                 while not self._closing:
-                    left = wrote + self.interval_s - time.monotonic()
+                    left = wrote + self._interval_s - time.monotonic()
                     if left <= 0:
                         break
                     self._changed.wait(left)

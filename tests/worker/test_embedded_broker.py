@@ -24,7 +24,7 @@ from worker.broker import TRANSPORT
 DECLARE = """
 import sys, time
 from kombu import Connection, Queue
-from worker import broker, broker_wake
+from worker import broker
 url, rounds, first, step = sys.argv[1], int(sys.argv[2]), float(sys.argv[3]), float(sys.argv[4])
 for round_ in range(rounds):
     broker.Channel._engines.clear()
