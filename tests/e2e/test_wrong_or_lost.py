@@ -107,6 +107,7 @@ def test_drafts_survive_files_resets_and_submits(service, open_page):
     # A chosen file replaces the code, and one click brings the code back.
     upload.set_input_files(py_file("other.py", FROM_FILE))
     expect(editor).to_have_value(FROM_FILE)
+    expect(note).to_be_visible()
     expect(note).to_contain_text("replaced by “other.py”")
     shot(page, "fix-03-file-replaced-undo")
     note.get_by_role("button", name="Undo").click()
@@ -120,6 +121,21 @@ def test_drafts_survive_files_resets_and_submits(service, open_page):
     expect(note).to_contain_text("reset to the template")
     note.get_by_role("button", name="Undo").click()
     expect(editor).to_have_value(MINE)
+
+    # An edit still waiting for its paint when the code is replaced in the same moment (a
+    # file chosen right after typing, on a busy machine) is reported before the replacement,
+    # so its late report does not hide the replacement's Undo.
+    page.evaluate("""() => {
+        const source = document.querySelector("#source");
+        source.value += "# typed";
+        source.dispatchEvent(new Event("input", { bubbles: true }));
+        document.querySelector("#reset-code").click();
+    }""")
+    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    expect(note).to_be_visible()
+    note.get_by_role("button", name="Undo").click()
+    expect(editor).to_have_value(MINE + "# typed")
+    editor.fill(MINE)
 
     # After a submit the draft is the code that was sent, typed or uploaded.
     page.get_by_role("button", name="Submit", exact=True).click()

@@ -105,6 +105,9 @@ export class CodeEditor {
   }
 
   set value(text) {
+    // An edit still waiting for its frame happened before this text: report it first, or its
+    // late report would read as an edit of the new text (and hide the replacement's Undo).
+    this.flush();
     this.textarea.value = text;
     this.refresh();
   }
