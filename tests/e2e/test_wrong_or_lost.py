@@ -131,7 +131,9 @@ def test_drafts_survive_files_resets_and_submits(service, open_page):
         source.dispatchEvent(new Event("input", { bubbles: true }));
         document.querySelector("#reset-code").click();
     }""")
-    page.evaluate("() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))")
+    page.evaluate(
+        "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+    )
     expect(note).to_be_visible()
     note.get_by_role("button", name="Undo").click()
     expect(editor).to_have_value(MINE + "# typed")
