@@ -269,7 +269,7 @@ def built(
     the block. Raises CompileError; infrastructure errors of the sandbox pass through.
     `deadline` (time.monotonic()) caps the compile's CPU time at what is left of the grading's
     or the run's budget: a compiler bomb holds a worker no longer than the budget. Its wall
-    time keeps the language's own cap, and what it waited for a CPU comes back as
+    time keeps the language's own cap, and the rest of it comes back as
     `Program.build_waited_s`: on a busy machine the compile takes longer, not the verdict."""
     prepare = getattr(language, "prepare_build", None)
     # What every build shares (C++'s runtime object and precompiled header), cached too,
@@ -303,7 +303,7 @@ def _compile(
     deadline: float | None = None,
 ) -> float:
     """Run the build command; on success what it wrote is at `artifact` (a new directory in
-    one of ours, removed with it on failure). Returns what it waited for a CPU."""
+    one of ours, removed with it on failure). Returns its wall time beyond its CPU time."""
     limits = language.build_limits()
     if deadline is not None:
         left = max(deadline - time.monotonic(), 1.0)
@@ -311,7 +311,11 @@ def _compile(
     os.mkdir(artifact, 0o755)  # the sandbox copies what the build wrote into it
     outcome = _run(sandbox, replace(command, writable=artifact), limits)
     _check_outcome(language, outcome, limits)
-    return outcome.cpu_wait_s or 0.0
+    # A compile is charged its CPU time. A compiler does not sleep on its own, so the rest of
+    # its wall time is the machine's: waiting for a CPU (which the run's wait clock proves only
+    # for its longest-lived task, not for the assembler's and the linker's short runs), for the
+    # disk, for its sandbox to start. It is no more than the language's wall cap.
+    return max(outcome.cpu_wait_s or 0.0, outcome.wall_s - outcome.cpu_s)
 
 
 def _run(sandbox: Sandbox, command: Command, limits: RunLimits) -> RunOutcome:

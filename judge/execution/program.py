@@ -23,8 +23,9 @@ class Program:
     # A private read-only copy of the compiled artifact (a host directory), or None when the
     # language runs the source as it is.
     artifact: str | None = None
-    # What its compile waited for a CPU that other work held: not the submission's time, so
-    # the caller moves its deadline on by it (0 when nothing was compiled here).
+    # Its compile's wall time beyond its CPU time (waiting for a CPU other work held, for the
+    # disk, for the sandbox): not the submission's time, so the caller moves its deadline on
+    # by it (0 when nothing was compiled here).
     build_waited_s: float = 0.0
 
 

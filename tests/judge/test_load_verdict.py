@@ -284,7 +284,7 @@ def test_a_compile_slowed_by_load_leaves_the_run_its_budget(sandbox):
     # of twice it. The load ends with the first sample's answer: what is under test is the
     # compile's waiting, and the samples' processes on a core four times over-subscribed
     # (besides a loaded CI machine) would spend the rest of the budget on the waits the judge
-    # proves only in part (a run's short-lived processes, its own start; CI saw a TLE there).
+    # proves only in part (a process's start: the sandbox's set-up before it runs).
     with busy_machine(spinners=3) as stop_the_load:
         started = time.monotonic()
         result = as_the_worker_does(
