@@ -67,8 +67,9 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.sandbox)
     # The costliest modules first, each module's tests in their own order (the same order in
     # every process, as pytest-xdist requires). The browser tests go first as one block: each
-    # process then starts the shared service and browser once and stops them when it moves on
-    # (tests/e2e/conftest.py), instead of keeping an idle stack through the whole run.
+    # process that takes them (BROWSER_PROCESSES, below) then starts the shared service and
+    # browser once and stops them when it moves on (tests/e2e/conftest.py), instead of keeping
+    # an idle stack through the whole run.
     module_cost: dict[object, float] = {}
     for item in items:
         module_cost[item.path] = module_cost.get(item.path, 0.0) + _cost(item)
@@ -85,10 +86,18 @@ def _is_e2e(path) -> bool:
     return "e2e" in path.parts
 
 
+# How many processes run the browser tests. A browser test mostly waits (for a grading, a
+# page's poll, an animation): with every process in the browser block first, the two cores
+# were half idle for its first minutes. The other processes start on the costliest modules
+# of the rest meanwhile, and fewer processes start the shared service and browser.
+BROWSER_PROCESSES = 2
+
+
 def pytest_xdist_make_scheduler(config, log):
     """Modules go to a process each (their stack starts once), except that a module run on two
     stacks (`every_stack`: services, embedded) hands each half out on its own: each half starts
-    its own stack anyway, and the two then run side by side."""
+    its own stack anyway, and the two then run side by side. Only the first BROWSER_PROCESSES
+    processes take browser tests while other work is left."""
     from xdist.scheduler import LoadScopeScheduling
 
     class ByModuleAndStack(LoadScopeScheduling):
@@ -99,4 +108,16 @@ def pytest_xdist_make_scheduler(config, log):
                     return f"{module}[{kind}]"
             return module
 
+        def _assign_work_unit(self, node) -> None:
+            browsers = sorted(n.gateway.id for n in self.nodes)[:BROWSER_PROCESSES]
+            if node.gateway.id not in browsers:
+                other = next((s for s in self.workqueue if not _is_e2e_scope(s)), None)
+                if other is not None:
+                    self.workqueue.move_to_end(other, last=False)
+            super()._assign_work_unit(node)
+
     return ByModuleAndStack(config, log)
+
+
+def _is_e2e_scope(scope: str) -> bool:
+    return scope.startswith("tests/e2e/")
