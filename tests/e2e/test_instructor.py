@@ -209,6 +209,11 @@ def test_instructor_board_is_used_by_the_next_submission(service, open_page):
     item = page.locator(f'.board-item[data-id="{board_id}"]')
     delete = item.get_by_role("button", name=f"Delete hidden board {board_id}")
     confirm = item.get_by_role("button", name=f"Confirm: delete hidden board {board_id}")
+    # The preview above the list settles first (its answer, then which mutants the board
+    # kills, a line that grows): a click aimed while it grew landed beside the button once.
+    expect(page.locator("#preview-answer")).to_be_visible()
+    expect(page.locator("#preview-kills")).not_to_have_class(re.compile("is-loading"))
+    expect(page.locator("#preview-kills")).not_to_contain_text("Working out")
     delete.click()
     expect(confirm).to_have_text("Confirm delete")
     page.keyboard.press("Escape")  # changed my mind: the button is put back
