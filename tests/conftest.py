@@ -1,3 +1,5 @@
+from pathlib import PurePath
+
 import pytest
 
 from judge.execution.build import BuildCache
@@ -111,13 +113,9 @@ def pytest_xdist_make_scheduler(config, log):
         def _assign_work_unit(self, node) -> None:
             browsers = sorted(n.gateway.id for n in self.nodes)[:BROWSER_PROCESSES]
             if node.gateway.id not in browsers:
-                other = next((s for s in self.workqueue if not _is_e2e_scope(s)), None)
+                other = next((s for s in self.workqueue if not _is_e2e(PurePath(s))), None)
                 if other is not None:
                     self.workqueue.move_to_end(other, last=False)
             super()._assign_work_unit(node)
 
     return ByModuleAndStack(config, log)
-
-
-def _is_e2e_scope(scope: str) -> bool:
-    return scope.startswith("tests/e2e/")

@@ -299,6 +299,8 @@ def test_a_compile_slowed_by_load_leaves_the_run_its_budget(sandbox):
         )
         took_s = time.monotonic() - started
     assert result.status == DONE, (result.message, retried)
-    refused = [(c.index, c.verdict.value, c.message) for c in result.results if c.verdict != "AC"]
+    refused = [
+        (c.index, c.verdict.value, c.message) for c in result.results if c.verdict is not Verdict.AC
+    ]
     assert not refused, (refused, f"budget {budget_s:.2f} s, quiet CPU {quiet_cpu_s:.2f} s")
     assert took_s > tight.LIMITS.total_s, took_s  # the load did stretch it past the budget
