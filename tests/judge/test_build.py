@@ -28,10 +28,14 @@ NUMBERGAME = get("numbergame")
 REPO = Path(__file__).resolve().parents[2]
 
 # Copies solution.py to out/program.txt, padded to the size its first line asks for; a source
-# starting with "loop" never finishes, "link" leaves a symbolic link behind.
+# starting with "loop" never finishes, "link" leaves a symbolic link behind, "sleep" waits
+# half a second first (as a compile waiting for the disk or a CPU would).
 COPY = b"""\
 import os
+import time
 source = open("solution.py", "rb").read()
+if source.startswith(b"sleep"):
+    time.sleep(0.5)
 if source.startswith(b"loop"):
     while True:
         pass
@@ -232,6 +236,14 @@ def test_concurrent_builds_of_one_source_both_succeed_and_leave_one_entry(cache_
 def test_a_build_past_its_time_is_a_compile_error(sandbox):
     with pytest.raises(CompileError, match=r"^compilation took longer than 1 s$"):
         build(sandbox, b"loop", None)
+
+
+def test_a_build_is_charged_its_cpu_time_not_its_wall_time(sandbox):
+    """What a build spends off the CPU moves the grading's deadline on (Program.build_waited_s):
+    a compiler does not sleep, so that time is the machine's, whether or not the wait clock
+    could prove it (it cannot for a compile's short-lived processes)."""
+    with built(NUMBERGAME, Copying(), Style.FUNCTION, b"sleep", sandbox) as program:
+        assert program.build_waited_s >= 0.45, program.build_waited_s
 
 
 def test_a_build_leaving_a_link_is_refused(sandbox):
