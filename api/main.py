@@ -42,6 +42,7 @@ from api.services import (
     RequestPreview,
     RequestStrength,
     Services,
+    services_of,
 )
 from config import Settings
 from judge.strength.memory import StrengthMemory
@@ -60,6 +61,34 @@ def create_app(
     enqueue_check: EnqueueCheck | None = None,
     request_preview: RequestPreview | None = None,
 ) -> FastAPI:
+    """The app serving `settings`: `build_app` with the `Services` `build_services` makes."""
+    settings = settings or Settings()
+    app = build_app(max_body_size=body_limit(settings))
+    app.state.services = build_services(
+        settings,
+        enqueue=enqueue,
+        request_strength=request_strength,
+        enqueue_run=enqueue_run,
+        enqueue_check=enqueue_check,
+        request_preview=request_preview,
+    )
+    return app
+
+
+def body_limit(settings: Settings) -> int:
+    """The raw body's cap: the source limit (413) is checked on the decoded text."""
+    return max(1 << 20, 8 * settings.max_source_bytes)
+
+
+def build_services(
+    settings: Settings,
+    *,
+    enqueue: Enqueue | None = None,
+    request_strength: RequestStrength | None = None,
+    enqueue_run: EnqueueRun | None = None,
+    enqueue_check: EnqueueCheck | None = None,
+    request_preview: RequestPreview | None = None,
+) -> Services:
     """`enqueue(submission_id, priority=...)` sends a grading, `request_strength(request)` a
     strength report, `enqueue_run(run_id)` a run, `enqueue_check(version_id)` a problem
     package's check and `request_preview(key)` a rejudge preview to the workers; each
@@ -68,7 +97,6 @@ def create_app(
     The composition root: the one place that builds the app's `Services` (api/services.py)
     and the one place in api/ that names a worker module (worker.queue, for the default
     senders: the API publishes with the very Celery configuration the workers consume)."""
-    settings = settings or Settings()
     if (
         enqueue is None
         or request_strength is None
@@ -94,7 +122,7 @@ def create_app(
 
     engine = make_engine(settings.db_url)
     session_factory = make_session_factory(engine)
-    services = Services(
+    return Services(
         settings=settings,
         engine=engine,
         session_factory=session_factory,
@@ -112,21 +140,27 @@ def create_app(
         strength_memory=StrengthMemory(),
     )
 
+
+def build_app(*, max_body_size: int) -> FastAPI:
+    """The routes, pages, middleware and error handlers, with nothing of the settings but the
+    body cap: what the app serves with comes from the `Services` in `app.state.services`,
+    set before it starts. FastAPI works out each route's parameters on an app's first
+    request (about 0.3 s of CPU), so the tests give one such app one `Services` after
+    another."""
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         yield
-        await services.events.aclose()  # the live-progress poller and its open streams
+        await services_of(app).events.aclose()  # the live-progress poller and its streams
 
     app = FastAPI(
         title="Footholds judge",
         version="1.0",
         description="Online judge for function-style game problems. Log in with "
         "POST /api/v1/token and send `Authorization: Bearer <token>`.",
-        # The source limit (413) is checked on the decoded text; this caps the raw body.
-        max_body_size=max(1 << 20, 8 * settings.max_source_bytes),
+        max_body_size=max_body_size,
         lifespan=lifespan,
     )
-    app.state.services = services  # read through api.services.services_of (ServicesDep)
 
     # One connection stays for the live-progress poller; the rest serve requests.
     app.add_middleware(RequestGate, slots=POOL_CAPACITY - 1)

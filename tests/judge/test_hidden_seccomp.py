@@ -69,7 +69,7 @@ PACKAGED = "problems/footholds/submissions/accepted/{}"
         ("kotlin", PACKAGED.format("footholds_data_class_enum.kt")),
     ],
 )
-def test_every_language_grades_its_hidden_tier(sandbox, language, path):
+def test_every_language_grades_its_hidden_tier(sandbox, build_cache, language, path):
     source = (Path(__file__).parents[2] / path).read_text()
     result = grade(
         "footholds",
@@ -80,6 +80,7 @@ def test_every_language_grades_its_hidden_tier(sandbox, language, path):
         sandbox=sandbox,
         language=language,
         diagnose=False,
+        build_cache=build_cache,
     )
     hidden = [t for t in result.tests if t.kind is TestKind.HIDDEN]
     assert [t.verdict for t in hidden] == [Verdict.AC], hidden

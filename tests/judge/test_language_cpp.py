@@ -110,10 +110,18 @@ def test_compile_messages_are_bounded():
 
 
 @pytest.mark.parametrize("style", ["function", "stdio"])
-def test_templates_compile(style, sandbox):
+def test_templates_compile(style, sandbox, build_cache):
     numbergame = problems.get("numbergame")
     source = LANGUAGE.template(numbergame, Style(style))
-    result = grade(numbergame, source, sandbox=sandbox, language="cpp", style=style, random_count=1)
+    result = grade(
+        numbergame,
+        source,
+        sandbox=sandbox,
+        language="cpp",
+        style=style,
+        random_count=1,
+        build_cache=build_cache,
+    )
     assert result.verdict is Verdict.WA, result.message
 
 
@@ -133,10 +141,12 @@ ANSWERS = {
 
 
 @pytest.mark.parametrize("name", ANSWERS)
-def test_answers_of_other_types_are_named_plainly(name, sandbox):
+def test_answers_of_other_types_are_named_plainly(name, sandbox, build_cache):
     body, returns, expected = ANSWERS[name]
     source = f"{HEAD}{returns} solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
-    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    result = run_cases(
+        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
+    )
     first = result.results[0]
     assert first.verdict is Verdict.WA and expected in first.message, first.message
 
@@ -149,29 +159,35 @@ def test_answers_of_other_types_are_named_plainly(name, sandbox):
         ("vector<int> v; return v.at(3);", "std::out_of_range: vector::_M_range_check"),
     ],
 )
-def test_exceptions_are_runtime_errors_with_type_and_message(throw, expected, sandbox):
+def test_exceptions_are_runtime_errors_with_type_and_message(throw, expected, sandbox, build_cache):
     source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {throw} }}\n"
-    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    result = run_cases(
+        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
+    )
     assert [t.verdict for t in result.results] == [Verdict.RE] * len(FOOTHOLDS.SAMPLES)
     assert result.results[0].message.startswith(expected), result.results[0].message
 
 
-def test_what_a_call_prints_is_captured_per_test(sandbox):
+def test_what_a_call_prints_is_captured_per_test(sandbox, build_cache):
     source = (
         f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{\n"
         '    printf("rows %d\\n", (int)board.size());\n'
         '    cerr << "to stderr" << endl;\n'
         "    return 0;\n}\n"
     )
-    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    result = run_cases(
+        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
+    )
     for test, sample in zip(result.results, FOOTHOLDS.SAMPLES, strict=True):
         assert test.stdout == f"rows {len(sample['input']['board'])}\n"
         assert test.stderr == "to stderr\n"
 
 
-def test_a_student_main_is_never_called(sandbox):
+def test_a_student_main_is_never_called(sandbox, build_cache):
     source = f"{HEAD}int main() {{ abort(); }}\nint solution{FOOTHOLDS_SIGNATURE} {{ return 0; }}\n"
-    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    result = run_cases(
+        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
+    )
     assert {t.verdict for t in result.results} <= {Verdict.AC, Verdict.WA}
 
 
@@ -191,15 +207,17 @@ def test_tests_text_is_typed_tokens():
         ("abort();", "6 (aborted)"),
     ],
 )
-def test_a_crash_is_named_by_its_signal(body, signal, sandbox):
+def test_a_crash_is_named_by_its_signal(body, signal, sandbox, build_cache):
     source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
-    result = run_cases("footholds", source, sandbox=sandbox, language="cpp")
+    result = run_cases(
+        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
+    )
     first = result.results[0]
     assert first.verdict is Verdict.RE
     assert first.message == f"the process was killed by signal {signal}", first.message
 
 
-def test_global_names_of_the_c_library_are_the_students(sandbox):
+def test_global_names_of_the_c_library_are_the_students(sandbox, build_cache):
     # Alone, with only <vector>, this compiles and runs: so it must with the driver around it
     # (no POSIX header in its unit; read and write by system call, not by the libc symbols a
     # global variable of the same name takes over in a static link).
@@ -208,7 +226,9 @@ def test_global_names_of_the_c_library_are_the_students(sandbox):
         "int time, index, link, read, write, pipe, close, poll, y1;\n"
         f"int solution{FOOTHOLDS_SIGNATURE} {{ read = write = 2; return read + write; }}\n"
     )
-    result = run_cases("footholds", source, sandbox=sandbox, language="cpp", cases=None)
+    result = run_cases(
+        "footholds", source, sandbox=sandbox, language="cpp", cases=None, build_cache=build_cache
+    )
     assert result.status == "done", result.message
     assert [t.got for t in result.results] == [4] * len(FOOTHOLDS.SAMPLES)
 

@@ -185,10 +185,12 @@ def _installed(language: str) -> None:
 
 @pytest.mark.parametrize("language", list(SOURCES))
 def test_a_list_too_large_to_report_is_a_wrong_type_in_every_language(
-    language: str, sandbox
+    language: str, sandbox, build_cache
 ) -> None:
     _installed(language)
-    result = run_cases(ZEROS, SOURCES[language], CASES, sandbox=sandbox, language=language)
+    result = run_cases(
+        ZEROS, SOURCES[language], CASES, sandbox=sandbox, language=language, build_cache=build_cache
+    )
     assert result.status == DONE, result.message
     got = [(t.verdict.value, t.message) for t in result.results]
     assert [verdict for verdict, _ in got] == VERDICTS, got
@@ -199,11 +201,13 @@ def test_a_list_too_large_to_report_is_a_wrong_type_in_every_language(
 
 @pytest.mark.parametrize("language", list(MARKS_SOURCES))
 def test_a_character_beyond_ascii_is_charged_its_escape_in_every_driver(
-    language: str, sandbox
+    language: str, sandbox, build_cache
 ) -> None:
     _installed(language)
     source = MARKS_SOURCES[language]
-    result = run_cases(MARKS, source, MARKS_CASES, sandbox=sandbox, language=language)
+    result = run_cases(
+        MARKS, source, MARKS_CASES, sandbox=sandbox, language=language, build_cache=build_cache
+    )
     assert result.status == DONE, result.message
     assert [(t.verdict.value, t.message) for t in result.results] == [
         ("AC", ""),

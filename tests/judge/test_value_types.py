@@ -168,28 +168,34 @@ def test_signatures_name_the_types_in_each_language() -> None:
     assert 'String answer = "";' in get_language("java").template(PICK, Style.FUNCTION)
 
 
-def _run(problem: ProblemSpec, language: str, source: str, sandbox) -> list[tuple[str, Any]]:
+def _run(
+    problem: ProblemSpec, language: str, source: str, sandbox, build_cache=None
+) -> list[tuple[str, Any]]:
     """Each case's verdict, and what the student reads: the message of a failure, the
     answer (as stored) of a success."""
     try:
         get_language(language).version()
     except LanguageUnavailable:
         pytest.skip(f"{language} is not installed")
-    result = run_cases(problem, source, CASES, sandbox=sandbox, language=language)
+    result = run_cases(
+        problem, source, CASES, sandbox=sandbox, language=language, build_cache=build_cache
+    )
     assert result.status == DONE, result.message
     return [(t.verdict.value, t.message or t.got) for t in result.results]
 
 
 @pytest.mark.parametrize("language", list(SOURCES))
-def test_str_bool_and_long_reach_the_solution_and_come_back(language: str, sandbox) -> None:
-    got = _run(PICK, language, SOURCES[language]["pick"], sandbox)
+def test_str_bool_and_long_reach_the_solution_and_come_back(
+    language: str, sandbox, build_cache
+) -> None:
+    got = _run(PICK, language, SOURCES[language]["pick"], sandbox, build_cache)
     assert got == [("AC", to_json(word)) for word in EXPECTED_PICK]
 
-    got = _run(HAS, language, SOURCES[language]["has_wrong"], sandbox)
+    got = _run(HAS, language, SOURCES[language]["has_wrong"], sandbox, build_cache)
     right = [("AC", to_json(answer)) for answer in EXPECTED_HAS]
     assert got == [*right[:WRONG_ON], ("WA", "expected True, got False")]
 
-    got = _run(HAS, language, SOURCES[language]["has_int"], sandbox)
+    got = _run(HAS, language, SOURCES[language]["has_int"], sandbox, build_cache)
     assert got == [("WA", f"expected a bool, got {int(a)} (int)") for a in EXPECTED_HAS]
 
 

@@ -6,10 +6,11 @@ transaction (as in test_api.py)."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,14 +20,13 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
 from api.main import create_app
 from api.services import services_of
 from config import Settings
 from store import repo
 from store.migrate import upgrade
 from store.models import LoginAttempt, Role, utcnow
-from tests.service.conftest import stored_hash
+from tests.service.conftest import serving, stored_hash
 
 SECRET = "accounts-test-secret-" + "w" * 32
 REPO = Path(__file__).resolve().parents[2]
@@ -34,20 +34,22 @@ HOME, AWAY = "198.51.100.7", "203.0.113.9"
 
 
 @pytest.fixture
-def make_app(session: Session, db_engine) -> Callable[..., FastAPI]:
-    """make_app(**settings) -> an app on the test's rolled-back session."""
+def make_app(session: Session, db_engine) -> Iterator[Callable[..., FastAPI]]:
+    """make_app(**settings) -> the app serving them on the test's rolled-back session (one
+    per test: the process's shared app)."""
+    with contextlib.ExitStack() as served:
 
-    def make(**overrides: object) -> FastAPI:
-        settings = Settings(
-            database_url=db_engine.url.render_as_string(hide_password=False),
-            secret_key=SECRET,
-            **overrides,
-        )
-        app = create_app(settings, enqueue=lambda submission_id, *, priority="live": True)
-        app.dependency_overrides[get_session] = lambda: session
-        return app
+        def make(**overrides: object) -> FastAPI:
+            settings = Settings(
+                database_url=db_engine.url.render_as_string(hide_password=False),
+                secret_key=SECRET,
+                **overrides,
+            )
+            return served.enter_context(
+                serving(settings, session, enqueue=lambda submission_id, *, priority="live": True)
+            )
 
-    return make
+        yield make
 
 
 def at(app: FastAPI, address: str = HOME) -> TestClient:

@@ -4,16 +4,17 @@ SQLite and PostgreSQL, each test inside a rolled-back transaction (as in test_ap
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 import pytest
 from fastapi.testclient import TestClient
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
-from api.main import create_app
 from api.security import create_token
 from config import Settings
 from store import repo
 from store.models import Role
+from tests.service.conftest import serving
 
 SECRET = "bodies-test-secret-" + "v" * 32
 DEEP = 100_000
@@ -28,22 +29,26 @@ ENDPOINTS = [
 
 
 @pytest.fixture
-def client(session: Session, db_engine) -> TestClient:
+def client(session: Session, db_engine) -> Iterator[TestClient]:
     settings = Settings(
         database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
     )
     sent: list[int] = []
-    app = create_app(settings, enqueue=lambda submission_id, *, priority="live": sent.append(1))
-    app.dependency_overrides[get_session] = lambda: session
     teacher = repo.create_user(
         session=session, username="teacher", password_hash="x", role=Role.INSTRUCTOR
     )
     session.commit()
     token = create_token(user_id=teacher.id, secret=SECRET, minutes=5)
-    test_client = TestClient(app, raise_server_exceptions=False)
-    test_client.headers["Authorization"] = f"Bearer {token}"
-    test_client.sent = sent  # type: ignore[attr-defined]
-    return test_client
+
+    def enqueue(submission_id: int, *, priority: str = "live") -> bool:
+        sent.append(1)
+        return True
+
+    with serving(settings, session, enqueue=enqueue) as app:
+        test_client = TestClient(app, raise_server_exceptions=False)
+        test_client.headers["Authorization"] = f"Bearer {token}"
+        test_client.sent = sent  # type: ignore[attr-defined]
+        yield test_client
 
 
 def nested(depth: int, kind: str) -> str:

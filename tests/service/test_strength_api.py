@@ -14,8 +14,6 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from api.deps import get_session
-from api.main import create_app
 from api.security import create_token
 from config import Settings
 from judge import problems
@@ -25,7 +23,7 @@ from judge.strength.mutants import mutants
 from store import repo
 from store.models import Role, StrengthReport, utcnow
 from store.repo import strength_reports as reports
-from tests.service.conftest import stored_hash
+from tests.service.conftest import serving, stored_hash
 from worker.strength import compute
 
 MEMORY = StrengthMemory()  # the worker's memory, shared by the tests as in a worker process
@@ -63,11 +61,11 @@ def client(session: Session, db_engine, requested, api_memory) -> Iterator[TestC
     settings = Settings(
         database_url=db_engine.url.render_as_string(hide_password=False), secret_key=SECRET
     )
-    app = create_app(settings, enqueue=lambda *args, **kwargs: True, request_strength=requested)
-    app.state.services = replace(app.state.services, strength_memory=api_memory)
-    app.dependency_overrides[get_session] = lambda: session
-    with TestClient(app) as test_client:
-        yield test_client
+    senders = dict(enqueue=lambda *args, **kwargs: True, request_strength=requested)
+    with serving(settings, session, **senders) as app:
+        app.state.services = replace(app.state.services, strength_memory=api_memory)
+        with TestClient(app) as test_client:
+            yield test_client
 
 
 def computed_report(client, session, requested, url: str, headers) -> dict:
