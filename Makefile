@@ -7,22 +7,23 @@ STAMP := $(VENV)/.installed
 # The JS linter and axe-core (the browser tests' accessibility checks), pinned in package.json and
 # package-lock.json (npm ci installs exactly those).
 NODE_STAMP := node_modules/.installed
-APT_PACKAGES := bubblewrap python3 python3-venv chromium chromium-driver docker-compose nodejs npm \
+APT_PACKAGES := bubblewrap python3 python3-venv chromium-headless-shell docker-compose nodejs npm \
 	g++ openjdk-17-jdk-headless kotlin
 
 .PHONY: setup system-packages bytecode run test test-bench test-fast lint bench bench-scale clean
 
 setup: system-packages $(STAMP) $(NODE_STAMP)
 
-# The sandbox needs bubblewrap, the browser tests Chromium, and the compose test Debian's
-# docker-compose (v1: it validates the file against the compose schema without an engine),
+# The sandbox needs bubblewrap, the browser tests Chromium's headless shell, and the compose
+# test Debian's docker-compose (v1: it validates the file against the compose schema without
+# an engine),
 # the JS linter Node.js and npm, and submissions in C++, Java and Kotlin their compilers (g++,
 # OpenJDK 17's javac and java, kotlinc: the worker compiles and runs them in the sandbox).
 # Installed when we can (root on a Debian-like system); otherwise say exactly what is missing.
 system-packages:
 	@missing=""; \
 	command -v bwrap >/dev/null || missing="$$missing bubblewrap"; \
-	command -v chromium >/dev/null || missing="$$missing chromium chromium-driver"; \
+	command -v chromium-headless-shell >/dev/null || missing="$$missing chromium-headless-shell"; \
 	command -v docker-compose >/dev/null || missing="$$missing docker-compose"; \
 	command -v npm >/dev/null || missing="$$missing nodejs npm"; \
 	command -v g++ >/dev/null || missing="$$missing g++"; \

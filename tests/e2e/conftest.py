@@ -3,9 +3,10 @@ processes, started by tests/service/stack.py) on a free loopback port with the e
 defaults (SQLite and the SQLAlchemy broker under a temporary JUDGE_DATA_DIR), driven by
 headless Chromium through Playwright.
 
-Chromium is required: without /usr/bin/chromium these tests fail, they never skip. Playwright
-uses the Debian browser (`executable_path`), so nothing is downloaded. Screenshots of every
-page go to tests/artifacts/ (git-ignored), with the service's logs.
+Chromium is required: without /usr/bin/chromium-headless-shell these tests fail, they never
+skip. Playwright uses the Debian browser (`executable_path`, tests/e2e/browser.py), so nothing
+is downloaded. Screenshots of every page go to tests/artifacts/ (git-ignored), with the
+service's logs.
 """
 
 from __future__ import annotations
