@@ -14,11 +14,11 @@ APT_PACKAGES := bubblewrap python3 python3-venv chromium-headless-shell docker-c
 
 setup: system-packages $(STAMP) $(NODE_STAMP)
 
-# The sandbox needs bubblewrap, the browser tests Chromium's headless shell, and the compose
-# test Debian's docker-compose (v1: it validates the file against the compose schema without
-# an engine),
-# the JS linter Node.js and npm, and submissions in C++, Java and Kotlin their compilers (g++,
-# OpenJDK 17's javac and java, kotlinc: the worker compiles and runs them in the sandbox).
+# The sandbox needs bubblewrap, the browser tests Chromium's headless shell, the compose test
+# Debian's docker-compose (v1: it validates the file against the compose schema without an
+# engine), the JS linter Node.js and npm, and submissions in C++, Java and Kotlin their
+# compilers (g++, OpenJDK 17's javac and java, kotlinc: the worker compiles and runs them in
+# the sandbox).
 # Installed when we can (root on a Debian-like system); otherwise say exactly what is missing.
 system-packages:
 	@missing=""; \

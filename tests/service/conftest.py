@@ -253,8 +253,10 @@ def shared_app(max_body_size: int) -> FastAPI:
 @contextlib.contextmanager
 def serving(config: Settings, session: Session | None = None, **senders: Any) -> Iterator[FastAPI]:
     """The process's shared app serving `config` with the services `build_services(config,
-    **senders)` makes, every request on `session` when one is given; both taken back after."""
+    **senders)` makes, every request on `session` when one is given; both taken back after.
+    One at a time: a second would take the first one's services from under it."""
     app = shared_app(body_limit(config))
+    assert not hasattr(app.state, "services"), "the shared app is already serving"
     app.state.services = build_services(config, **senders)
     if session is not None:
         app.dependency_overrides[get_session] = lambda: session
