@@ -142,10 +142,15 @@ def test_the_first_visible_run_after_hidden_ones_empties_the_name_cache(tmp_path
     os.close(lock.acquire(hidden=False))
     assert lock.drops == 0  # visible after visible: nothing to clean
     os.close(lock.acquire(hidden=True))
-    for n in range(20_000):  # what a hidden run could leave: lookups of names not there
-        with contextlib.suppress(FileNotFoundError):
-            os.stat(tmp_path / f"bit-{n}")
-    left = negative_dentries()
+    # Another process on the machine (a judge's turn to its visible phase) may drop the
+    # caches meanwhile: the lookups are made again until they are seen.
+    for _ in range(5):
+        for n in range(20_000):  # what a hidden run could leave: lookups of names not there
+            with contextlib.suppress(FileNotFoundError):
+                os.stat(tmp_path / f"bit-{n}")
+        left = negative_dentries()
+        if left >= 20_000:
+            break
     assert left >= 20_000
     os.close(lock.acquire(hidden=False))
     assert lock.drops == 1
