@@ -13,6 +13,7 @@ from store.models import Role
 
 def create_user(name: str, instructor: bool, password: str | None) -> None:
     from api.accounts import upsert_user
+    from api.security import Passwords
     from store.db import make_engine, make_session_factory
 
     generated = False
@@ -25,7 +26,13 @@ def create_user(name: str, instructor: bool, password: str | None) -> None:
     settings = Settings()
     engine = make_engine(settings.db_url)
     with make_session_factory(engine)() as session:
-        created = upsert_user(session=session, username=name, password=password, role=role)
+        created = upsert_user(
+            session=session,
+            passwords=Passwords.configured(settings),
+            username=name,
+            password=password,
+            role=role,
+        )
     engine.dispose()
     print(
         f"{'created' if created else 'updated'} {role} {name}"

@@ -6,26 +6,29 @@ import secrets
 
 from sqlalchemy.orm import Session
 
-from api.security import hash_password, verify_password
+from api.security import Passwords
 from store import repo
 from store.models import Role
 
 
-def upsert_user(*, session: Session, username: str, password: str, role: Role) -> bool:
+def upsert_user(
+    *, session: Session, passwords: Passwords, username: str, password: str, role: Role
+) -> bool:
     """Create the user, or reset its password and role; True when it was created."""
+    password_hash = passwords.hash(password)
     user = repo.get_user_by_name(session=session, username=username)
     if user is None:
-        repo.create_user(
-            session=session, username=username, password_hash=hash_password(password), role=role
-        )
+        repo.create_user(session=session, username=username, password_hash=password_hash, role=role)
         session.commit()
         return True
-    repo.update_user(session=session, user=user, password_hash=hash_password(password), role=role)
+    repo.update_user(session=session, user=user, password_hash=password_hash, role=role)
     session.commit()
     return False
 
 
-def ensure_admin(*, session: Session, username: str, password: str | None) -> str | None:
+def ensure_admin(
+    *, session: Session, passwords: Passwords, username: str, password: str | None
+) -> str | None:
     """Make sure the first instructor exists. Returns a password to print, or None.
 
     Without a configured password one is generated, and shown only this once.
@@ -33,11 +36,23 @@ def ensure_admin(*, session: Session, username: str, password: str | None) -> st
     user = repo.get_user_by_name(session=session, username=username)
     if user is None:
         password = password or secrets.token_urlsafe(12)
-        upsert_user(session=session, username=username, password=password, role=Role.INSTRUCTOR)
+        upsert_user(
+            session=session,
+            passwords=passwords,
+            username=username,
+            password=password,
+            role=Role.INSTRUCTOR,
+        )
         return password
     if password is not None and not (
-        verify_password(password, user.password_hash) and user.role == Role.INSTRUCTOR
+        passwords.verify(password, user.password_hash) and user.role == Role.INSTRUCTOR
     ):
         # The configuration is the source of truth for the admin account.
-        upsert_user(session=session, username=username, password=password, role=Role.INSTRUCTOR)
+        upsert_user(
+            session=session,
+            passwords=passwords,
+            username=username,
+            password=password,
+            role=Role.INSTRUCTOR,
+        )
     return password

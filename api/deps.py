@@ -15,7 +15,7 @@ from pydantic import TypeAdapter, ValidationError
 from sqlalchemy.orm import Session
 
 from api.schemas import DbId
-from api.security import token_identity
+from api.security import Passwords, token_identity
 from api.services import Enqueue, EnqueueRun, Services, services_of
 from config import Settings
 from store import repo
@@ -88,9 +88,11 @@ def client_address(request: Request) -> str:
 
 
 @contextmanager
-def password_slot(request: Request) -> Iterator[None]:
-    """A turn to hash or verify a password (see api.security.PasswordSlots), or 503."""
-    slots = services_of(request.app).password_slots
+def password_slot(request: Request) -> Iterator[Passwords]:
+    """A turn to hash or verify a password (see api.security.PasswordSlots), or 503: the
+    hasher, for the turn."""
+    services = services_of(request.app)
+    slots = services.password_slots
     if not slots.acquire():
         raise HTTPException(
             status.HTTP_503_SERVICE_UNAVAILABLE,
@@ -98,7 +100,7 @@ def password_slot(request: Request) -> Iterator[None]:
             headers={"Retry-After": str(max(1, math.ceil(slots.wait_s)))},
         )
     try:
-        yield
+        yield services.passwords
     finally:
         slots.release()
 

@@ -34,7 +34,7 @@ from api.routers import (
     submissions,
     users,
 )
-from api.security import PasswordSlots
+from api.security import Passwords, PasswordSlots
 from api.services import (
     Enqueue,
     EnqueueCheck,
@@ -133,6 +133,7 @@ def build_services(
         request_preview=request_preview,
         problem_totals=TotalsTally(),
         stats_cache=StatsCache(),
+        passwords=Passwords.configured(settings),
         password_slots=PasswordSlots(
             settings.password_hash_concurrency, settings.password_hash_wait_s
         ),

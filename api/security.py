@@ -4,44 +4,61 @@ from __future__ import annotations
 
 import threading
 from datetime import timedelta
-from functools import cache
+from functools import cached_property
 
 import jwt
 from pwdlib import PasswordHash
+from pwdlib.hashers.argon2 import Argon2Hasher
 
+from config import Settings
 from store.models import utcnow
 
 ALGORITHM = "HS256"
-_hasher = PasswordHash.recommended()
 
 
-@cache
-def _dummy_hash() -> str:
-    """Verified against when the user does not exist, so both paths cost one argon2 check.
-    Made on first use, not at import: an argon2 hash is 0.2 s of CPU that every process
-    importing the API (workers' helpers, the CLI, each test process) would pay for nothing."""
-    return _hasher.hash("not a password anyone has")
+class Passwords:
+    """Password hashes: argon2id at the configured cost for new ones. A stored hash is
+    checked at the cost it was made with (it says which), so changing the cost locks nobody
+    out."""
 
+    def __init__(self, memory_kib: int = 64 * 1024, passes: int = 3, lanes: int = 4) -> None:
+        argon2 = Argon2Hasher(memory_cost=memory_kib, time_cost=passes, parallelism=lanes)
+        self._hasher = PasswordHash((argon2,))
 
-def hash_password(password: str) -> str:
-    return _hasher.hash(password)
+    @classmethod
+    def configured(cls, settings: Settings) -> Passwords:
+        return cls(
+            settings.password_hash_memory_kib,
+            settings.password_hash_passes,
+            settings.password_hash_lanes,
+        )
 
+    @cached_property
+    def _dummy_hash(self) -> str:
+        """Verified against when the user does not exist, so both paths cost one check. Made
+        on first use, not when the service starts: every process that builds services (the
+        workers' helpers, the command line, each test) would pay a hash for nothing."""
+        return self._hasher.hash("not a password anyone has")
 
-def verify_password(password: str, password_hash: str | None) -> bool:
-    # None: no such user; not a "$..." hash: an account without a password (an LMS user's).
-    if password_hash is None or not password_hash.startswith("$"):
-        _hasher.verify(password, _dummy_hash())
-        return False
-    return _hasher.verify(password, password_hash)
+    def hash(self, password: str) -> str:
+        return self._hasher.hash(password)
+
+    def verify(self, password: str, password_hash: str | None) -> bool:
+        # None: no such user; not a "$..." hash: an account without a password (an LMS
+        # user's).
+        if password_hash is None or not password_hash.startswith("$"):
+            self._hasher.verify(password, self._dummy_hash)
+            return False
+        return self._hasher.verify(password, password_hash)
 
 
 class PasswordSlots:
     """At most `size` argon2 hashes or verifications at once in this process.
 
-    Each one takes 64 MB and about 0.1 s of a core, so a flood of logins must queue here
-    rather than take every thread and the memory; a request that waits `wait_s` without a
-    turn is refused (the API answers 503 with Retry-After, see api.deps.password_slot).
-    """
+    Each one takes 64 MB and about 0.17 s of a core at the default cost, so a flood of
+    logins must queue here rather than take every thread and the memory; a request that
+    waits `wait_s` without a turn is refused (the API answers 503 with Retry-After, see
+    api.deps.password_slot)."""
 
     def __init__(self, size: int, wait_s: float) -> None:
         self._semaphore = threading.BoundedSemaphore(size)

@@ -27,6 +27,7 @@ import uvicorn
 
 from api.accounts import ensure_admin
 from api.main import create_app
+from api.security import Passwords
 from config import Settings
 from store.db import make_engine, make_session_factory
 from store.files import private_dir, private_file
@@ -225,6 +226,7 @@ def prestart(settings: Settings) -> str | None:
         with make_session_factory(engine)() as session:
             return ensure_admin(
                 session=session,
+                passwords=Passwords.configured(settings),
                 username=settings.admin_user,
                 password=settings.admin_password or None,
             )

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session, sessionmaker
 from starlette.applications import Starlette
 
 from api.events import EventHub
-from api.security import PasswordSlots
+from api.security import Passwords, PasswordSlots
 from config import Settings
 from judge.strength.memory import StrengthMemory
 from store.models import Priority
@@ -72,6 +72,7 @@ class Services:
     # verdict; the instructors' per-problem figures are kept until a verdict changes them.
     problem_totals: TotalsTally
     stats_cache: StatsCache
+    passwords: Passwords  # used within a turn of password_slots (api.deps.password_slot)
     password_slots: PasswordSlots
     # One poller per process feeds every open /submissions/{id}/events and /runs/{id}/events
     # stream.

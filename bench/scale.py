@@ -141,9 +141,9 @@ def fill(url: str, submissions: int, seed: int = 1) -> dict[str, Any]:
     students = max(20, submissions // 100)
     slugs = list(problems.registry())
     verdicts = [v for v, weight in VERDICTS for _ in range(weight)]
-    from api.security import hash_password
+    from api.security import Passwords
 
-    password_hash = hash_password(PASSWORD)  # one hash for every student: any can log in
+    password_hash = Passwords().hash(PASSWORD)  # one hash for every student: any can log in
     now = datetime.now(UTC)
     start = now - timedelta(days=HISTORY_DAYS)
     with sessions() as session:

@@ -24,7 +24,6 @@ from api.schemas import (
     RosterPage,
     RosterUser,
 )
-from api.security import hash_password
 from store import repo
 from store.models import Role, User
 from store.repo import roster
@@ -131,8 +130,8 @@ def create_accounts(
     passwords = {name: new_password() for name in names}
     hashes = {}
     for name, password in passwords.items():
-        with password_slot(request):
-            hashes[name] = hash_password(password)
+        with password_slot(request) as hasher:
+            hashes[name] = hasher.hash(password)
     created = []
     try:
         for name in names:
@@ -164,8 +163,8 @@ def reset_password(
     username = target.username
     session.commit()
     password = new_password()
-    with password_slot(request):
-        password_hash = hash_password(password)
+    with password_slot(request) as passwords:
+        password_hash = passwords.hash(password)
     target = account(session, user_id)
     roster.set_password_hash(session=session, user=target, password_hash=password_hash)
     session.commit()

@@ -25,7 +25,7 @@ from api.deps import (
     unauthorized,
 )
 from api.schemas import Message, RegistrationInfo, Token, UserCreate, UserPublic, login_name_ok
-from api.security import create_token, hash_password, verify_password
+from api.security import create_token
 from config import Settings
 from store import repo
 from store.models import Role
@@ -119,8 +119,8 @@ def register(
             status.HTTP_409_CONFLICT, detail=f"user {user_in.username!r} already exists"
         )
     session.commit()  # no connection (nor SQLite's write lock) held while hashing
-    with password_slot(request):
-        password_hash = hash_password(user_in.password)
+    with password_slot(request) as passwords:
+        password_hash = passwords.hash(user_in.password)
     try:
         user = repo.create_user(
             session=session,
@@ -179,8 +179,8 @@ def login(
     ok = False
     if username is not None:
         # Unknown users verify a dummy hash: the answer takes as long as for a real one.
-        with password_slot(request):
-            ok = verify_password(form.password, password_hash)
+        with password_slot(request) as passwords:
+            ok = passwords.verify(form.password, password_hash)
     if not ok or user_id is None:
         repo.record_attempt(
             session=session,

@@ -27,13 +27,13 @@ from sqlalchemy.orm import Session
 
 from api.deps import get_session
 from api.main import body_limit, build_app, build_services
-from api.security import create_token, hash_password
+from api.security import Passwords, create_token
 from config import Settings
 from store import repo
 from store.db import make_engine
 from store.migrate import upgrade
 from store.models import Role, User
-from tests.service.stack import Stack, service_env
+from tests.service.stack import TEST_PASSWORD_COST, Stack, service_env
 
 PG_HOST, PG_PORT = "127.0.0.1", 5432
 PG_ADMIN_DSN = f"host={PG_HOST} port={PG_PORT} user=postgres dbname=test"
@@ -227,7 +227,7 @@ def api_client(
     config = Settings(
         database_url=db_engine.url.render_as_string(hide_password=False),
         secret_key=API_SECRET,
-        **settings,
+        **(TEST_PASSWORD_COST | settings),
     )
     senders = dict(
         enqueue=enqueue,
@@ -267,12 +267,19 @@ def serving(config: Settings, session: Session | None = None, **senders: Any) ->
         del app.state.services
 
 
+TEST_PASSWORDS = Passwords(
+    TEST_PASSWORD_COST["password_hash_memory_kib"],
+    TEST_PASSWORD_COST["password_hash_passes"],
+    TEST_PASSWORD_COST["password_hash_lanes"],
+)
+
+
 @functools.cache
 def stored_hash(password: str) -> str:
-    """A real argon2 hash of `password`, made once per test run: users that fixtures create
-    are stored as a registration would store them, without paying 0.24 s of CPU again for
-    each of hundreds of tests (the tests that log in still verify against it)."""
-    return hash_password(password)
+    """A real argon2 hash of `password` (at the tests' cost), made once per test run: users
+    that fixtures create are stored as a registration would store them (the tests that log
+    in verify against it)."""
+    return TEST_PASSWORDS.hash(password)
 
 
 def make_account(

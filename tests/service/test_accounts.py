@@ -21,12 +21,14 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from api.main import create_app
+from api.security import Passwords
 from api.services import services_of
-from config import Settings
+from config import OWASP_MIN_KIB_PASSES, Settings
 from store import repo
 from store.migrate import upgrade
 from store.models import LoginAttempt, Role, utcnow
 from tests.service.conftest import serving, stored_hash
+from tests.service.stack import TEST_PASSWORD_COST
 
 SECRET = "accounts-test-secret-" + "w" * 32
 REPO = Path(__file__).resolve().parents[2]
@@ -43,7 +45,7 @@ def make_app(session: Session, db_engine) -> Iterator[Callable[..., FastAPI]]:
             settings = Settings(
                 database_url=db_engine.url.render_as_string(hide_password=False),
                 secret_key=SECRET,
-                **overrides,
+                **(TEST_PASSWORD_COST | overrides),
             )
             return served.enter_context(
                 serving(settings, session, enqueue=lambda submission_id, *, priority="live": True)
@@ -188,6 +190,40 @@ def test_usernames_from_the_command_line_still_log_in(make_app, session) -> None
     client = at(make_app())
     assert log_in(client, "Dr. Ada Lovelace", password).status_code == 200
     assert log_in(client, "Dr. Ada Lovelace\x00", password).status_code == 401
+
+
+def test_new_hashes_default_to_rfc_9106s_cost_and_follow_the_settings(make_app, session) -> None:
+    assert (
+        Passwords.configured(Settings(secret_key=SECRET))
+        .hash("pw")
+        .startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    )
+    client = at(make_app(password_hash_memory_kib=20 * 1024, password_hash_passes=2))
+    assert register(client, "cost").status_code == 201
+    stored = repo.get_user_by_name(session=session, username="cost")
+    assert stored is not None and stored.password_hash is not None
+    assert stored.password_hash.startswith("$argon2id$v=19$m=20480,t=2,p=1$")
+    assert log_in(client, "cost", "long-enough-1").status_code == 200
+
+
+def test_a_hash_is_checked_at_its_own_cost_so_a_new_cost_locks_nobody_out() -> None:
+    old = Passwords(memory_kib=8 * 1024, passes=5, lanes=1).hash("kept password")
+    newer = Passwords()  # the default cost
+    assert newer.verify("kept password", old)
+    assert not newer.verify("another password", old)
+
+
+def test_a_password_hash_cost_below_owasps_minimum_is_refused_in_production() -> None:
+    weak = {"password_hash_memory_kib": 4 * 1024, "password_hash_passes": 2}
+    with pytest.warns(UserWarning, match="below OWASP's minimum"):
+        Settings(secret_key=SECRET, **weak)
+    with pytest.raises(ValueError, match="below OWASP's minimum"):
+        Settings(secret_key=SECRET, environment="production", **weak)
+    with pytest.raises(ValueError, match="at least 8 per lane"):
+        Settings(secret_key=SECRET, password_hash_memory_kib=100, password_hash_lanes=16)
+    # The tests' own cost is OWASP's 19 MiB x 2: allowed in production.
+    Settings(secret_key=SECRET, environment="production", **TEST_PASSWORD_COST)
+    assert 19 * 1024 * 2 >= OWASP_MIN_KIB_PASSES > 19 * 1024 * 1
 
 
 # ---- registration -------------------------------------------------------------------------

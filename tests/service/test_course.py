@@ -19,7 +19,7 @@ from judge import problems
 from store import repo
 from store.models import Role, Status, User
 from store.models import TestRow as ResultRow  # not "Test*": pytest would collect it
-from tests.service.conftest import api_client
+from tests.service.conftest import TEST_PASSWORDS, api_client
 from tests.service.conftest import make_account as account
 
 T0 = datetime(2026, 11, 2, 9, 0, tzinfo=UTC)
@@ -254,7 +254,11 @@ def test_resetting_a_password_from_the_command_line_ends_its_sessions(client, se
     _, token = account(session, "admin", Role.INSTRUCTOR)
     assert client.get("/api/v1/users/me", headers=token).status_code == 200
     upsert_user(
-        session=session, username="admin", password="same-name-new-pw", role=Role.INSTRUCTOR
+        session=session,
+        passwords=TEST_PASSWORDS,
+        username="admin",
+        password="same-name-new-pw",
+        role=Role.INSTRUCTOR,
     )
     assert client.get("/api/v1/users/me", headers=token).status_code == 401
 

@@ -21,6 +21,7 @@ from store.db import make_engine, make_session_factory
 from store.migrate import upgrade
 from store.models import Role
 from tests.service.conftest import stored_hash
+from tests.service.stack import TEST_PASSWORD_COST
 
 SECRET = "schema-test-secret-" + "y" * 32
 HEADERS: dict[str, str] = {}
@@ -36,6 +37,7 @@ def api_schema(tmp_path_factory):
         submit_rate_per_minute=1000,
         max_queued_per_user=1000,
         registrations_per_address_per_hour=1000,
+        **TEST_PASSWORD_COST,
     )
     upgrade(config.db_url)
     engine = make_engine(config.db_url)
