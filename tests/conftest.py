@@ -40,7 +40,9 @@ SANDBOX_MODULES = {
 # Roughly what one test of each kind costs, in seconds: enough to hand the slowest modules out
 # first when `make test` spreads modules over processes (a slow module started last is the
 # whole run waiting for one process).
-COST_S = {"e2e": 8.0, "stack": 8.0, "sandbox": 1.5, "services": 0.3}
+# A test marked slow is seconds of CPU on its own (a property test's hundreds of examples):
+# last in a process, it was the run's last half-minute with one core idle.
+COST_S = {"slow": 12.0, "e2e": 8.0, "stack": 8.0, "sandbox": 1.5, "services": 0.3}
 # A benchmark's smoke test (tests/*/test_bench_*.py) starts stacks and grades plans of its own:
 # 15 to 90 s each on the shared 2-core machine.
 BENCH_COST_S = 30.0

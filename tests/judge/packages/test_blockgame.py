@@ -117,6 +117,7 @@ def test_reference_equals_the_brute_force_on_generated_cases(profile):
         assert compared == len(SEEDS)
 
 
+@pytest.mark.slow  # about 12 s of a core: every position's Grundy value
 def test_the_grundy_values_decide_as_the_short_search():
     p = package()
     for profile in p.PROFILES:
