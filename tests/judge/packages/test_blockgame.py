@@ -6,7 +6,6 @@ determinism; the optional functions; the manifest; and problem.py in the real sa
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 from functools import cache
@@ -19,6 +18,7 @@ import pytest
 from judge.problems import InvalidCase
 from judge.problems.host import ProblemHost
 from judge.problems.manifest import read_manifest, read_statement
+from tests.judge.packages.problem_module import problem_module
 
 FOLDER = Path(__file__).resolve().parents[3] / "problems" / "blockgame"
 SEEDS = range(30)
@@ -27,11 +27,7 @@ BRUTE_MAX_EMPTY = 14  # the brute force answers boards up to this many empty cel
 
 @cache
 def package() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("blockgame_package", FOLDER / "problem.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return problem_module(FOLDER, "blockgame_package")
 
 
 # --- an independent brute force ----------------------------------------------------------------

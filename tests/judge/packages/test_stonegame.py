@@ -6,7 +6,6 @@ One test loads problem.py in the real sandbox through the problem host."""
 
 from __future__ import annotations
 
-import importlib.util
 import random
 import sys
 import time
@@ -20,6 +19,7 @@ import pytest
 from judge.problems import InvalidCase
 from judge.problems.host import ProblemHost
 from judge.problems.manifest import read_manifest, read_statement
+from tests.judge.packages.problem_module import problem_module
 
 FOLDER = Path(__file__).resolve().parents[3] / "problems" / "stonegame"
 SEEDS = range(40)  # generated cases per profile compared with the brute force
@@ -27,12 +27,7 @@ SEEDS = range(40)  # generated cases per profile compared with the brute force
 
 @cache
 def package() -> ModuleType:
-    """problems/stonegame/problem.py imported from its file."""
-    spec = importlib.util.spec_from_file_location("stonegame_package", FOLDER / "problem.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return problem_module(FOLDER, "stonegame_package")
 
 
 # --- an independent solver: the game tree, each player maximising its own stones ----------

@@ -7,7 +7,6 @@ table, explain's line of play, shrink, children, write_input, and problem.py in 
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import re
@@ -22,6 +21,7 @@ import pytest
 from judge.problems import InvalidCase
 from judge.problems.host import ProblemHost
 from judge.problems.manifest import read_manifest, read_statement
+from tests.judge.packages.problem_module import problem_module
 
 FOLDER = Path(__file__).resolve().parents[3] / "problems" / "subtraction"
 SEEDS = range(30)  # generated cases per profile
@@ -29,12 +29,7 @@ SEEDS = range(30)  # generated cases per profile
 
 @cache
 def package() -> ModuleType:
-    path = FOLDER / "problem.py"
-    spec = importlib.util.spec_from_file_location("subtraction_package", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return problem_module(FOLDER, "subtraction_package")
 
 
 # --- the brute force: a memoized search of the game tree ------------------------------------
