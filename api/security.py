@@ -19,7 +19,7 @@ ALGORITHM = "HS256"
 class Passwords:
     """Password hashes: argon2id at the configured cost for new ones. A stored hash is
     checked at the cost it was made with (it says which), so changing the cost locks nobody
-    out."""
+    out; `check` offers a new hash for one made at another cost."""
 
     def __init__(self, memory_kib: int = 64 * 1024, passes: int = 3, lanes: int = 4) -> None:
         argon2 = Argon2Hasher(memory_cost=memory_kib, time_cost=passes, parallelism=lanes)
@@ -44,12 +44,17 @@ class Passwords:
         return self._hasher.hash(password)
 
     def verify(self, password: str, password_hash: str | None) -> bool:
+        return self.check(password, password_hash)[0]
+
+    def check(self, password: str, password_hash: str | None) -> tuple[bool, str | None]:
+        """Whether `password` matches, and when it does but its hash was made at another
+        cost, a new hash at the configured one (None otherwise)."""
         # None: no such user; not a "$..." hash: an account without a password (an LMS
         # user's).
         if password_hash is None or not password_hash.startswith("$"):
             self._hasher.verify(password, self._dummy_hash)
-            return False
-        return self._hasher.verify(password, password_hash)
+            return False, None
+        return self._hasher.verify_and_update(password, password_hash)
 
 
 class PasswordSlots:

@@ -64,8 +64,9 @@ class Settings(BaseSettings):
     login_failure_window_s: float = Field(default=300.0, gt=0)
     # argon2id's cost for new password hashes: by default RFC 9106's second recommendation
     # (64 MiB, 3 passes, 4 lanes: ~0.17 s of a core). A stored hash is checked at the cost it
-    # was made with, so a change locks nobody out. Below OWASP's minimum (memory x passes of
-    # 7 MiB x 5, as 19 MiB x 2) is a warning, refused in production.
+    # was made with, so a change locks nobody out, and made again at the new one at its next
+    # login. Below OWASP's minimum (memory x passes of 7 MiB x 5, as 19 MiB x 2) is a
+    # warning, refused in production.
     password_hash_memory_kib: int = Field(default=64 * 1024, ge=8)
     password_hash_passes: int = Field(default=3, ge=1)
     password_hash_lanes: int = Field(default=4, ge=1, le=64)

@@ -176,11 +176,11 @@ def login(
     generation = user.token_generation if user else 0
     disabled = bool(user and user.disabled)
     session.commit()  # no connection (nor SQLite's write lock) held while hashing
-    ok = False
+    ok, rehashed = False, None
     if username is not None:
         # Unknown users verify a dummy hash: the answer takes as long as for a real one.
         with password_slot(request) as passwords:
-            ok = passwords.verify(form.password, password_hash)
+            ok, rehashed = passwords.check(form.password, password_hash)
     if not ok or user_id is None:
         repo.record_attempt(
             session=session,
@@ -195,6 +195,11 @@ def login(
         raise HTTPException(
             status.HTTP_403_FORBIDDEN, detail="this account is disabled; ask an instructor"
         )
+    if rehashed is not None and password_hash is not None:
+        # Made at an earlier cost (JUDGE_PASSWORD_HASH_*): kept at today's from now on, the
+        # same password, so its sessions go on.
+        repo.rehash_password(session=session, user_id=user_id, old=password_hash, new=rehashed)
+        session.commit()
     token = create_token(
         user_id=user_id,
         secret=settings.secret_key,

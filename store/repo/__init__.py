@@ -127,6 +127,7 @@ from store.repo.users import (
     get_user,
     get_user_by_name,
     record_attempt,
+    rehash_password,
     standings,
     update_user,
 )
@@ -193,6 +194,7 @@ __all__ = [
     "record_run_cases",
     "record_test",
     "record_tests",
+    "rehash_password",
     "rejudge",
     "release",
     "release_run",

@@ -6,7 +6,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -70,6 +70,14 @@ def update_user(*, session: Session, user: User, password_hash: str, role: Role)
     user.role = role
     session.flush()
     return user
+
+
+def rehash_password(*, session: Session, user_id: int, old: str, new: str) -> None:
+    """The same password hashed at another cost: no new token generation. Only while the
+    stored hash is still `old` (a new password set meanwhile stays)."""
+    session.execute(
+        update(User).where(User.id == user_id, User.password_hash == old).values(password_hash=new)
+    )
 
 
 def count_instructors(*, session: Session) -> int:

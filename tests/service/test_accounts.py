@@ -213,6 +213,27 @@ def test_a_hash_is_checked_at_its_own_cost_so_a_new_cost_locks_nobody_out() -> N
     assert not newer.verify("another password", old)
 
 
+def test_a_login_keeps_an_older_costs_hash_at_todays_and_its_sessions_go_on(
+    make_app, session
+) -> None:
+    password = user(session, "olga")  # hashed at the tests' cost: 19 MiB x 2
+    client = at(make_app(password_hash_memory_kib=20 * 1024, password_hash_passes=2))
+    assert log_in(client, "olga", "not it").status_code == 401
+    stored = repo.get_user_by_name(session=session, username="olga")
+    assert stored is not None and stored.password_hash == stored_hash(password)
+    generation = stored.token_generation
+    first = log_in(client, "olga", password)
+    assert first.status_code == 200
+    session.expire_all()
+    stored = repo.get_user_by_name(session=session, username="olga")
+    assert stored is not None and stored.password_hash is not None
+    assert stored.password_hash.startswith("$argon2id$v=19$m=20480,t=2,p=1$")
+    assert stored.token_generation == generation  # the same password: no session ends
+    token = {"Authorization": "Bearer " + first.json()["access_token"]}
+    assert client.get("/api/v1/users/me", headers=token).status_code == 200
+    assert log_in(client, "olga", password).status_code == 200  # against the new hash
+
+
 def test_a_password_hash_cost_below_owasps_minimum_is_refused_in_production() -> None:
     weak = {"password_hash_memory_kib": 4 * 1024, "password_hash_passes": 2}
     with pytest.warns(UserWarning, match="below OWASP's minimum"):
