@@ -36,23 +36,16 @@ def ensure_admin(
     user = repo.get_user_by_name(session=session, username=username)
     if user is None:
         password = password or secrets.token_urlsafe(12)
-        upsert_user(
-            session=session,
-            passwords=passwords,
-            username=username,
-            password=password,
-            role=Role.INSTRUCTOR,
-        )
-        return password
-    if password is not None and not (
+    elif password is None or (
         passwords.verify(password, user.password_hash) and user.role == Role.INSTRUCTOR
     ):
-        # The configuration is the source of truth for the admin account.
-        upsert_user(
-            session=session,
-            passwords=passwords,
-            username=username,
-            password=password,
-            role=Role.INSTRUCTOR,
-        )
+        return password
+    # The configuration is the source of truth for the admin account.
+    upsert_user(
+        session=session,
+        passwords=passwords,
+        username=username,
+        password=password,
+        role=Role.INSTRUCTOR,
+    )
     return password

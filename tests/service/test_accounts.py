@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from api.accounts import ensure_admin
 from api.main import create_app
 from api.security import Passwords
 from api.services import services_of
@@ -27,7 +28,7 @@ from config import OWASP_MIN_KIB_PASSES, Settings
 from store import repo
 from store.migrate import upgrade
 from store.models import LoginAttempt, Role, utcnow
-from tests.service.conftest import serving, stored_hash
+from tests.service.conftest import TEST_PASSWORDS, serving, stored_hash
 from tests.service.stack import TEST_PASSWORD_COST
 
 SECRET = "accounts-test-secret-" + "w" * 32
@@ -232,6 +233,27 @@ def test_a_login_keeps_an_older_costs_hash_at_todays_and_its_sessions_go_on(
     token = {"Authorization": "Bearer " + first.json()["access_token"]}
     assert client.get("/api/v1/users/me", headers=token).status_code == 200
     assert log_in(client, "olga", password).status_code == 200  # against the new hash
+
+
+def test_the_configured_first_instructor_is_made_kept_and_reset(session) -> None:
+    def ensure(password: str | None) -> str | None:
+        return ensure_admin(
+            session=session, passwords=TEST_PASSWORDS, username="root", password=password
+        )
+
+    generated = ensure(None)  # none configured: one is made, to be shown this once
+    admin = repo.get_user_by_name(session=session, username="root")
+    assert generated and admin is not None and admin.role == Role.INSTRUCTOR
+    assert TEST_PASSWORDS.verify(generated, admin.password_hash)
+    first_hash = admin.password_hash
+    assert ensure(None) is None and ensure(generated) == generated
+    assert admin.password_hash == first_hash  # the same password: nothing written
+    assert ensure("configured-2") == "configured-2"  # the configuration wins
+    assert TEST_PASSWORDS.verify("configured-2", admin.password_hash)
+    admin.role = Role.STUDENT
+    session.commit()
+    ensure("configured-2")
+    assert admin.role == Role.INSTRUCTOR
 
 
 def test_a_password_hash_cost_below_owasps_minimum_is_refused_in_production() -> None:
