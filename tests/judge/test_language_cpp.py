@@ -31,6 +31,11 @@ HEAD = "#include <bits/stdc++.h>\nusing namespace std;\n"
 FOOTHOLDS_SIGNATURE = "(vector<vector<int>> board, vector<int> aloc, vector<int> bloc)"
 
 
+def on_samples(source: str, sandbox, build_cache: BuildCache):
+    """`source`, a C++ footholds function, run on the samples (built once per session)."""
+    return run_cases("footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache)
+
+
 def test_found_by_name_and_extension():
     assert get_language("cpp") is LANGUAGE
     assert by_extension("Main.CC") is LANGUAGE and by_extension("a.cpp") is LANGUAGE
@@ -144,9 +149,7 @@ ANSWERS = {
 def test_answers_of_other_types_are_named_plainly(name, sandbox, build_cache):
     body, returns, expected = ANSWERS[name]
     source = f"{HEAD}{returns} solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
-    result = run_cases(
-        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
-    )
+    result = on_samples(source, sandbox, build_cache)
     first = result.results[0]
     assert first.verdict is Verdict.WA and expected in first.message, first.message
 
@@ -161,9 +164,7 @@ def test_answers_of_other_types_are_named_plainly(name, sandbox, build_cache):
 )
 def test_exceptions_are_runtime_errors_with_type_and_message(throw, expected, sandbox, build_cache):
     source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {throw} }}\n"
-    result = run_cases(
-        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
-    )
+    result = on_samples(source, sandbox, build_cache)
     assert [t.verdict for t in result.results] == [Verdict.RE] * len(FOOTHOLDS.SAMPLES)
     assert result.results[0].message.startswith(expected), result.results[0].message
 
@@ -175,9 +176,7 @@ def test_what_a_call_prints_is_captured_per_test(sandbox, build_cache):
         '    cerr << "to stderr" << endl;\n'
         "    return 0;\n}\n"
     )
-    result = run_cases(
-        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
-    )
+    result = on_samples(source, sandbox, build_cache)
     for test, sample in zip(result.results, FOOTHOLDS.SAMPLES, strict=True):
         assert test.stdout == f"rows {len(sample['input']['board'])}\n"
         assert test.stderr == "to stderr\n"
@@ -185,9 +184,7 @@ def test_what_a_call_prints_is_captured_per_test(sandbox, build_cache):
 
 def test_a_student_main_is_never_called(sandbox, build_cache):
     source = f"{HEAD}int main() {{ abort(); }}\nint solution{FOOTHOLDS_SIGNATURE} {{ return 0; }}\n"
-    result = run_cases(
-        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
-    )
+    result = on_samples(source, sandbox, build_cache)
     assert {t.verdict for t in result.results} <= {Verdict.AC, Verdict.WA}
 
 
@@ -209,9 +206,7 @@ def test_tests_text_is_typed_tokens():
 )
 def test_a_crash_is_named_by_its_signal(body, signal, sandbox, build_cache):
     source = f"{HEAD}int solution{FOOTHOLDS_SIGNATURE} {{ {body} }}\n"
-    result = run_cases(
-        "footholds", source, sandbox=sandbox, language="cpp", build_cache=build_cache
-    )
+    result = on_samples(source, sandbox, build_cache)
     first = result.results[0]
     assert first.verdict is Verdict.RE
     assert first.message == f"the process was killed by signal {signal}", first.message
@@ -226,9 +221,7 @@ def test_global_names_of_the_c_library_are_the_students(sandbox, build_cache):
         "int time, index, link, read, write, pipe, close, poll, y1;\n"
         f"int solution{FOOTHOLDS_SIGNATURE} {{ read = write = 2; return read + write; }}\n"
     )
-    result = run_cases(
-        "footholds", source, sandbox=sandbox, language="cpp", cases=None, build_cache=build_cache
-    )
+    result = on_samples(source, sandbox, build_cache)
     assert result.status == "done", result.message
     assert [t.got for t in result.results] == [4] * len(FOOTHOLDS.SAMPLES)
 

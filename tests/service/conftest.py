@@ -267,11 +267,7 @@ def serving(config: Settings, session: Session | None = None, **senders: Any) ->
         del app.state.services
 
 
-TEST_PASSWORDS = Passwords(
-    TEST_PASSWORD_COST["password_hash_memory_kib"],
-    TEST_PASSWORD_COST["password_hash_passes"],
-    TEST_PASSWORD_COST["password_hash_lanes"],
-)
+TEST_PASSWORDS = Passwords.configured(Settings(secret_key=API_SECRET, **TEST_PASSWORD_COST))
 
 
 @functools.cache
