@@ -588,32 +588,39 @@ def test_the_heartbeat_survives_a_locked_database(runtime: Runtime, lock: Lock, 
 def test_the_next_queued_submission_of_the_user_is_handed_on(
     runtime: Runtime, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # A release quantum no loaded machine outlasts: the last step must come before the release.
+    quantum_s = 60.0
+    runtime.settings.hidden_release_quantum_s = quantum_s
     first, second = submit(runtime), submit(runtime)
     submit(runtime, "bob")  # someone else's: never handed on from ann's
+    meanwhile: list[str] = []  # grade_job turns an assertion inside grade into an IE verdict
 
     def grade(*_args, **_kwargs) -> GradeResult:  # the second's message arrives meanwhile
-        assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"
+        meanwhile.append(tasks.run_judging(runtime, second, Enqueued()))
         return a_result([a_test(0)])
 
     fake_grade(monkeypatch, grade)
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
+    assert meanwhile == ["deferred"]
     assert enqueued == [(second, "live")]
-    # Not claimed before the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S, 0.5 s
-    # by default, doubling): started at once, the second would time the first's hidden tier.
+    # Not claimed before the first is released to ann (JUDGE_HIDDEN_RELEASE_QUANTUM_S,
+    # doubling): started at once, the second would time the first's hidden tier.
     with runtime.session() as session:
         row = session.get(Submission, first)
         assert row is not None and row.started_at is not None and row.released_at is not None
         took = (row.released_at - row.started_at).total_seconds()
         assert row.finished_at is not None and row.finished_at <= row.released_at
-    steps = math.log2(took / 0.5)
-    assert steps == pytest.approx(round(steps)) and took >= 0.5
+        assert row.verdict == Verdict.AC
+    steps = math.log2(took / quantum_s)
+    assert steps == pytest.approx(round(steps)) and took >= quantum_s
     assert enqueued.countdowns == [0.0]  # sent at once, to the back of the queue
     # Arriving before the release, it is dropped and sent again for the release.
     again = Enqueued()
     assert tasks.run_judging(runtime, second, again) == "deferred"
     assert again == [(second, "live")]
     assert 0 < again.countdowns[0] <= took + repo.HAND_ON_SLACK_S
+    assert meanwhile == ["deferred"]  # and not graded
 
 
 def test_without_a_release_quantum_the_next_one_is_handed_on_at_once(
@@ -621,16 +628,19 @@ def test_without_a_release_quantum_the_next_one_is_handed_on_at_once(
 ) -> None:
     runtime = Runtime(settings_for(database, hidden_release_quantum_s=0))
     first, second = submit(runtime), submit(runtime)
+    meanwhile: list[str] = []
 
     def grade(*_args, **_kwargs) -> GradeResult:
-        assert tasks.run_judging(runtime, second, Enqueued()) == "deferred"
+        meanwhile.append(tasks.run_judging(runtime, second, Enqueued()))
         return a_result([a_test(0)])
 
     fake_grade(monkeypatch, grade)
     enqueued = Enqueued()
     assert tasks.run_judging(runtime, first, enqueued) == "finished"
+    assert meanwhile == ["deferred"]
     assert enqueued == [(second, "live")] and enqueued.countdowns == [0.0]
     assert tasks.run_judging(runtime, second, Enqueued()) == "finished"
+    assert meanwhile == ["deferred", "not claimed"]  # its own message, while it is graded
 
 
 def test_a_failed_hand_on_is_left_to_the_sweeper(runtime: Runtime, lock: Lock, caplog) -> None:
