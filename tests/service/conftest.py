@@ -119,14 +119,15 @@ def together(*steps: Callable[[], object]) -> None:
 
 @contextlib.contextmanager
 def started_stack(
-    name: str, kind: str, tmp_path_factory, postgres, redis_main, **env: str
+    name: str, kind: str, tmp_path_factory, postgres, redis_main, *, runner: bool, **env: str
 ) -> Iterator[Stack]:
     """A started stack (`kind` embedded or services, with `env` added to its environment) in a
-    fresh directory, stopped after."""
+    fresh directory, stopped after; with the run lane's worker if `runner` (an idle Celery
+    worker is a second of CPU to start and a little to keep: not where nothing runs code)."""
     tmp = tmp_path_factory.mktemp(f"stack-{name}")
     running = Stack(name, tmp, stack_env(kind, tmp, postgres, redis_main) | env)
     try:
-        yield running.start()
+        yield running.start(runner=runner)
     finally:
         running.stop()
 
@@ -149,9 +150,11 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
 @pytest.fixture(scope="module")
 def stack(request, tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
     """API + workers + sweeper processes, fresh database, per test module and configuration
-    (request.param: "services" or "embedded", see STACKS)."""
+    (request.param: "services" or "embedded", see STACKS); the run lane's worker too in a
+    module marked `run_lane`."""
+    runner = request.node.get_closest_marker("run_lane") is not None
     with started_stack(
-        request.param, request.param, tmp_path_factory, postgres, redis_main
+        request.param, request.param, tmp_path_factory, postgres, redis_main, runner=runner
     ) as running:
         yield running
 

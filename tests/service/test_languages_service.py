@@ -39,6 +39,7 @@ def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
         tmp_path_factory,
         postgres,
         redis_main,
+        runner=True,
         JUDGE_HIDDEN_RELEASE_QUANTUM_S="0",
     ) as running:
         yield running

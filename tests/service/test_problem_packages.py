@@ -13,6 +13,8 @@ import pytest
 from tests.service.packages import TICTACTOE, package_zip, unique_slug
 from tests.service.stack import Stack, wait_for
 
+pytestmark = pytest.mark.run_lane  # a package is checked, and a student runs code, there
+
 CHECK_TIMEOUT_S = 120
 GOOD = "def solution(board):\n    return 0\n"
 

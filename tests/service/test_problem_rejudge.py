@@ -7,9 +7,13 @@ from __future__ import annotations
 import time
 from typing import Any
 
+import pytest
+
 from tests.service.packages import TICTACTOE, package_zip, skewed_zip, unique_slug
 from tests.service.stack import Stack, wait_for
 from tests.service.test_problem_packages import checked, upload
+
+pytestmark = pytest.mark.run_lane  # an uploaded package is checked on the run lane
 
 
 def test_the_preview_names_the_changed_verdict_and_publishing_applies_it(stack: Stack) -> None:

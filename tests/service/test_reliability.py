@@ -35,7 +35,13 @@ def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
     # Two attempts: the held test kills the worker under a grading twice, not three times
     # (each a worker start, a lease's expiry), and still proves the attempts are counted.
     with started_stack(
-        "reliability", "services", tmp_path_factory, postgres, redis_main, JUDGE_MAX_ATTEMPTS="2"
+        "reliability",
+        "services",
+        tmp_path_factory,
+        postgres,
+        redis_main,
+        runner=False,
+        JUDGE_MAX_ATTEMPTS="2",
     ) as running:
         yield running
 

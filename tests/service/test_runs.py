@@ -37,7 +37,9 @@ CRASHING = (
 
 @pytest.fixture(scope="module")
 def stack(tmp_path_factory, postgres, redis_main) -> Iterator[Stack]:
-    with started_stack("runs", "services", tmp_path_factory, postgres, redis_main) as running:
+    with started_stack(
+        "runs", "services", tmp_path_factory, postgres, redis_main, runner=True
+    ) as running:
         yield running
 
 
