@@ -56,7 +56,7 @@ run: setup
 # a module's tests stay together in one (--dist loadscope: its stack starts once), and the
 # costliest modules go first (tests/conftest.py orders them; xdist keeps that order).
 TEST_WORKERS ?= 3
-test: setup bytecode test-bytecode
+test: setup test-bytecode
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m "not bench_smoke"
 
 # The suite and the benchmarks start a few hundred Python processes (the service's, the
@@ -64,13 +64,18 @@ test: setup bytecode test-bytecode
 # project's modules again (0.1 s of CPU apiece). Compiled once here, every process reads them.
 # Not problems/ nor the tests' packages: the judge never imports a problem.py (it compiles its
 # text), and a __pycache__ in a package folder would be one more file of the package.
+COMPILE_PROJECT := $(BIN)/python -m compileall -q -j 0 \
+	api bench config judge lti similarity store worker
 bytecode: setup
-	$(BIN)/python -m compileall -q -j 0 api bench config judge lti similarity store worker
+	$(COMPILE_PROJECT)
 
-# The test modules as pytest's assertion rewriting compiles them (its own cache beside their
-# bytecode), in two halves at once: without it each test process rewrites them all again as
-# it starts (10 s of CPU apiece). A module that fails to import is reported by the run itself.
+# Before a run of the suite: the project compiled as `bytecode` does and, at the same time,
+# the test modules as pytest's assertion rewriting compiles them (its own cache beside their
+# bytecode), in two halves: without it each test process rewrites them all again as it
+# starts (10 s of CPU apiece). A module that fails to compile or import is reported by the
+# run itself.
 test-bytecode: setup
+	$(COMPILE_PROJECT) & \
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q --collect-only -p no:cacheprovider \
 		tests/judge tests/e2e > /dev/null & \
 	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -q --collect-only -p no:cacheprovider \
@@ -79,7 +84,7 @@ test-bytecode: setup
 
 # Every `make bench` group at its smallest, so a change that breaks a benchmark fails CI
 # (.ci/run runs it after make test); apart from make test, whose time is the daily loop's.
-test-bench: setup bytecode test-bytecode
+test-bench: setup test-bytecode
 	$(BIN)/python -m pytest -n $(TEST_WORKERS) --dist loadscope --no-loadscope-reorder -m bench_smoke
 
 # What needs no sandbox, database, broker or browser: the quick loop while changing code.
