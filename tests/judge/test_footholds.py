@@ -109,14 +109,10 @@ def test_reference_does_not_modify_case():
     assert c == before
 
 
-def test_reference_worst_case_is_fast():
-    import time
-
+def test_reference_matches_brute_force_on_the_full_board():
+    """The largest board, every cell a foothold, the players in opposite corners."""
     full = [[1] * 5 for _ in range(5)]
-    start = time.perf_counter()
     assert fh.reference(case(full, [0, 0], [4, 4])) == bruteforce.footholds(full, [0, 0], [4, 4])
-    # measured about 0.1 s for the reference alone; generous for slow CI machines
-    assert time.perf_counter() - start < 5
 
 
 # --- validation --------------------------------------------------------------------------------

@@ -6,7 +6,6 @@ import copy
 import itertools
 import random
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -67,11 +66,11 @@ def test_reference_matches_brute_force_on_generated_boards(profile):
         assert ng.reference(c) == bruteforce.numbergame(c["board"], {})
 
 
-def test_reference_is_fast_at_n_50():
+def test_reference_matches_the_memoised_search_at_n_50():
+    """The longest board: too long for the plain search, not for its memoised form. How fast
+    the reference is belongs to the benchmark (`make bench`), not to a timed assertion."""
     board = [(-1) ** k * (k * 37 % 1000) for k in range(50)]
-    start = time.perf_counter()
-    ng.reference({"board": board})
-    assert time.perf_counter() - start < 0.5  # measured about 2 ms
+    assert ng.reference({"board": board}) == bruteforce.numbergame(board, {})
 
 
 # --- validation --------------------------------------------------------------------------------
