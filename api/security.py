@@ -10,7 +10,12 @@ import jwt
 from pwdlib import PasswordHash
 from pwdlib.hashers.argon2 import Argon2Hasher
 
-from config import Settings
+from config import (
+    PASSWORD_HASH_LANES,
+    PASSWORD_HASH_MEMORY_KIB,
+    PASSWORD_HASH_PASSES,
+    Settings,
+)
 from store.models import utcnow
 
 ALGORITHM = "HS256"
@@ -21,7 +26,12 @@ class Passwords:
     checked at the cost it was made with (it says which), so changing the cost locks nobody
     out; `check` offers a new hash for one made at another cost."""
 
-    def __init__(self, memory_kib: int = 64 * 1024, passes: int = 3, lanes: int = 4) -> None:
+    def __init__(
+        self,
+        memory_kib: int = PASSWORD_HASH_MEMORY_KIB,
+        passes: int = PASSWORD_HASH_PASSES,
+        lanes: int = PASSWORD_HASH_LANES,
+    ) -> None:
         argon2 = Argon2Hasher(memory_cost=memory_kib, time_cost=passes, parallelism=lanes)
         self._hasher = PasswordHash((argon2,))
 

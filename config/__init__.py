@@ -16,6 +16,8 @@ from pydantic import Field, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 DEFAULT_SECRET = "changethis"
+# argon2id's default cost for new password hashes: RFC 9106's second recommendation.
+PASSWORD_HASH_MEMORY_KIB, PASSWORD_HASH_PASSES, PASSWORD_HASH_LANES = 64 * 1024, 3, 4
 # OWASP's least argon2id cost: 7 MiB of memory for 5 passes (or 19 MiB for 2, 46 MiB for 1).
 OWASP_MIN_KIB_PASSES = 7 * 1024 * 5
 
@@ -67,9 +69,9 @@ class Settings(BaseSettings):
     # was made with, so a change locks nobody out, and made again at the new one at its next
     # login. Below OWASP's minimum (memory x passes of 7 MiB x 5, as 19 MiB x 2) is a
     # warning, refused in production.
-    password_hash_memory_kib: int = Field(default=64 * 1024, ge=8)
-    password_hash_passes: int = Field(default=3, ge=1)
-    password_hash_lanes: int = Field(default=4, ge=1, le=64)
+    password_hash_memory_kib: int = Field(default=PASSWORD_HASH_MEMORY_KIB, ge=8)
+    password_hash_passes: int = Field(default=PASSWORD_HASH_PASSES, ge=1)
+    password_hash_lanes: int = Field(default=PASSWORD_HASH_LANES, ge=1, le=64)
     # At most this many hashes at once per API process; a request that waits longer than
     # password_hash_wait_s for a turn gets 503.
     password_hash_concurrency: int = Field(default=2, ge=1)
