@@ -11,12 +11,12 @@ import pytest
 from sqlalchemy.orm import Session
 
 from api.lti import claims, keys
-from api.security import Passwords
 from store import repo
 from store.models import Assignment, LtiScorePost, Role, utcnow
 from store.repo import assignments as repo_assignments
 from store.repo import lti as repo_lti
 from store.repo import lti_scores
+from tests.service.conftest import TEST_PASSWORDS
 from tests.service.stack import free_port
 from worker.lti_scores import post_due
 
@@ -116,9 +116,8 @@ def test_an_assignment_without_a_line_item_queues_nothing(session: Session) -> N
 
 
 def test_an_lms_account_opens_with_no_password() -> None:
-    passwords = Passwords()
-    assert not passwords.verify("", repo_lti.NO_PASSWORD)
-    assert not passwords.verify("!lti", repo_lti.NO_PASSWORD)
+    assert not TEST_PASSWORDS.verify("", repo_lti.NO_PASSWORD)
+    assert not TEST_PASSWORDS.verify("!lti", repo_lti.NO_PASSWORD)
 
 
 @pytest.mark.parametrize(
